@@ -1,0 +1,36 @@
+# Quire: a documentation platform API (GraphQL + /v1 REST).
+
+GO ?= go
+DATABASE_URL ?= sqlite:data/quire.db
+ADDR ?= localhost:8080
+
+.PHONY: run build test test-short generate check-generate vet bench
+
+## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
+run: build
+	./bin/quire serve --addr $(ADDR) --database-url $(DATABASE_URL)
+
+## build: compile the quire binary into ./bin
+build:
+	$(GO) build -o bin/quire ./cmd/quire
+
+## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster
+test: vet
+	$(GO) test -count=1 -timeout 20m ./...
+
+## vet: static checks
+vet:
+	$(GO) vet ./...
+
+## generate: regenerate ent and gqlgen code (commit the result)
+generate:
+	$(GO) generate ./ent
+	$(GO) run github.com/99designs/gqlgen generate
+
+## check-generate: fail when generated code is out of date
+check-generate: generate
+	git diff --exit-code -- ent graph go.mod go.sum
+
+## bench: Go benchmarks
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -1,0 +1,336 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"quire/ent"
+	"quire/ent/member"
+	"quire/ent/user"
+	"quire/internal/auth"
+	"quire/internal/types"
+)
+
+const adminUsageText = `Usage:
+  quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
+      Create an organization, an admin user (or reuse the user with that
+      email) and an API token; prints {"organization":{"id":...},"user":{"id":...},"token":...}.
+  quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
+      Create a user, optionally a member of an organization, and an API
+      token; prints {"user":{"id":...},"token":...}.
+  quire admin token create --user USER_ID [--database-url URL]
+      Create an API token for a user; prints {"token":...}.
+`
+
+// guestRole is the --role value for a member without a role.
+const guestRole = "guest"
+
+// admin dispatches "quire admin ...".
+func (e *env) admin(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, adminUsageText)
+		return exitUsage
+	}
+	switch {
+	case args[0] == "bootstrap":
+		return e.adminBootstrap(ctx, args[1:])
+	case args[0] == "user" && len(args) > 1 && args[1] == "create":
+		return e.adminUserCreate(ctx, args[2:])
+	case args[0] == "token" && len(args) > 1 && args[1] == "create":
+		return e.adminTokenCreate(ctx, args[2:])
+	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
+		fmt.Fprint(e.stderr, adminUsageText)
+		return exitOK
+	default:
+		fmt.Fprintf(e.stderr, "quire admin: unknown command %q\n\n%s", strings.Join(args[:min(len(args), 2)], " "), adminUsageText)
+		return exitUsage
+	}
+}
+
+// Output shapes.
+type idJSON struct {
+	ID string `json:"id"`
+}
+
+type bootstrapOutput struct {
+	Organization idJSON `json:"organization"`
+	User         idJSON `json:"user"`
+	Token        string `json:"token"`
+}
+
+type userCreateOutput struct {
+	User  idJSON `json:"user"`
+	Token string `json:"token"`
+}
+
+type tokenCreateOutput struct {
+	Token string `json:"token"`
+}
+
+// checkEmail reports whether email looks like an address: a local part, an
+// @ and a domain, without spaces.
+func checkEmail(email string) error {
+	at := strings.LastIndex(email, "@")
+	if at <= 0 || at == len(email)-1 || strings.ContainsAny(email, " \t\r\n") {
+		return fmt.Errorf("--email %q is not an email address", email)
+	}
+	return nil
+}
+
+// displayName returns name, or the part of email before the @.
+func displayName(name, email string) string {
+	if name = strings.TrimSpace(name); name != "" {
+		return name
+	}
+	local, _, _ := strings.Cut(email, "@")
+	return local
+}
+
+// withTx runs fn in one transaction of client, committing when fn succeeds.
+func withTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
+	tx, err := client.Tx(ctx)
+	if err != nil {
+		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		if rerr := tx.Rollback(); rerr != nil {
+			return errors.Join(err, fmt.Errorf("rollback: %w", rerr))
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// ensureMember makes userID a member of orgID with role (nil: guest),
+// updating the role of an existing membership.
+func ensureMember(ctx context.Context, tx *ent.Tx, orgID, userID string, role *types.Role) error {
+	m, err := tx.Member.Query().Where(member.OrganizationID(orgID), member.UserID(userID)).Only(ctx)
+	switch {
+	case ent.IsNotFound(err):
+		if _, err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(userID).SetNillableRole(role).Save(ctx); err != nil {
+			return fmt.Errorf("create membership: %w", err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("find membership: %w", err)
+	}
+	upd := m.Update()
+	if role == nil {
+		upd.ClearRole()
+	} else {
+		upd.SetRole(*role)
+	}
+	if _, err := upd.Save(ctx); err != nil {
+		return fmt.Errorf("update membership: %w", err)
+	}
+	return nil
+}
+
+// adminBootstrap implements "quire admin bootstrap".
+func (e *env) adminBootstrap(ctx context.Context, args []string) int {
+	fs := e.newFlagSet("quire admin bootstrap", "quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]")
+	databaseURL := e.databaseURLFlag(fs)
+	org := fs.String("org", "", "title of the organization to create (required)")
+	email := fs.String("email", "", "email of the admin user; an existing user with this email is reused (required)")
+	name := fs.String("name", "", "display name of a new user (default: the part of the email before @)")
+	if code, done := e.parse(fs, args); done {
+		return code
+	}
+	*org, *email = strings.TrimSpace(*org), strings.TrimSpace(*email)
+	if *org == "" {
+		return e.usageError(fs, "--org is required")
+	}
+	if *email == "" {
+		return e.usageError(fs, "--email is required")
+	}
+	if err := checkEmail(*email); err != nil {
+		return e.usageError(fs, "%v", err)
+	}
+
+	log := e.logger()
+	d, err := openDB(*databaseURL)
+	if err != nil {
+		log.Error("open database", "error", err.Error())
+		return exitFailure
+	}
+	defer d.Close()
+	if err := d.Migrate(ctx); err != nil {
+		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
+		return exitFailure
+	}
+
+	var out bootstrapOutput
+	reused := false
+	err = withTx(ctx, d.Client, func(tx *ent.Tx) error {
+		o, err := tx.Organization.Create().SetTitle(*org).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("create organization: %w", err)
+		}
+		u, err := tx.User.Query().Where(user.EmailEQ(*email)).Only(ctx)
+		switch {
+		case ent.IsNotFound(err):
+			u, err = tx.User.Create().SetEmail(*email).SetDisplayName(displayName(*name, *email)).Save(ctx)
+			if err != nil {
+				return fmt.Errorf("create user: %w", err)
+			}
+		case err != nil:
+			return fmt.Errorf("find user: %w", err)
+		default:
+			reused = true
+		}
+		admin := types.RoleAdmin
+		if err := ensureMember(ctx, tx, o.ID, u.ID, &admin); err != nil {
+			return err
+		}
+		token, err := auth.CreateToken(ctx, tx.Client(), u.ID, "bootstrap")
+		if err != nil {
+			return err
+		}
+		out = bootstrapOutput{Organization: idJSON{o.ID}, User: idJSON{u.ID}, Token: token}
+		return nil
+	})
+	if err != nil {
+		log.Error("bootstrap", "error", err.Error())
+		return exitFailure
+	}
+	log.Info("bootstrapped", "organization", out.Organization.ID, "user", out.User.ID, "existing_user", reused)
+	if err := e.printJSON(out); err != nil {
+		log.Error("write output", "error", err.Error())
+		return exitFailure
+	}
+	return exitOK
+}
+
+// adminUserCreate implements "quire admin user create".
+func (e *env) adminUserCreate(ctx context.Context, args []string) int {
+	fs := e.newFlagSet("quire admin user create", "quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]")
+	databaseURL := e.databaseURLFlag(fs)
+	email := fs.String("email", "", "email of the new user (required)")
+	name := fs.String("name", "", "display name (default: the part of the email before @)")
+	orgID := fs.String("org", "", "ID of an organization to make the user a member of (needs --role)")
+	roleFlag := fs.String("role", "", "member role in --org: "+strings.Join(types.Roles, ", ")+", or "+guestRole+" for a member without role")
+	if code, done := e.parse(fs, args); done {
+		return code
+	}
+	*email, *orgID, *roleFlag = strings.TrimSpace(*email), strings.TrimSpace(*orgID), strings.TrimSpace(*roleFlag)
+	if *email == "" {
+		return e.usageError(fs, "--email is required")
+	}
+	if err := checkEmail(*email); err != nil {
+		return e.usageError(fs, "%v", err)
+	}
+	if (*orgID == "") != (*roleFlag == "") {
+		return e.usageError(fs, "--org and --role go together")
+	}
+	var role *types.Role
+	if *roleFlag != "" && *roleFlag != guestRole {
+		r := types.Role(*roleFlag)
+		if !r.Valid() {
+			return e.usageError(fs, "--role %q is not one of %s, %s", *roleFlag, strings.Join(types.Roles, ", "), guestRole)
+		}
+		role = &r
+	}
+
+	log := e.logger()
+	d, err := openDB(*databaseURL)
+	if err != nil {
+		log.Error("open database", "error", err.Error())
+		return exitFailure
+	}
+	defer d.Close()
+
+	var out userCreateOutput
+	err = withTx(ctx, d.Client, func(tx *ent.Tx) error {
+		exists, err := tx.User.Query().Where(user.EmailEQ(*email)).Exist(ctx)
+		if err != nil {
+			return fmt.Errorf("find user: %w", err)
+		}
+		if exists {
+			return fmt.Errorf("a user with email %q already exists", *email)
+		}
+		if *orgID != "" {
+			if _, err := tx.Organization.Get(ctx, *orgID); ent.IsNotFound(err) {
+				return fmt.Errorf("organization %q does not exist", *orgID)
+			} else if err != nil {
+				return fmt.Errorf("find organization: %w", err)
+			}
+		}
+		u, err := tx.User.Create().SetEmail(*email).SetDisplayName(displayName(*name, *email)).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("create user: %w", err)
+		}
+		if *orgID != "" {
+			if err := ensureMember(ctx, tx, *orgID, u.ID, role); err != nil {
+				return err
+			}
+		}
+		token, err := auth.CreateToken(ctx, tx.Client(), u.ID, "admin cli")
+		if err != nil {
+			return err
+		}
+		out = userCreateOutput{User: idJSON{u.ID}, Token: token}
+		return nil
+	})
+	if err != nil {
+		log.Error("create user", "error", err.Error())
+		return exitFailure
+	}
+	log.Info("created user", "user", out.User.ID, "organization", *orgID, "role", *roleFlag)
+	if err := e.printJSON(out); err != nil {
+		log.Error("write output", "error", err.Error())
+		return exitFailure
+	}
+	return exitOK
+}
+
+// adminTokenCreate implements "quire admin token create".
+func (e *env) adminTokenCreate(ctx context.Context, args []string) int {
+	fs := e.newFlagSet("quire admin token create", "quire admin token create --user USER_ID [--database-url URL]")
+	databaseURL := e.databaseURLFlag(fs)
+	userID := fs.String("user", "", "ID of the user the token is for (required)")
+	if code, done := e.parse(fs, args); done {
+		return code
+	}
+	*userID = strings.TrimSpace(*userID)
+	if *userID == "" {
+		return e.usageError(fs, "--user is required")
+	}
+
+	log := e.logger()
+	d, err := openDB(*databaseURL)
+	if err != nil {
+		log.Error("open database", "error", err.Error())
+		return exitFailure
+	}
+	defer d.Close()
+
+	var out tokenCreateOutput
+	err = withTx(ctx, d.Client, func(tx *ent.Tx) error {
+		if _, err := tx.User.Get(ctx, *userID); ent.IsNotFound(err) {
+			return fmt.Errorf("user %q does not exist", *userID)
+		} else if err != nil {
+			return fmt.Errorf("find user: %w", err)
+		}
+		token, err := auth.CreateToken(ctx, tx.Client(), *userID, "admin cli")
+		if err != nil {
+			return err
+		}
+		out = tokenCreateOutput{Token: token}
+		return nil
+	})
+	if err != nil {
+		log.Error("create token", "error", err.Error())
+		return exitFailure
+	}
+	log.Info("created token", "user", *userID)
+	if err := e.printJSON(out); err != nil {
+		log.Error("write output", "error", err.Error())
+		return exitFailure
+	}
+	return exitOK
+}

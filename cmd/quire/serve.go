@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"quire/internal/db"
+	"quire/internal/jobs"
+	"quire/internal/metrics"
+	"quire/internal/server"
+)
+
+// Server timeouts.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 60 * time.Second
+	writeTimeout      = 120 * time.Second
+	idleTimeout       = 120 * time.Second
+	shutdownTimeout   = 20 * time.Second
+	sweepInterval     = time.Minute
+)
+
+// serve implements "quire serve".
+func (e *env) serve(ctx context.Context, args []string) int {
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]")
+	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
+	databaseURL := e.databaseURLFlag(fs)
+	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
+	if code, done := e.parse(fs, args); done {
+		return code
+	}
+	*publicURL = strings.TrimRight(strings.TrimSpace(*publicURL), "/")
+	if *publicURL != "" && !strings.HasPrefix(*publicURL, "http://") && !strings.HasPrefix(*publicURL, "https://") {
+		return e.usageError(fs, "--public-url %q must start with http:// or https://", *publicURL)
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := e.logger()
+
+	m := metrics.New()
+	d, err := db.Open(*databaseURL, db.Options{OnStatement: m.Statements.Inc})
+	if err != nil {
+		log.Error("open database", "error", err.Error())
+		return exitFailure
+	}
+	defer d.Close()
+	m.WatchDB(d.SQL)
+	if err := d.Migrate(ctx); err != nil {
+		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
+		return exitFailure
+	}
+	log.Info("migrated", "database", redactURL(*databaseURL), "dialect", d.Dialect)
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Error("listen", "addr", *addr, "error", err.Error())
+		return exitFailure
+	}
+	if *publicURL == "" {
+		*publicURL = "http://" + publicHost(*addr, ln.Addr())
+	}
+
+	srv := &http.Server{
+		Handler: server.New(server.Config{
+			DB:        d,
+			PublicURL: *publicURL,
+			Log:       log,
+			Metrics:   m,
+		}),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	// The sweeper gets its own context so that it stops only once the
+	// server has drained.
+	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSweep()
+	var wg sync.WaitGroup
+	sweeper := &jobs.Sweeper{
+		Client:   d.Client,
+		Holder:   holderID(),
+		Interval: sweepInterval,
+		Log:      log,
+		Now:      func() time.Time { return time.Now().UTC() },
+	}
+	wg.Go(func() { sweeper.Run(sweepCtx) })
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", *publicURL)
+	log.Info("to create a first organization, admin user and API token, run",
+		"command", "quire admin bootstrap --database-url "+shellQuote(redactURL(*databaseURL))+` --org "My org" --email you@example.com`)
+
+	code := exitOK
+	select {
+	case err := <-served:
+		// Serve returned before any shutdown was asked for.
+		log.Error("serve", "error", err.Error())
+		code = exitFailure
+	case <-ctx.Done():
+		stop() // a second signal kills the process at once
+		log.Info("shutting down", "timeout", shutdownTimeout.String())
+		shCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		err := srv.Shutdown(shCtx)
+		cancel()
+		if err != nil {
+			log.Error("shutdown: in-flight requests did not finish in time", "error", err.Error())
+			srv.Close()
+			code = exitFailure
+		}
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("serve", "error", err.Error())
+			code = exitFailure
+		}
+	}
+	stopSweep()
+	wg.Wait()
+	if err := d.Close(); err != nil {
+		log.Error("close database", "error", err.Error())
+	}
+	log.Info("stopped")
+	return code
+}
+
+// publicHost returns the HOST:PORT for the default public URL: the address
+// as given, with the real port when port 0 was asked for and "localhost"
+// when listening on every interface.
+func publicHost(addr string, real net.Addr) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return real.String()
+	}
+	if port == "0" || port == "" {
+		if _, p, err := net.SplitHostPort(real.String()); err == nil {
+			port = p
+		}
+	}
+	switch host {
+	case "", "0.0.0.0", "::":
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// holderID names this process in job leases: hostname, pid and a random
+// suffix, so that two processes never share one.
+func holderID() string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown"
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
+}

@@ -1,0 +1,45 @@
+package schema
+
+import (
+	"time"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+
+	"quire/internal/ids"
+	"quire/internal/types"
+)
+
+// Organization owns members, collections and spaces.
+type Organization struct{ ent.Schema }
+
+// Fields of the Organization.
+func (Organization) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("id").DefaultFunc(ids.Generator(ids.Organization)).Immutable(),
+		field.String("title").NotEmpty(),
+		field.Time("created_at").Default(nowUTC).Immutable(),
+		field.JSON("email_domains", []string{}).Default([]string{}),
+		field.String("hostname").Optional().Nillable(),
+		field.String("type").Default("business"),
+		field.String("default_role").GoType(types.Role("")).Optional().Nillable(),
+		field.Bool("invite_links").Default(false),
+		field.Bool("sso").Default(false),
+		field.Bool("ai").Default(false),
+		field.String("plan").Default("free"),
+		field.JSON("merge_rules", types.MergeRules{}).Default(types.MergeRules{Type: "none"}),
+	}
+}
+
+// Edges of the Organization.
+func (Organization) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("members", Member.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("collections", Collection.Type),
+		edge.To("spaces", Space.Type),
+	}
+}
+
+func nowUTC() time.Time { return time.Now().UTC() }

@@ -1,0 +1,17 @@
+// Package graph holds the GraphQL resolvers. They are thin: each checks its
+// arguments' shape and calls the engines in internal/. The REST layer calls
+// the same resolver methods, so both doors share one behaviour.
+package graph
+
+//go:generate go run github.com/99designs/gqlgen generate --config ../gqlgen.yml
+
+import (
+	"quire/internal/catalog"
+)
+
+// Resolver is the root resolver, holding the engines it delegates to.
+type Resolver struct {
+	Catalog *catalog.Service
+	// PublicURL is the base of every urls field, without a trailing slash.
+	PublicURL string
+}

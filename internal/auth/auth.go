@@ -1,0 +1,86 @@
+// Package auth issues and checks API tokens and carries the caller (the
+// viewer) through a request's context.
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math/big"
+	"strings"
+
+	"quire/ent"
+	"quire/ent/apitoken"
+)
+
+const secretAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// NewSecret returns a fresh token secret: "qt_" and 40 random base-62 characters.
+func NewSecret() string {
+	var b strings.Builder
+	b.WriteString("qt_")
+	max := big.NewInt(int64(len(secretAlphabet)))
+	for i := 0; i < 40; i++ {
+		n, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			panic("auth: system randomness unavailable: " + err.Error())
+		}
+		b.WriteByte(secretAlphabet[n.Int64()])
+	}
+	return b.String()
+}
+
+// Hash returns the stored form of a secret.
+func Hash(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
+}
+
+// CreateToken stores a new token for the user and returns its secret, which
+// is never stored and cannot be shown again.
+func CreateToken(ctx context.Context, client *ent.Client, userID, label string) (string, error) {
+	secret := NewSecret()
+	if _, err := client.APIToken.Create().SetUserID(userID).SetTokenHash(Hash(secret)).SetLabel(label).Save(ctx); err != nil {
+		return "", fmt.Errorf("create token: %w", err)
+	}
+	return secret, nil
+}
+
+// Lookup returns the user owning a secret, or nil when the secret is unknown.
+func Lookup(ctx context.Context, client *ent.Client, secret string) (*ent.User, error) {
+	if secret == "" || len(secret) > 200 {
+		return nil, nil
+	}
+	tok, err := client.APIToken.Query().Where(apitoken.TokenHash(Hash(secret))).WithUser().Only(ctx)
+	if ent.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("look up token: %w", err)
+	}
+	return tok.Edges.User, nil
+}
+
+// BearerToken extracts the token of an "Authorization: Bearer <token>" header.
+func BearerToken(header string) string {
+	const prefix = "bearer "
+	if len(header) > len(prefix) && strings.EqualFold(header[:len(prefix)], prefix) {
+		return strings.TrimSpace(header[len(prefix):])
+	}
+	return ""
+}
+
+type viewerKey struct{}
+
+// WithViewer returns a context carrying the authenticated user.
+func WithViewer(ctx context.Context, u *ent.User) context.Context {
+	return context.WithValue(ctx, viewerKey{}, u)
+}
+
+// Viewer returns the authenticated user, or nil.
+func Viewer(ctx context.Context) *ent.User {
+	u, _ := ctx.Value(viewerKey{}).(*ent.User)
+	return u
+}

@@ -1,0 +1,167 @@
+// Package authz decides what the caller may do with an organization, a
+// collection or a space. Both doors reach it through the same service calls.
+//
+// A member's level on content is:
+//   - admin for organization admins, everywhere in their organization;
+//   - nothing for guests (a member without role), disabled members and
+//     non-members;
+//   - otherwise the content's defaultLevel: a role applies as is, null means
+//     no default access, and "inherit" follows the parent collection up to the
+//     organization, where it is the member's organization role.
+package authz
+
+import (
+	"context"
+
+	"quire/ent"
+	"quire/internal/loaders"
+	"quire/internal/types"
+)
+
+// None is the level of a caller who may not see the content.
+const None types.Role = ""
+
+// OrgRole returns the caller's role in an organization and whether they are
+// an active member (a guest is a member with an empty role).
+func OrgRole(ctx context.Context, orgID string) (types.Role, bool, error) {
+	l := loaders.For(ctx)
+	ms, err := l.ViewerMemberships(ctx)
+	if err != nil {
+		return None, false, err
+	}
+	m, ok := ms[orgID]
+	if !ok || m.Disabled {
+		return None, false, nil
+	}
+	if m.Role == nil {
+		return None, true, nil
+	}
+	return *m.Role, true, nil
+}
+
+// CollectionLevel returns the caller's level on a collection.
+func CollectionLevel(ctx context.Context, c *ent.Collection) (types.Role, error) {
+	role, member, err := OrgRole(ctx, c.OrganizationID)
+	if err != nil || !member || role == None {
+		return None, err
+	}
+	if role == types.RoleAdmin {
+		return role, nil
+	}
+	return resolve(ctx, c.DefaultLevel, c.ParentID, role, 0)
+}
+
+// SpaceLevel returns the caller's level on a space.
+func SpaceLevel(ctx context.Context, s *ent.Space) (types.Role, error) {
+	role, member, err := OrgRole(ctx, s.OrganizationID)
+	if err != nil || !member || role == None {
+		return None, err
+	}
+	if role == types.RoleAdmin {
+		return role, nil
+	}
+	return resolve(ctx, s.DefaultLevel, s.ParentID, role, 0)
+}
+
+// maxDepth stops a corrupt parent chain from looping forever.
+const maxDepth = 64
+
+func resolve(ctx context.Context, level *types.DefaultLevel, parentID *string, orgRole types.Role, depth int) (types.Role, error) {
+	if level == nil {
+		return None, nil
+	}
+	if *level != types.Inherit {
+		return types.Role(*level), nil
+	}
+	if parentID == nil || depth > maxDepth {
+		return orgRole, nil
+	}
+	parent, err := loaders.For(ctx).CollectionByID.Load(ctx, *parentID)()
+	if err != nil {
+		return None, err
+	}
+	return resolve(ctx, parent.DefaultLevel, parent.ParentID, orgRole, depth+1)
+}
+
+// OrganizationPermissions are what the caller may do in an organization.
+type OrganizationPermissions struct {
+	View                bool `json:"view"`
+	Admin               bool `json:"admin"`
+	OwnTeam             bool `json:"ownTeam"`
+	CreateContent       bool `json:"createContent"`
+	CreateOpenAPISpec   bool `json:"createOpenAPISpec"`
+	IngestConversations bool `json:"ingestConversations"`
+	ViewBilling         bool `json:"viewBilling"`
+	ListMembers         bool `json:"listMembers"`
+	ListTeams           bool `json:"listTeams"`
+	ListIntegrations    bool `json:"listIntegrations"`
+	ListInstallations   bool `json:"listInstallations"`
+	InstallIntegration  bool `json:"installIntegration"`
+}
+
+// ForOrganization computes organization permissions from a role.
+func ForOrganization(role types.Role, member bool) OrganizationPermissions {
+	admin := role == types.RoleAdmin
+	return OrganizationPermissions{
+		View:                member,
+		Admin:               admin,
+		OwnTeam:             role.AtLeast(types.RoleCreate),
+		CreateContent:       role.AtLeast(types.RoleCreate),
+		CreateOpenAPISpec:   role.AtLeast(types.RoleCreate),
+		IngestConversations: admin,
+		ViewBilling:         admin,
+		ListMembers:         member && role != None,
+		ListTeams:           member && role != None,
+		ListIntegrations:    member && role != None,
+		ListInstallations:   admin,
+		InstallIntegration:  admin,
+	}
+}
+
+// CollectionPermissions are what the caller may do with a collection.
+type CollectionPermissions struct {
+	View            bool `json:"view"`
+	Admin           bool `json:"admin"`
+	ViewInviteLinks bool `json:"viewInviteLinks"`
+	Create          bool `json:"create"`
+}
+
+// ForCollection computes collection permissions from a level.
+func ForCollection(level types.Role) CollectionPermissions {
+	return CollectionPermissions{
+		View:            level.AtLeast(types.RoleRead),
+		Admin:           level == types.RoleAdmin,
+		ViewInviteLinks: level == types.RoleAdmin,
+		Create:          level.AtLeast(types.RoleCreate),
+	}
+}
+
+// SpacePermissions are what the caller may do with a space.
+type SpacePermissions struct {
+	View               bool `json:"view"`
+	Access             bool `json:"access"`
+	Admin              bool `json:"admin"`
+	ViewInviteLinks    bool `json:"viewInviteLinks"`
+	Edit               bool `json:"edit"`
+	TriggerGitSync     bool `json:"triggerGitSync"`
+	Comment            bool `json:"comment"`
+	Merge              bool `json:"merge"`
+	Review             bool `json:"review"`
+	InstallIntegration bool `json:"installIntegration"`
+}
+
+// ForSpace computes space permissions from a level.
+func ForSpace(level types.Role) SpacePermissions {
+	return SpacePermissions{
+		View:               level.AtLeast(types.RoleRead),
+		Access:             level.AtLeast(types.RoleRead),
+		Admin:              level == types.RoleAdmin,
+		ViewInviteLinks:    level == types.RoleAdmin,
+		Edit:               level.AtLeast(types.RoleEdit),
+		TriggerGitSync:     level.AtLeast(types.RoleEdit),
+		Comment:            level.AtLeast(types.RoleComment),
+		Merge:              level.AtLeast(types.RoleReview),
+		Review:             level.AtLeast(types.RoleReview),
+		InstallIntegration: level == types.RoleAdmin,
+	}
+}

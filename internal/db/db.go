@@ -1,0 +1,171 @@
+// Package db opens Quire's database (embedded SQLite or PostgreSQL), counts
+// every SQL statement sent to it, and migrates the schema.
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/lib/pq" // PostgreSQL driver.
+	_ "modernc.org/sqlite" // Pure Go SQLite driver.
+
+	"quire/ent"
+	"quire/ent/migrate"
+)
+
+// DB is an open database with its ent client.
+type DB struct {
+	Client  *ent.Client
+	SQL     *sql.DB
+	Dialect string
+	counter *countingDriver
+}
+
+// Statements returns how many SQL statements have been sent so far.
+func (d *DB) Statements() int64 { return d.counter.n.Load() }
+
+// Close closes the database.
+func (d *DB) Close() error { return d.Client.Close() }
+
+// Options tune Open.
+type Options struct {
+	// OnStatement is called once for every SQL statement sent.
+	OnStatement func()
+}
+
+// Open opens url: "sqlite:PATH" or "postgres://...".
+func Open(url string, opts Options) (*DB, error) {
+	var (
+		sdb  *sql.DB
+		dial string
+		err  error
+	)
+	switch {
+	case strings.HasPrefix(url, "sqlite:"):
+		path := strings.TrimPrefix(url, "sqlite:")
+		path = strings.TrimPrefix(path, "//")
+		if path == "" {
+			return nil, fmt.Errorf("database url %q has no path", url)
+		}
+		if dir := filepath.Dir(path); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return nil, fmt.Errorf("create database directory: %w", err)
+			}
+		}
+		dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(15000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		sdb, err = sql.Open("sqlite", dsn)
+		dial = dialect.SQLite
+	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
+		sdb, err = sql.Open("postgres", url)
+		dial = dialect.Postgres
+		if err == nil {
+			sdb.SetMaxOpenConns(32)
+			sdb.SetMaxIdleConns(16)
+		}
+	default:
+		return nil, fmt.Errorf("unsupported database url %q: use sqlite:PATH or postgres://", url)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open database: %w", err)
+	}
+	if dial == dialect.SQLite {
+		// One writer at a time is what SQLite allows; a small pool keeps
+		// readers concurrent under WAL.
+		sdb.SetMaxOpenConns(8)
+	}
+	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement}
+	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd}, nil
+}
+
+// Ping checks that the database answers.
+func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
+
+// Migrate brings the schema up to date. On PostgreSQL an advisory lock keeps
+// replicas that start together from migrating at the same time.
+func (d *DB) Migrate(ctx context.Context) error {
+	if d.Dialect == dialect.Postgres {
+		conn, err := d.SQL.Conn(ctx)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7421001)"); err != nil {
+			return fmt.Errorf("migrate lock: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(7421001)")
+	}
+	if err := d.Client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// countingDriver counts each statement that reaches the database.
+type countingDriver struct {
+	dialect.Driver
+	n    atomic.Int64
+	hook func()
+}
+
+func (d *countingDriver) count() {
+	d.n.Add(1)
+	if d.hook != nil {
+		d.hook()
+	}
+}
+
+func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error {
+	d.count()
+	return d.Driver.Exec(ctx, q, args, v)
+}
+
+func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
+	d.count()
+	return d.Driver.Query(ctx, q, args, v)
+}
+
+func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
+	tx, err := d.Driver.Tx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &countingTx{Tx: tx, d: d}, nil
+}
+
+// BeginTx is used by ent when transaction options are given.
+func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dialect.Tx, error) {
+	type beginner interface {
+		BeginTx(context.Context, *sql.TxOptions) (dialect.Tx, error)
+	}
+	b, ok := d.Driver.(beginner)
+	if !ok {
+		return d.Tx(ctx)
+	}
+	tx, err := b.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &countingTx{Tx: tx, d: d}, nil
+}
+
+type countingTx struct {
+	dialect.Tx
+	d *countingDriver
+}
+
+func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
+	t.d.count()
+	return t.Tx.Exec(ctx, q, args, v)
+}
+
+func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
+	t.d.count()
+	return t.Tx.Query(ctx, q, args, v)
+}

@@ -1,0 +1,68 @@
+// Package ids mints the opaque identifiers shared by every Quire object.
+//
+// An id is 20 base-62 characters. The first character names the kind of
+// object, so that node(id:) can find the right table with a single lookup;
+// the other 19 are random (about 113 bits), which keeps ids unique across
+// every type and unguessable.
+package ids
+
+import (
+	"crypto/rand"
+	"math/big"
+)
+
+// Kind is the type tag carried in the first character of an id.
+type Kind byte
+
+// The kinds of objects that carry ids.
+const (
+	Organization Kind = 'O'
+	User         Kind = 'U'
+	Member       Kind = 'M'
+	Token        Kind = 'T'
+	Collection   Kind = 'C'
+	Space        Kind = 'S'
+	Revision     Kind = 'R'
+)
+
+const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// Length is the length of every id.
+const Length = 20
+
+var max = big.NewInt(int64(len(alphabet)))
+
+// New returns a fresh id of the given kind.
+func New(k Kind) string {
+	b := make([]byte, Length)
+	b[0] = byte(k)
+	for i := 1; i < Length; i++ {
+		n, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			panic("ids: system randomness unavailable: " + err.Error())
+		}
+		b[i] = alphabet[n.Int64()]
+	}
+	return string(b)
+}
+
+// KindOf reports the kind of an id, and false when the string is not an id.
+func KindOf(id string) (Kind, bool) {
+	if len(id) != Length {
+		return 0, false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z') {
+			return 0, false
+		}
+	}
+	switch k := Kind(id[0]); k {
+	case Organization, User, Member, Token, Collection, Space, Revision:
+		return k, true
+	}
+	return 0, false
+}
+
+// Generator returns a function minting ids of kind k, for schema defaults.
+func Generator(k Kind) func() string { return func() string { return New(k) } }

@@ -1,0 +1,110 @@
+// Package jobs runs Quire's background work. Each periodic job is claimed
+// through a lease row, so that when several processes share one database
+// only one of them runs it at a time.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"quire/ent"
+	"quire/ent/joblease"
+	"quire/ent/space"
+	"quire/internal/catalog"
+)
+
+// Claim tries to take the lease of job for holder until now+ttl. It returns
+// true when this holder got it. The conditional update is atomic on both
+// SQLite and PostgreSQL, so two processes never both win.
+func Claim(ctx context.Context, client *ent.Client, job, holder string, now time.Time, ttl time.Duration) (bool, error) {
+	// Make sure the row exists; losing this race is fine.
+	err := client.JobLease.Create().SetID(job).SetHolder("").SetLockedUntil(time.Unix(0, 0).UTC()).
+		OnConflictColumns(joblease.FieldID).DoNothing().Exec(ctx)
+	if err != nil && !ent.IsNotFound(err) {
+		// DoNothing on an existing row reports "no rows" on some drivers.
+		if _, qerr := client.JobLease.Get(ctx, job); qerr != nil {
+			return false, fmt.Errorf("create lease %s: %w", job, err)
+		}
+	}
+	n, err := client.JobLease.Update().
+		Where(joblease.ID(job), joblease.Or(joblease.LockedUntilLT(now), joblease.Holder(holder))).
+		SetHolder(holder).SetLockedUntil(now.Add(ttl)).Save(ctx)
+	if err != nil {
+		return false, fmt.Errorf("claim lease %s: %w", job, err)
+	}
+	return n == 1, nil
+}
+
+// PurgeDeletedSpaces removes, for good, spaces deleted more than
+// catalog.Retention ago, with their revisions. It returns how many it removed.
+func PurgeDeletedSpaces(ctx context.Context, client *ent.Client, now time.Time) (int, error) {
+	ids, err := client.Space.Query().Where(space.DeletedAtLT(now.Add(-catalog.Retention))).IDs(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("find expired spaces: %w", err)
+	}
+	purged := 0
+	for _, id := range ids {
+		err := catalog.WithTx(ctx, client, func(tx *ent.Tx) error {
+			if err := PurgeSpaceContent(ctx, tx, id); err != nil {
+				return err
+			}
+			return tx.Space.DeleteOneID(id).Exec(ctx)
+		})
+		if err != nil {
+			return purged, fmt.Errorf("purge space %s: %w", id, err)
+		}
+		purged++
+	}
+	return purged, nil
+}
+
+// PurgeSpaceContent deletes everything stored under a space before the space
+// row itself goes. Engines that store more per space extend it.
+var PurgeSpaceContent = func(ctx context.Context, tx *ent.Tx, spaceID string) error {
+	if _, err := tx.Revision.Delete().Where(revisionOfSpace(spaceID)).Exec(ctx); err != nil {
+		return fmt.Errorf("delete revisions: %w", err)
+	}
+	return nil
+}
+
+// Sweeper periodically purges expired spaces.
+type Sweeper struct {
+	Client   *ent.Client
+	Holder   string
+	Interval time.Duration
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// RunOnce claims the sweep and, if this process got it, purges.
+func (s *Sweeper) RunOnce(ctx context.Context) (ran bool, purged int, err error) {
+	now := s.Now()
+	ok, err := Claim(ctx, s.Client, "purge-deleted-spaces", s.Holder, now, s.Interval)
+	if err != nil || !ok {
+		return false, 0, err
+	}
+	n, err := PurgeDeletedSpaces(ctx, s.Client, now)
+	return true, n, err
+}
+
+// Run sweeps every Interval until ctx ends.
+func (s *Sweeper) Run(ctx context.Context) {
+	t := time.NewTicker(s.Interval)
+	defer t.Stop()
+	for {
+		ran, n, err := s.RunOnce(ctx)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.Log.Error("purge deleted spaces", "error", err.Error())
+		case ran && n > 0:
+			s.Log.Info("purged deleted spaces", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,290 @@
+// Package server assembles Quire's HTTP handler: middleware, the GraphQL
+// endpoint, the /v1 REST API, health and metrics.
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/handler"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
+	"github.com/99designs/gqlgen/graphql/handler/lru"
+	"github.com/99designs/gqlgen/graphql/handler/transport"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"quire/graph"
+	"quire/graph/generated"
+	"quire/internal/apierr"
+	"quire/internal/auth"
+	"quire/internal/catalog"
+	"quire/internal/db"
+	"quire/internal/loaders"
+	"quire/internal/metrics"
+	"quire/internal/requestid"
+	"quire/rest"
+)
+
+// MaxBodyBytes bounds a request body on both doors.
+const MaxBodyBytes = 1 << 20
+
+// Config configures the handler.
+type Config struct {
+	DB *db.DB
+	// PublicURL is the base of every urls field, without a trailing slash.
+	PublicURL string
+	Log       *slog.Logger
+	Metrics   *metrics.Metrics
+}
+
+// Server is Quire's HTTP handler.
+type Server struct {
+	cfg      Config
+	resolver *graph.Resolver
+	gql      *handler.Server
+	api      *rest.API
+	mux      *http.ServeMux
+}
+
+// New returns the HTTP handler.
+func New(cfg Config) http.Handler { return NewServer(cfg) }
+
+// NewServer returns the server with access to its parts.
+func NewServer(cfg Config) *Server {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	r := &graph.Resolver{Catalog: catalog.New(cfg.DB.Client), PublicURL: cfg.PublicURL}
+	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.HandleFunc("/readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if err := cfg.DB.Ping(ctx); err != nil {
+			cfg.Log.ErrorContext(ctx, "readiness check failed", "error", err.Error())
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	mux.Handle("/metrics", cfg.Metrics.Handler())
+	mux.Handle("/graphql", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError))
+	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
+	})
+	s.mux = mux
+	return s
+}
+
+// Resolver returns the root resolver.
+func (s *Server) Resolver() *graph.Resolver { return s.resolver }
+
+// API returns the REST API.
+func (s *Server) API() *rest.API { return s.api }
+
+func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
+	limits := graph.DefaultLimits()
+	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	srv.AddTransport(transport.POST{})
+	srv.AddTransport(transport.GET{})
+	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
+	srv.SetParserTokenLimit(limits.MaxTokens)
+	srv.Use(extension.Introspection{})
+	srv.Use(graph.LimitExtension(limits))
+	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
+	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
+	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
+		cfg.Log.ErrorContext(ctx, "panic in resolver", "request_id", requestid.From(ctx), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		return errors.New("internal error")
+	})
+	srv.AroundOperations(func(ctx context.Context, next graphql.OperationHandler) graphql.ResponseHandler {
+		oc := graphql.GetOperationContext(ctx)
+		start := time.Now()
+		name := oc.OperationName
+		if name == "" {
+			name = "anonymous"
+		}
+		rh := next(ctx)
+		return func(ctx context.Context) *graphql.Response {
+			resp := rh(ctx)
+			outcome := "ok"
+			if resp != nil && len(resp.Errors) > 0 {
+				outcome = "error"
+			}
+			cfg.Metrics.GraphQL.WithLabelValues(name, outcome).Observe(time.Since(start).Seconds())
+			return resp
+		}
+	})
+	return srv
+}
+
+func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		// Read the body here, bounded, so that an oversized document gets
+		// a 413 rather than the transport's 200.
+		buf, err := io.ReadAll(r.Body)
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeGraphQLError(w, http.StatusRequestEntityTooLarge, apierr.TooLarge, fmt.Sprintf("Request body is larger than %d bytes", tooLarge.Limit))
+				return
+			}
+			writeGraphQLError(w, http.StatusBadRequest, apierr.BadRequest, "Could not read the request body")
+			return
+		}
+		if !json.Valid(buf) {
+			writeGraphQLError(w, http.StatusBadRequest, apierr.BadRequest, "The request body must be a JSON object with a query")
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(buf))
+	}
+	s.gql.ServeHTTP(w, r)
+}
+
+// ServeHTTP runs the middleware chain and routes the request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	id := r.Header.Get("X-Request-Id")
+	if id == "" || len(id) > 64 {
+		id = requestid.New()
+	}
+	w.Header().Set("X-Request-Id", id)
+	ctx := requestid.With(r.Context(), id)
+	route := &rest.RouteHolder{}
+	ctx = rest.WithRouteHolder(ctx, route)
+	caller := &callerHolder{}
+	ctx = context.WithValue(ctx, callerKey{}, caller)
+	sw := &statusWriter{ResponseWriter: w}
+	r = r.WithContext(ctx)
+	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
+	defer func() {
+		if v := recover(); v != nil {
+			s.cfg.Log.ErrorContext(ctx, "panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			if sw.status == 0 {
+				rest.WriteError(sw, r, s.cfg.Log, errors.New("panic"))
+			}
+		}
+		s.logRequest(r, sw, route, caller, start)
+	}()
+	s.mux.ServeHTTP(sw, r)
+}
+
+func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.RouteHolder, caller *callerHolder, start time.Time) {
+	status := sw.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	tmpl := route.Pattern
+	if tmpl == "" {
+		switch p := r.URL.Path; {
+		case p == "/graphql", p == "/healthz", p == "/readyz", p == "/metrics":
+			tmpl = p
+		case strings.HasPrefix(p, "/v1/"):
+			tmpl = "/v1/unmatched"
+		default:
+			tmpl = "unmatched"
+		}
+	}
+	d := time.Since(start)
+	s.cfg.Metrics.Requests.WithLabelValues(tmpl, r.Method, fmt.Sprint(status)).Observe(d.Seconds())
+	s.cfg.Log.InfoContext(r.Context(), "request", "request_id", requestid.From(r.Context()), "method", r.Method,
+		"route", tmpl, "path", r.URL.Path, "status", status, "duration_ms", float64(d.Microseconds())/1000, "caller", caller.id)
+}
+
+type callerKey struct{}
+
+type callerHolder struct{ id string }
+
+// authenticated resolves the bearer token into the viewer and gives the
+// request its dataloaders; it refuses requests without a valid token.
+func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := r.Context()
+		secret := auth.BearerToken(r.Header.Get("Authorization"))
+		if secret == "" {
+			deny(w, r, "Authentication required: send Authorization: Bearer <token>")
+			return
+		}
+		u, err := auth.Lookup(ctx, s.cfg.DB.Client, secret)
+		if err != nil {
+			rest.WriteError(w, r, s.cfg.Log, err)
+			return
+		}
+		if u == nil {
+			deny(w, r, "Invalid API token")
+			return
+		}
+		if h, ok := ctx.Value(callerKey{}).(*callerHolder); ok {
+			h.id = u.ID
+		}
+		ctx = auth.WithViewer(ctx, u)
+		ctx = loaders.With(ctx, loaders.New(s.cfg.DB.Client))
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+func restAuthError(log *slog.Logger) func(http.ResponseWriter, *http.Request, string) {
+	return func(w http.ResponseWriter, r *http.Request, msg string) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="quire"`)
+		rest.WriteError(w, r, log, apierr.New(apierr.Unauthorized, "%s", msg))
+	}
+}
+
+func graphQLAuthError(w http.ResponseWriter, r *http.Request, msg string) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="quire"`)
+	writeGraphQLError(w, http.StatusUnauthorized, apierr.Unauthorized, msg)
+}
+
+func writeGraphQLError(w http.ResponseWriter, status int, code apierr.Code, msg string) {
+	writeJSON(w, status, map[string]any{"errors": []any{map[string]any{"message": msg, "extensions": map[string]any{"code": string(code)}}}})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// statusWriter records the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush lets streaming responses through.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

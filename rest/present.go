@@ -1,0 +1,170 @@
+package rest
+
+import (
+	"context"
+	"time"
+
+	"quire/ent"
+	"quire/graph/model"
+	"quire/internal/authz"
+	"quire/internal/types"
+)
+
+// User is the documented user object.
+type User struct {
+	Object      string          `json:"object"`
+	ID          string          `json:"id"`
+	DisplayName string          `json:"displayName"`
+	Email       string          `json:"email,omitempty"`
+	PhotoURL    *string         `json:"photoURL,omitempty"`
+	URLs        *model.UserUrls `json:"urls"`
+}
+
+func (a *API) presentUser(ctx context.Context, u *ent.User) (*User, error) {
+	urls, err := a.r.User().Urls(ctx, u)
+	if err != nil {
+		return nil, err
+	}
+	return &User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL, URLs: urls}, nil
+}
+
+// Organization is the documented organization object.
+type Organization struct {
+	Object       string                         `json:"object"`
+	ID           string                         `json:"id"`
+	Title        string                         `json:"title"`
+	CreatedAt    time.Time                      `json:"createdAt"`
+	EmailDomains []string                       `json:"emailDomains"`
+	Hostname     *string                        `json:"hostname,omitempty"`
+	Type         string                         `json:"type"`
+	DefaultRole  *types.Role                    `json:"defaultRole"`
+	SSO          bool                           `json:"sso"`
+	AI           bool                           `json:"ai"`
+	InviteLinks  bool                           `json:"inviteLinks"`
+	Plan         string                         `json:"plan"`
+	MergeRules   types.MergeRules               `json:"mergeRules"`
+	Trial        *model.OrganizationTrial       `json:"trial"`
+	URLs         *model.OrganizationUrls        `json:"urls"`
+	Permissions  *authz.OrganizationPermissions `json:"permissions"`
+}
+
+func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {
+	or := a.r.Organization()
+	urls, err := or.Urls(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	trial, err := or.Trial(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	perms, err := or.Permissions(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	domains := o.EmailDomains
+	if domains == nil {
+		domains = []string{}
+	}
+	return &Organization{
+		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: o.CreatedAt.UTC(), EmailDomains: domains,
+		Hostname: o.Hostname, Type: o.Type, DefaultRole: o.DefaultRole, SSO: o.SSO, AI: o.Ai,
+		InviteLinks: o.InviteLinks, Plan: o.Plan, MergeRules: o.MergeRules, Trial: trial, URLs: urls, Permissions: perms,
+	}, nil
+}
+
+// Collection is the documented collection object.
+type Collection struct {
+	Object       string                       `json:"object"`
+	ID           string                       `json:"id"`
+	Title        string                       `json:"title"`
+	Description  *string                      `json:"description,omitempty"`
+	Organization string                       `json:"organization"`
+	Parent       *string                      `json:"parent,omitempty"`
+	DefaultLevel *types.DefaultLevel          `json:"defaultLevel"`
+	URLs         *model.CollectionUrls        `json:"urls"`
+	Permissions  *authz.CollectionPermissions `json:"permissions"`
+}
+
+func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (*Collection, error) {
+	cr := a.r.Collection()
+	urls, err := cr.Urls(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	perms, err := cr.Permissions(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return &Collection{
+		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrganizationID,
+		Parent: c.ParentID, DefaultLevel: c.DefaultLevel, URLs: urls, Permissions: perms,
+	}, nil
+}
+
+// Space is the documented space object.
+type Space struct {
+	Object              string                  `json:"object"`
+	ID                  string                  `json:"id"`
+	Title               string                  `json:"title"`
+	Emoji               string                  `json:"emoji"`
+	Visibility          types.Visibility        `json:"visibility"`
+	CreatedAt           time.Time               `json:"createdAt"`
+	UpdatedAt           time.Time               `json:"updatedAt"`
+	DeletedAt           *time.Time              `json:"deletedAt,omitempty"`
+	EditMode            types.EditMode          `json:"editMode"`
+	MergeRules          types.MergeRules        `json:"mergeRules"`
+	URLs                *model.SpaceUrls        `json:"urls"`
+	Organization        string                  `json:"organization"`
+	Parent              *string                 `json:"parent,omitempty"`
+	Language            *types.Language         `json:"language,omitempty"`
+	Revision            string                  `json:"revision"`
+	DefaultLevel        *types.DefaultLevel     `json:"defaultLevel"`
+	Comments            int                     `json:"comments"`
+	ChangeRequests      int                     `json:"changeRequests"`
+	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
+	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
+	Permissions         *authz.SpacePermissions `json:"permissions"`
+}
+
+func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
+	sr := a.r.Space()
+	urls, err := sr.Urls(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	perms, err := sr.Permissions(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	rev, err := sr.Revision(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	var deleted *time.Time
+	if s.DeletedAt != nil {
+		d := s.DeletedAt.UTC()
+		deleted = &d
+	}
+	return &Space{
+		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
+		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), DeletedAt: deleted, EditMode: s.EditMode,
+		MergeRules: s.MergeRules, URLs: urls, Organization: s.OrganizationID, Parent: s.ParentID,
+		Language: s.Language, Revision: rev, DefaultLevel: s.DefaultLevel, Comments: s.Comments,
+		ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
+		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: perms,
+	}, nil
+}
+
+// presentAll presents every item of a list.
+func presentAll[T, J any](ctx context.Context, items []T, present func(context.Context, T) (J, error)) ([]J, error) {
+	out := make([]J, 0, len(items))
+	for _, it := range items {
+		j, err := present(ctx, it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, nil
+}
