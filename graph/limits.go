@@ -58,7 +58,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxTokens:     2000,
-		MaxDepth:      16,
+		MaxDepth:      12,
 		MaxAliases:    30,
 		MaxComplexity: 5000,
 	}

@@ -109,6 +109,12 @@ func assertLimitRejected(t *testing.T, status int, res limitTestResponse, wantSt
 	}
 }
 
+// limitTestLimits are the limits the HTTP tests run with, spelled out so the
+// tests do not move with DefaultLimits.
+func limitTestLimits() Limits {
+	return Limits{MaxTokens: 2000, MaxDepth: 12, MaxAliases: 30, MaxComplexity: 5000}
+}
+
 func TestLimitDefaultLimits(t *testing.T) {
 	got := DefaultLimits()
 	want := Limits{MaxTokens: 2000, MaxDepth: 12, MaxAliases: 30, MaxComplexity: 5000}
@@ -118,7 +124,7 @@ func TestLimitDefaultLimits(t *testing.T) {
 }
 
 func TestLimitWithinLimitsSucceeds(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	for name, q := range map[string]string{
 		"small":          "{ a { a { b } } }",
 		"depth at limit": "{ " + nestedA(11) + " }", // 12 levels
@@ -140,7 +146,7 @@ func TestLimitWithinLimitsSucceeds(t *testing.T) {
 }
 
 func TestLimitDepthExceeded(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	status, res := postLimitQuery(t, ts, "application/json", "{ "+nestedA(14)+" }")
 	assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, CodeQueryTooDeep,
 		"query depth 15 exceeds the limit of 12")
@@ -149,13 +155,13 @@ func TestLimitDepthExceeded(t *testing.T) {
 func TestLimitDepthGraphQLResponseJSONIs400(t *testing.T) {
 	// With Accept: application/graphql-response+json gqlgen maps protocol
 	// errors to 400 instead of 422 (GraphQL-over-HTTP).
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	status, res := postLimitQuery(t, ts, "application/graphql-response+json", "{ "+nestedA(14)+" }")
 	assertLimitRejected(t, status, res, http.StatusBadRequest, CodeQueryTooDeep, "")
 }
 
 func TestLimitDepthBehindFragments(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	// Each fragment adds two levels; the operation itself is only one field
 	// deep. F1..F6 plus the root field: 1 + 6*2 + leaf b = 14.
 	var q strings.Builder
@@ -174,7 +180,7 @@ func TestLimitDepthBehindFragments(t *testing.T) {
 }
 
 func TestLimitDepthCountsIntrospection(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	q := `{ __type(name: "A") { ` + strings.Repeat("ofType { ", 12) + "name" + strings.Repeat(" }", 12) + " } }"
 	status, res := postLimitQuery(t, ts, "application/json", q)
 	assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, CodeQueryTooDeep,
@@ -191,14 +197,14 @@ func aliasedFields(n int) string {
 }
 
 func TestLimitTooManyAliases(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	status, res := postLimitQuery(t, ts, "application/json", "{ "+aliasedFields(31)+" }")
 	assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, CodeTooManyAliases,
 		"query has 31 aliases, the limit is 30")
 }
 
 func TestLimitAliasesCountedPerSpread(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	// 8 aliases in F, spread 4 times (directly and through an inline
 	// fragment, at different depths): 32 counted.
 	var f strings.Builder
@@ -212,7 +218,7 @@ func TestLimitAliasesCountedPerSpread(t *testing.T) {
 }
 
 func TestLimitParserTokenLimit(t *testing.T) {
-	ts := newLimitTestServer(t, DefaultLimits())
+	ts := newLimitTestServer(t, limitTestLimits())
 	q := "{ " + strings.Repeat("__typename ", 5000) + "}"
 	status, res := postLimitQuery(t, ts, "application/json", q)
 	// gqlgen tags parser errors GRAPHQL_PARSE_FAILED, a protocol error: 422.
@@ -221,7 +227,7 @@ func TestLimitParserTokenLimit(t *testing.T) {
 }
 
 func TestLimitComplexityCodeIsProtocolError(t *testing.T) {
-	l := DefaultLimits()
+	l := limitTestLimits()
 	l.MaxComplexity = 3
 	ts := newLimitTestServer(t, l, extension.FixedComplexityLimit(l.MaxComplexity))
 	status, res := postLimitQuery(t, ts, "application/json", "{ a { a { a { b } } } }")
@@ -283,7 +289,7 @@ func TestLimitWalkersLinearOnFragmentFanOut(t *testing.T) {
 	if n := countAliases(doc.Fragments, op.SelectionSet); n != aliasCountCap {
 		t.Errorf("countAliases = %d, want saturated %d", n, aliasCountCap)
 	}
-	ext := LimitExtension(DefaultLimits()).(graphql.OperationContextMutator)
+	ext := LimitExtension(limitTestLimits()).(graphql.OperationContextMutator)
 	err := ext.MutateOperationContext(context.Background(), &graphql.OperationContext{Doc: doc, Operation: op})
 	if err == nil || err.Extensions["code"] != CodeTooManyAliases {
 		t.Fatalf("MutateOperationContext = %v, want %s", err, CodeTooManyAliases)

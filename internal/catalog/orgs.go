@@ -88,4 +88,3 @@ func (s *Service) Viewer(ctx context.Context) (*ent.User, error) {
 	}
 	return u, nil
 }
-

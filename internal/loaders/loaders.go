@@ -178,7 +178,9 @@ func (l *Loaders) PrimeOrganization(ctx context.Context, o *ent.Organization) {
 type ctxKey struct{}
 
 // With returns a context carrying the loaders.
-func With(ctx context.Context, l *Loaders) context.Context { return context.WithValue(ctx, ctxKey{}, l) }
+func With(ctx context.Context, l *Loaders) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
 
 // For returns the request's loaders. Outside a request (admin commands,
 // jobs) it returns nil; callers must be given loaders explicitly there.

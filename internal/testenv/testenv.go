@@ -1,0 +1,279 @@
+// Package testenv runs a real Quire server for end-to-end tests, on SQLite
+// and on PostgreSQL, and drives it through both doors.
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"quire/ent"
+	"quire/internal/auth"
+	"quire/internal/db"
+	"quire/internal/metrics"
+	"quire/internal/server"
+	"quire/internal/testdb"
+	"quire/internal/types"
+)
+
+// Env is one running server over one fresh database.
+type Env struct {
+	T       testing.TB
+	Dialect string
+	DB      *db.DB
+	Metrics *metrics.Metrics
+	Server  *server.Server
+	HTTP    *httptest.Server
+	URL     string
+}
+
+// Backends names the databases every suite runs on.
+var Backends = []string{"sqlite", "postgres"}
+
+// ForEachDB runs fn as a subtest on SQLite and on PostgreSQL.
+func ForEachDB(t *testing.T, fn func(t *testing.T, e *Env)) {
+	t.Helper()
+	for _, b := range Backends {
+		t.Run(b, func(t *testing.T) {
+			fn(t, New(t, b))
+		})
+	}
+}
+
+// New starts a server on a fresh database of the given backend.
+func New(t testing.TB, backend string) *Env {
+	t.Helper()
+	var url string
+	switch backend {
+	case "sqlite":
+		url = "sqlite:" + filepath.Join(t.TempDir(), "quire.db")
+	case "postgres":
+		url = testdb.NewDatabase(t)
+	default:
+		t.Fatalf("unknown backend %q", backend)
+	}
+	m := metrics.New()
+	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc})
+	if err != nil {
+		t.Fatalf("open %s: %v", backend, err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := d.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate %s: %v", backend, err)
+	}
+	e := &Env{T: t, Dialect: backend, DB: d, Metrics: m}
+	e.HTTP = httptest.NewUnstartedServer(nil)
+	e.HTTP.Start()
+	e.URL = e.HTTP.URL
+	e.Server = server.NewServer(server.Config{DB: d, PublicURL: e.URL, Metrics: m})
+	e.HTTP.Config.Handler = e.Server
+	t.Cleanup(e.HTTP.Close)
+	return e
+}
+
+// Client is the ent client of the environment's database.
+func (e *Env) Client() *ent.Client { return e.DB.Client }
+
+// Statements returns how many SQL statements have been sent so far.
+func (e *Env) Statements() int64 { return e.DB.Statements() }
+
+// Org creates an organization directly in the database.
+func (e *Env) Org(title string) *ent.Organization {
+	e.T.Helper()
+	o, err := e.Client().Organization.Create().SetTitle(title).Save(context.Background())
+	if err != nil {
+		e.T.Fatalf("create organization: %v", err)
+	}
+	return o
+}
+
+// User creates a user with a token and returns both.
+func (e *Env) User(email string) (*ent.User, string) {
+	e.T.Helper()
+	ctx := context.Background()
+	name := strings.Split(email, "@")[0]
+	u, err := e.Client().User.Create().SetEmail(email).SetDisplayName(name).Save(ctx)
+	if err != nil {
+		e.T.Fatalf("create user: %v", err)
+	}
+	tok, err := auth.CreateToken(ctx, e.Client(), u.ID, "test")
+	if err != nil {
+		e.T.Fatalf("create token: %v", err)
+	}
+	return u, tok
+}
+
+// Member makes a user a member of an organization; role "" is a guest.
+func (e *Env) Member(org *ent.Organization, u *ent.User, role string) {
+	e.T.Helper()
+	c := e.Client().Member.Create().SetOrganizationID(org.ID).SetUserID(u.ID)
+	if role != "" {
+		c.SetRole(types.Role(role))
+	}
+	if _, err := c.Save(context.Background()); err != nil {
+		e.T.Fatalf("create member: %v", err)
+	}
+}
+
+// Actor is a user with a token, for requests.
+type Actor struct {
+	User  *ent.User
+	Token string
+}
+
+// Team is the usual cast of a permission matrix: an admin, an editor and a
+// reader of one organization, an outsider (admin of another organization)
+// and an anonymous caller.
+type Team struct {
+	Org      *ent.Organization
+	Other    *ent.Organization
+	Admin    Actor
+	Editor   Actor
+	Reader   Actor
+	Outsider Actor
+	Anon     Actor
+}
+
+// NewTeam creates the cast.
+func (e *Env) NewTeam() *Team {
+	e.T.Helper()
+	t := &Team{Org: e.Org("Acme"), Other: e.Org("Other Corp")}
+	mk := func(email, role string, org *ent.Organization) Actor {
+		u, tok := e.User(email)
+		e.Member(org, u, role)
+		return Actor{User: u, Token: tok}
+	}
+	t.Admin = mk("admin@acme.test", "admin", t.Org)
+	t.Editor = mk("editor@acme.test", "edit", t.Org)
+	t.Reader = mk("reader@acme.test", "read", t.Org)
+	t.Outsider = mk("outsider@other.test", "admin", t.Other)
+	return t
+}
+
+// Response is an HTTP response with its body read.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into a generic value.
+func (r *Response) JSON() map[string]any {
+	var v map[string]any
+	_ = json.Unmarshal(r.Body, &v)
+	return v
+}
+
+// Decode decodes the body into v.
+func (r *Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Do sends a request with an optional JSON body (a string is sent raw).
+func (e *Env) Do(token, method, path string, body any) *Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		e.T.Fatalf("new request: %v", err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := e.HTTP.Client().Do(req)
+	if err != nil {
+		e.T.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	buf, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.T.Fatalf("read body: %v", err)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: buf}
+}
+
+// GQLResponse is a GraphQL response.
+type GQLResponse struct {
+	Status int
+	Data   map[string]any
+	Errors []GQLError
+	Raw    []byte
+}
+
+// GQLError is one GraphQL error.
+type GQLError struct {
+	Message    string         `json:"message"`
+	Path       []any          `json:"path"`
+	Extensions map[string]any `json:"extensions"`
+}
+
+// Code returns the first error's extensions.code, or "".
+func (r *GQLResponse) Code() string {
+	if len(r.Errors) == 0 {
+		return ""
+	}
+	c, _ := r.Errors[0].Extensions["code"].(string)
+	return c
+}
+
+// GraphQL posts a document with variables.
+func (e *Env) GraphQL(token, query string, vars map[string]any) *GQLResponse {
+	e.T.Helper()
+	resp := e.Do(token, "POST", "/graphql", map[string]any{"query": query, "variables": vars})
+	out := &GQLResponse{Status: resp.Status, Raw: resp.Body}
+	var v struct {
+		Data   map[string]any `json:"data"`
+		Errors []GQLError     `json:"errors"`
+	}
+	if err := json.Unmarshal(resp.Body, &v); err != nil {
+		e.T.Fatalf("decode GraphQL response %q: %v", resp.Body, err)
+	}
+	out.Data, out.Errors = v.Data, v.Errors
+	return out
+}
+
+// Path digs into decoded JSON: Path(v, "a", "b", 0, "c").
+func Path(v any, keys ...any) any {
+	for _, k := range keys {
+		switch k := k.(type) {
+		case string:
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil
+			}
+			v = m[k]
+		case int:
+			a, ok := v.([]any)
+			if !ok || k >= len(a) {
+				return nil
+			}
+			v = a[k]
+		}
+	}
+	return v
+}
