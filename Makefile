@@ -25,7 +25,7 @@ vet:
 ## generate: regenerate ent and gqlgen code (commit the result)
 generate:
 	$(GO) generate ./ent
-	$(GO) run github.com/99designs/gqlgen generate
+	$(GO) tool gqlgen generate
 
 ## check-generate: fail when generated code is out of date
 check-generate: generate

@@ -41,7 +41,10 @@ type Limits struct {
 	// MaxDepth is the deepest selection nesting allowed: root fields are at
 	// depth 1, their sub-fields at depth 2, and so on. Fragment spreads and
 	// inline fragments add no level of their own but are followed.
-	// Introspection fields count like any other.
+	// Introspection fields count like any other: the standard
+	// graphql-js/GraphiQL introspection query is 13 deep (7-level TypeRef
+	// fragment) or 15 deep (9-level TypeRef), so a limit below that refuses
+	// tooling introspection.
 	MaxDepth int
 	// MaxAliases is the total number of aliased fields (alias different from
 	// the field name) in the operation; a fragment counts once per spread.
@@ -58,7 +61,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		MaxTokens:     2000,
-		MaxDepth:      12,
+		MaxDepth:      16,
 		MaxAliases:    30,
 		MaxComplexity: 5000,
 	}

@@ -117,10 +117,46 @@ func limitTestLimits() Limits {
 
 func TestLimitDefaultLimits(t *testing.T) {
 	got := DefaultLimits()
-	want := Limits{MaxTokens: 2000, MaxDepth: 12, MaxAliases: 30, MaxComplexity: 5000}
+	want := Limits{MaxTokens: 2000, MaxDepth: 16, MaxAliases: 30, MaxComplexity: 5000}
 	if got != want {
 		t.Fatalf("DefaultLimits() = %+v, want %+v", got, want)
 	}
+}
+
+// limitIntrospectionQuery is the graphql-js getIntrospectionQuery() document
+// with a TypeRef fragment of ofTypeLevels nested ofType selections.
+func limitIntrospectionQuery(ofTypeLevels int) string {
+	return `query IntrospectionQuery {
+  __schema {
+    queryType { name } mutationType { name } subscriptionType { name }
+    types { ...FullType }
+    directives { name description locations args { ...InputValue } }
+  }
+}
+fragment FullType on __Type {
+  kind name description
+  fields(includeDeprecated: true) { name description args { ...InputValue } type { ...TypeRef } isDeprecated deprecationReason }
+  inputFields { ...InputValue }
+  interfaces { ...TypeRef }
+  enumValues(includeDeprecated: true) { name description isDeprecated deprecationReason }
+  possibleTypes { ...TypeRef }
+}
+fragment InputValue on __InputValue { name description type { ...TypeRef } defaultValue }
+fragment TypeRef on __Type { kind name ` + strings.Repeat("ofType { kind name ", ofTypeLevels) + strings.Repeat("} ", ofTypeLevels) + "}\n"
+}
+
+func TestLimitDefaultsAdmitStandardIntrospection(t *testing.T) {
+	ts := newLimitTestServer(t, DefaultLimits())
+	for _, levels := range []int{7, 9} {
+		status, res := postLimitQuery(t, ts, "application/json", limitIntrospectionQuery(levels))
+		if status != http.StatusOK || len(res.Errors) != 0 {
+			t.Errorf("TypeRef with %d ofType levels: status = %d, errors = %+v; want 200", levels, status, res.Errors)
+		}
+	}
+	// The same document is 13 deep, so 12 refuses it.
+	status, res := postLimitQuery(t, newLimitTestServer(t, limitTestLimits()), "application/json", limitIntrospectionQuery(7))
+	assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, CodeQueryTooDeep,
+		"query depth 13 exceeds the limit of 12")
 }
 
 func TestLimitWithinLimitsSucceeds(t *testing.T) {
