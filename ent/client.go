@@ -17,6 +17,11 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/revision"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
 
@@ -45,6 +50,16 @@ type Client struct {
 	Organization *OrganizationClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// Site is the client for interacting with the Site builders.
+	Site *SiteClient
+	// SiteSection is the client for interacting with the SiteSection builders.
+	SiteSection *SiteSectionClient
+	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
+	SiteSectionGroup *SiteSectionGroupClient
+	// SiteShareLink is the client for interacting with the SiteShareLink builders.
+	SiteShareLink *SiteShareLinkClient
+	// SiteSpace is the client for interacting with the SiteSpace builders.
+	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
 	// User is the client for interacting with the User builders.
@@ -66,6 +81,11 @@ func (c *Client) init() {
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
+	c.Site = NewSiteClient(c.config)
+	c.SiteSection = NewSiteSectionClient(c.config)
+	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
+	c.SiteShareLink = NewSiteShareLinkClient(c.config)
+	c.SiteSpace = NewSiteSpaceClient(c.config)
 	c.Space = NewSpaceClient(c.config)
 	c.User = NewUserClient(c.config)
 }
@@ -158,16 +178,21 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIToken:     NewAPITokenClient(cfg),
-		Collection:   NewCollectionClient(cfg),
-		JobLease:     NewJobLeaseClient(cfg),
-		Member:       NewMemberClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		Revision:     NewRevisionClient(cfg),
-		Space:        NewSpaceClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:              ctx,
+		config:           cfg,
+		APIToken:         NewAPITokenClient(cfg),
+		Collection:       NewCollectionClient(cfg),
+		JobLease:         NewJobLeaseClient(cfg),
+		Member:           NewMemberClient(cfg),
+		Organization:     NewOrganizationClient(cfg),
+		Revision:         NewRevisionClient(cfg),
+		Site:             NewSiteClient(cfg),
+		SiteSection:      NewSiteSectionClient(cfg),
+		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
+		SiteShareLink:    NewSiteShareLinkClient(cfg),
+		SiteSpace:        NewSiteSpaceClient(cfg),
+		Space:            NewSpaceClient(cfg),
+		User:             NewUserClient(cfg),
 	}, nil
 }
 
@@ -185,16 +210,21 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:          ctx,
-		config:       cfg,
-		APIToken:     NewAPITokenClient(cfg),
-		Collection:   NewCollectionClient(cfg),
-		JobLease:     NewJobLeaseClient(cfg),
-		Member:       NewMemberClient(cfg),
-		Organization: NewOrganizationClient(cfg),
-		Revision:     NewRevisionClient(cfg),
-		Space:        NewSpaceClient(cfg),
-		User:         NewUserClient(cfg),
+		ctx:              ctx,
+		config:           cfg,
+		APIToken:         NewAPITokenClient(cfg),
+		Collection:       NewCollectionClient(cfg),
+		JobLease:         NewJobLeaseClient(cfg),
+		Member:           NewMemberClient(cfg),
+		Organization:     NewOrganizationClient(cfg),
+		Revision:         NewRevisionClient(cfg),
+		Site:             NewSiteClient(cfg),
+		SiteSection:      NewSiteSectionClient(cfg),
+		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
+		SiteShareLink:    NewSiteShareLinkClient(cfg),
+		SiteSpace:        NewSiteSpaceClient(cfg),
+		Space:            NewSpaceClient(cfg),
+		User:             NewUserClient(cfg),
 	}, nil
 }
 
@@ -225,6 +255,7 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.Collection, c.JobLease, c.Member, c.Organization, c.Revision,
+		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
 		c.Space, c.User,
 	} {
 		n.Use(hooks...)
@@ -236,6 +267,7 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.Collection, c.JobLease, c.Member, c.Organization, c.Revision,
+		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
 		c.Space, c.User,
 	} {
 		n.Intercept(interceptors...)
@@ -257,6 +289,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Organization.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
+	case *SiteMutation:
+		return c.Site.mutate(ctx, m)
+	case *SiteSectionMutation:
+		return c.SiteSection.mutate(ctx, m)
+	case *SiteSectionGroupMutation:
+		return c.SiteSectionGroup.mutate(ctx, m)
+	case *SiteShareLinkMutation:
+		return c.SiteShareLink.mutate(ctx, m)
+	case *SiteSpaceMutation:
+		return c.SiteSpace.mutate(ctx, m)
 	case *SpaceMutation:
 		return c.Space.mutate(ctx, m)
 	case *UserMutation:
@@ -1066,6 +1108,22 @@ func (c *OrganizationClient) QuerySpaces(_m *Organization) *SpaceQuery {
 	return query
 }
 
+// QuerySites queries the sites edge of a Organization.
+func (c *OrganizationClient) QuerySites(_m *Organization) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SitesTable, organization.SitesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *OrganizationClient) Hooks() []Hook {
 	return c.hooks.Organization
@@ -1240,6 +1298,831 @@ func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value
 	}
 }
 
+// SiteClient is a client for the Site schema.
+type SiteClient struct {
+	config
+}
+
+// NewSiteClient returns a client for the Site from the given config.
+func NewSiteClient(c config) *SiteClient {
+	return &SiteClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `site.Hooks(f(g(h())))`.
+func (c *SiteClient) Use(hooks ...Hook) {
+	c.hooks.Site = append(c.hooks.Site, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `site.Intercept(f(g(h())))`.
+func (c *SiteClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Site = append(c.inters.Site, interceptors...)
+}
+
+// Create returns a builder for creating a Site entity.
+func (c *SiteClient) Create() *SiteCreate {
+	mutation := newSiteMutation(c.config, OpCreate)
+	return &SiteCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Site entities.
+func (c *SiteClient) CreateBulk(builders ...*SiteCreate) *SiteCreateBulk {
+	return &SiteCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteClient) MapCreateBulk(slice any, setFunc func(*SiteCreate, int)) *SiteCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteCreateBulk{err: fmt.Errorf("calling to SiteClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Site.
+func (c *SiteClient) Update() *SiteUpdate {
+	mutation := newSiteMutation(c.config, OpUpdate)
+	return &SiteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteClient) UpdateOne(_m *Site) *SiteUpdateOne {
+	mutation := newSiteMutation(c.config, OpUpdateOne, withSite(_m))
+	return &SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteClient) UpdateOneID(id string) *SiteUpdateOne {
+	mutation := newSiteMutation(c.config, OpUpdateOne, withSiteID(id))
+	return &SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Site.
+func (c *SiteClient) Delete() *SiteDelete {
+	mutation := newSiteMutation(c.config, OpDelete)
+	return &SiteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteClient) DeleteOne(_m *Site) *SiteDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteClient) DeleteOneID(id string) *SiteDeleteOne {
+	builder := c.Delete().Where(site.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteDeleteOne{builder}
+}
+
+// Query returns a query builder for Site.
+func (c *SiteClient) Query() *SiteQuery {
+	return &SiteQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSite},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Site entity by its id.
+func (c *SiteClient) Get(ctx context.Context, id string) (*Site, error) {
+	return c.Query().Where(site.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteClient) GetX(ctx context.Context, id string) *Site {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Site.
+func (c *SiteClient) QueryOrganization(_m *Site) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, site.OrganizationTable, site.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySections queries the sections edge of a Site.
+func (c *SiteClient) QuerySections(_m *Site) *SiteSectionQuery {
+	query := (&SiteSectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesection.Table, sitesection.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, site.SectionsTable, site.SectionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySectionGroups queries the section_groups edge of a Site.
+func (c *SiteClient) QuerySectionGroups(_m *Site) *SiteSectionGroupQuery {
+	query := (&SiteSectionGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesectiongroup.Table, sitesectiongroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, site.SectionGroupsTable, site.SectionGroupsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces queries the site_spaces edge of a Site.
+func (c *SiteClient) QuerySiteSpaces(_m *Site) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, site.SiteSpacesTable, site.SiteSpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryShareLinks queries the share_links edge of a Site.
+func (c *SiteClient) QueryShareLinks(_m *Site) *SiteShareLinkQuery {
+	query := (&SiteShareLinkClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(site.Table, site.FieldID, id),
+			sqlgraph.To(sitesharelink.Table, sitesharelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, site.ShareLinksTable, site.ShareLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteClient) Hooks() []Hook {
+	return c.hooks.Site
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteClient) Interceptors() []Interceptor {
+	return c.inters.Site
+}
+
+func (c *SiteClient) mutate(ctx context.Context, m *SiteMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Site mutation op: %q", m.Op())
+	}
+}
+
+// SiteSectionClient is a client for the SiteSection schema.
+type SiteSectionClient struct {
+	config
+}
+
+// NewSiteSectionClient returns a client for the SiteSection from the given config.
+func NewSiteSectionClient(c config) *SiteSectionClient {
+	return &SiteSectionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesection.Hooks(f(g(h())))`.
+func (c *SiteSectionClient) Use(hooks ...Hook) {
+	c.hooks.SiteSection = append(c.hooks.SiteSection, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesection.Intercept(f(g(h())))`.
+func (c *SiteSectionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSection = append(c.inters.SiteSection, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSection entity.
+func (c *SiteSectionClient) Create() *SiteSectionCreate {
+	mutation := newSiteSectionMutation(c.config, OpCreate)
+	return &SiteSectionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSection entities.
+func (c *SiteSectionClient) CreateBulk(builders ...*SiteSectionCreate) *SiteSectionCreateBulk {
+	return &SiteSectionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSectionClient) MapCreateBulk(slice any, setFunc func(*SiteSectionCreate, int)) *SiteSectionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSectionCreateBulk{err: fmt.Errorf("calling to SiteSectionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSectionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSectionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSection.
+func (c *SiteSectionClient) Update() *SiteSectionUpdate {
+	mutation := newSiteSectionMutation(c.config, OpUpdate)
+	return &SiteSectionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSectionClient) UpdateOne(_m *SiteSection) *SiteSectionUpdateOne {
+	mutation := newSiteSectionMutation(c.config, OpUpdateOne, withSiteSection(_m))
+	return &SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSectionClient) UpdateOneID(id string) *SiteSectionUpdateOne {
+	mutation := newSiteSectionMutation(c.config, OpUpdateOne, withSiteSectionID(id))
+	return &SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSection.
+func (c *SiteSectionClient) Delete() *SiteSectionDelete {
+	mutation := newSiteSectionMutation(c.config, OpDelete)
+	return &SiteSectionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSectionClient) DeleteOne(_m *SiteSection) *SiteSectionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSectionClient) DeleteOneID(id string) *SiteSectionDeleteOne {
+	builder := c.Delete().Where(sitesection.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSectionDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSection.
+func (c *SiteSectionClient) Query() *SiteSectionQuery {
+	return &SiteSectionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSection},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSection entity by its id.
+func (c *SiteSectionClient) Get(ctx context.Context, id string) (*SiteSection, error) {
+	return c.Query().Where(sitesection.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSectionClient) GetX(ctx context.Context, id string) *SiteSection {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a SiteSection.
+func (c *SiteSectionClient) QuerySite(_m *SiteSection) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesection.Table, sitesection.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitesection.SiteTable, sitesection.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSectionClient) Hooks() []Hook {
+	return c.hooks.SiteSection
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSectionClient) Interceptors() []Interceptor {
+	return c.inters.SiteSection
+}
+
+func (c *SiteSectionClient) mutate(ctx context.Context, m *SiteSectionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSectionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSectionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSectionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSectionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSection mutation op: %q", m.Op())
+	}
+}
+
+// SiteSectionGroupClient is a client for the SiteSectionGroup schema.
+type SiteSectionGroupClient struct {
+	config
+}
+
+// NewSiteSectionGroupClient returns a client for the SiteSectionGroup from the given config.
+func NewSiteSectionGroupClient(c config) *SiteSectionGroupClient {
+	return &SiteSectionGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesectiongroup.Hooks(f(g(h())))`.
+func (c *SiteSectionGroupClient) Use(hooks ...Hook) {
+	c.hooks.SiteSectionGroup = append(c.hooks.SiteSectionGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesectiongroup.Intercept(f(g(h())))`.
+func (c *SiteSectionGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSectionGroup = append(c.inters.SiteSectionGroup, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSectionGroup entity.
+func (c *SiteSectionGroupClient) Create() *SiteSectionGroupCreate {
+	mutation := newSiteSectionGroupMutation(c.config, OpCreate)
+	return &SiteSectionGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSectionGroup entities.
+func (c *SiteSectionGroupClient) CreateBulk(builders ...*SiteSectionGroupCreate) *SiteSectionGroupCreateBulk {
+	return &SiteSectionGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSectionGroupClient) MapCreateBulk(slice any, setFunc func(*SiteSectionGroupCreate, int)) *SiteSectionGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSectionGroupCreateBulk{err: fmt.Errorf("calling to SiteSectionGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSectionGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSectionGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Update() *SiteSectionGroupUpdate {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdate)
+	return &SiteSectionGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSectionGroupClient) UpdateOne(_m *SiteSectionGroup) *SiteSectionGroupUpdateOne {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdateOne, withSiteSectionGroup(_m))
+	return &SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSectionGroupClient) UpdateOneID(id string) *SiteSectionGroupUpdateOne {
+	mutation := newSiteSectionGroupMutation(c.config, OpUpdateOne, withSiteSectionGroupID(id))
+	return &SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Delete() *SiteSectionGroupDelete {
+	mutation := newSiteSectionGroupMutation(c.config, OpDelete)
+	return &SiteSectionGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSectionGroupClient) DeleteOne(_m *SiteSectionGroup) *SiteSectionGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSectionGroupClient) DeleteOneID(id string) *SiteSectionGroupDeleteOne {
+	builder := c.Delete().Where(sitesectiongroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSectionGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSectionGroup.
+func (c *SiteSectionGroupClient) Query() *SiteSectionGroupQuery {
+	return &SiteSectionGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSectionGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSectionGroup entity by its id.
+func (c *SiteSectionGroupClient) Get(ctx context.Context, id string) (*SiteSectionGroup, error) {
+	return c.Query().Where(sitesectiongroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSectionGroupClient) GetX(ctx context.Context, id string) *SiteSectionGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a SiteSectionGroup.
+func (c *SiteSectionGroupClient) QuerySite(_m *SiteSectionGroup) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesectiongroup.Table, sitesectiongroup.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitesectiongroup.SiteTable, sitesectiongroup.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSectionGroupClient) Hooks() []Hook {
+	return c.hooks.SiteSectionGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSectionGroupClient) Interceptors() []Interceptor {
+	return c.inters.SiteSectionGroup
+}
+
+func (c *SiteSectionGroupClient) mutate(ctx context.Context, m *SiteSectionGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSectionGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSectionGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSectionGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSectionGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSectionGroup mutation op: %q", m.Op())
+	}
+}
+
+// SiteShareLinkClient is a client for the SiteShareLink schema.
+type SiteShareLinkClient struct {
+	config
+}
+
+// NewSiteShareLinkClient returns a client for the SiteShareLink from the given config.
+func NewSiteShareLinkClient(c config) *SiteShareLinkClient {
+	return &SiteShareLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitesharelink.Hooks(f(g(h())))`.
+func (c *SiteShareLinkClient) Use(hooks ...Hook) {
+	c.hooks.SiteShareLink = append(c.hooks.SiteShareLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitesharelink.Intercept(f(g(h())))`.
+func (c *SiteShareLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteShareLink = append(c.inters.SiteShareLink, interceptors...)
+}
+
+// Create returns a builder for creating a SiteShareLink entity.
+func (c *SiteShareLinkClient) Create() *SiteShareLinkCreate {
+	mutation := newSiteShareLinkMutation(c.config, OpCreate)
+	return &SiteShareLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteShareLink entities.
+func (c *SiteShareLinkClient) CreateBulk(builders ...*SiteShareLinkCreate) *SiteShareLinkCreateBulk {
+	return &SiteShareLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteShareLinkClient) MapCreateBulk(slice any, setFunc func(*SiteShareLinkCreate, int)) *SiteShareLinkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteShareLinkCreateBulk{err: fmt.Errorf("calling to SiteShareLinkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteShareLinkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteShareLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteShareLink.
+func (c *SiteShareLinkClient) Update() *SiteShareLinkUpdate {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdate)
+	return &SiteShareLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteShareLinkClient) UpdateOne(_m *SiteShareLink) *SiteShareLinkUpdateOne {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdateOne, withSiteShareLink(_m))
+	return &SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteShareLinkClient) UpdateOneID(id string) *SiteShareLinkUpdateOne {
+	mutation := newSiteShareLinkMutation(c.config, OpUpdateOne, withSiteShareLinkID(id))
+	return &SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteShareLink.
+func (c *SiteShareLinkClient) Delete() *SiteShareLinkDelete {
+	mutation := newSiteShareLinkMutation(c.config, OpDelete)
+	return &SiteShareLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteShareLinkClient) DeleteOne(_m *SiteShareLink) *SiteShareLinkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteShareLinkClient) DeleteOneID(id string) *SiteShareLinkDeleteOne {
+	builder := c.Delete().Where(sitesharelink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteShareLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteShareLink.
+func (c *SiteShareLinkClient) Query() *SiteShareLinkQuery {
+	return &SiteShareLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteShareLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteShareLink entity by its id.
+func (c *SiteShareLinkClient) Get(ctx context.Context, id string) (*SiteShareLink, error) {
+	return c.Query().Where(sitesharelink.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteShareLinkClient) GetX(ctx context.Context, id string) *SiteShareLink {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a SiteShareLink.
+func (c *SiteShareLinkClient) QuerySite(_m *SiteShareLink) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitesharelink.Table, sitesharelink.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitesharelink.SiteTable, sitesharelink.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteShareLinkClient) Hooks() []Hook {
+	return c.hooks.SiteShareLink
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteShareLinkClient) Interceptors() []Interceptor {
+	return c.inters.SiteShareLink
+}
+
+func (c *SiteShareLinkClient) mutate(ctx context.Context, m *SiteShareLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteShareLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteShareLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteShareLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteShareLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteShareLink mutation op: %q", m.Op())
+	}
+}
+
+// SiteSpaceClient is a client for the SiteSpace schema.
+type SiteSpaceClient struct {
+	config
+}
+
+// NewSiteSpaceClient returns a client for the SiteSpace from the given config.
+func NewSiteSpaceClient(c config) *SiteSpaceClient {
+	return &SiteSpaceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `sitespace.Hooks(f(g(h())))`.
+func (c *SiteSpaceClient) Use(hooks ...Hook) {
+	c.hooks.SiteSpace = append(c.hooks.SiteSpace, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `sitespace.Intercept(f(g(h())))`.
+func (c *SiteSpaceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SiteSpace = append(c.inters.SiteSpace, interceptors...)
+}
+
+// Create returns a builder for creating a SiteSpace entity.
+func (c *SiteSpaceClient) Create() *SiteSpaceCreate {
+	mutation := newSiteSpaceMutation(c.config, OpCreate)
+	return &SiteSpaceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SiteSpace entities.
+func (c *SiteSpaceClient) CreateBulk(builders ...*SiteSpaceCreate) *SiteSpaceCreateBulk {
+	return &SiteSpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SiteSpaceClient) MapCreateBulk(slice any, setFunc func(*SiteSpaceCreate, int)) *SiteSpaceCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SiteSpaceCreateBulk{err: fmt.Errorf("calling to SiteSpaceClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SiteSpaceCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SiteSpaceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SiteSpace.
+func (c *SiteSpaceClient) Update() *SiteSpaceUpdate {
+	mutation := newSiteSpaceMutation(c.config, OpUpdate)
+	return &SiteSpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SiteSpaceClient) UpdateOne(_m *SiteSpace) *SiteSpaceUpdateOne {
+	mutation := newSiteSpaceMutation(c.config, OpUpdateOne, withSiteSpace(_m))
+	return &SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SiteSpaceClient) UpdateOneID(id string) *SiteSpaceUpdateOne {
+	mutation := newSiteSpaceMutation(c.config, OpUpdateOne, withSiteSpaceID(id))
+	return &SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SiteSpace.
+func (c *SiteSpaceClient) Delete() *SiteSpaceDelete {
+	mutation := newSiteSpaceMutation(c.config, OpDelete)
+	return &SiteSpaceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SiteSpaceClient) DeleteOne(_m *SiteSpace) *SiteSpaceDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SiteSpaceClient) DeleteOneID(id string) *SiteSpaceDeleteOne {
+	builder := c.Delete().Where(sitespace.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SiteSpaceDeleteOne{builder}
+}
+
+// Query returns a query builder for SiteSpace.
+func (c *SiteSpaceClient) Query() *SiteSpaceQuery {
+	return &SiteSpaceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSiteSpace},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SiteSpace entity by its id.
+func (c *SiteSpaceClient) Get(ctx context.Context, id string) (*SiteSpace, error) {
+	return c.Query().Where(sitespace.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SiteSpaceClient) GetX(ctx context.Context, id string) *SiteSpace {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a SiteSpace.
+func (c *SiteSpaceClient) QuerySite(_m *SiteSpace) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitespace.SiteTable, sitespace.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a SiteSpace.
+func (c *SiteSpaceClient) QuerySpace(_m *SiteSpace) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitespace.Table, sitespace.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitespace.SpaceTable, sitespace.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SiteSpaceClient) Hooks() []Hook {
+	return c.hooks.SiteSpace
+}
+
+// Interceptors returns the client interceptors.
+func (c *SiteSpaceClient) Interceptors() []Interceptor {
+	return c.inters.SiteSpace
+}
+
+func (c *SiteSpaceClient) mutate(ctx context.Context, m *SiteSpaceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SiteSpaceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SiteSpaceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SiteSpaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SiteSpaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SiteSpace mutation op: %q", m.Op())
+	}
+}
+
 // SpaceClient is a client for the Space schema.
 type SpaceClient struct {
 	config
@@ -1389,6 +2272,22 @@ func (c *SpaceClient) QueryRevisions(_m *Space) *RevisionQuery {
 			sqlgraph.From(space.Table, space.FieldID, id),
 			sqlgraph.To(revision.Table, revision.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, space.RevisionsTable, space.RevisionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces queries the site_spaces edge of a Space.
+func (c *SpaceClient) QuerySiteSpaces(_m *Space) *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.SiteSpacesTable, space.SiteSpacesColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1589,11 +2488,12 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, Collection, JobLease, Member, Organization, Revision, Space,
-		User []ent.Hook
+		APIToken, Collection, JobLease, Member, Organization, Revision, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
 	}
 	inters struct {
-		APIToken, Collection, JobLease, Member, Organization, Revision, Space,
+		APIToken, Collection, JobLease, Member, Organization, Revision, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
 		User []ent.Interceptor
 	}
 )

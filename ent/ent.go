@@ -12,6 +12,11 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/revision"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
 	"reflect"
@@ -80,14 +85,19 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:     apitoken.ValidColumn,
-			collection.Table:   collection.ValidColumn,
-			joblease.Table:     joblease.ValidColumn,
-			member.Table:       member.ValidColumn,
-			organization.Table: organization.ValidColumn,
-			revision.Table:     revision.ValidColumn,
-			space.Table:        space.ValidColumn,
-			user.Table:         user.ValidColumn,
+			apitoken.Table:         apitoken.ValidColumn,
+			collection.Table:       collection.ValidColumn,
+			joblease.Table:         joblease.ValidColumn,
+			member.Table:           member.ValidColumn,
+			organization.Table:     organization.ValidColumn,
+			revision.Table:         revision.ValidColumn,
+			site.Table:             site.ValidColumn,
+			sitesection.Table:      sitesection.ValidColumn,
+			sitesectiongroup.Table: sitesectiongroup.ValidColumn,
+			sitesharelink.Table:    sitesharelink.ValidColumn,
+			sitespace.Table:        sitespace.ValidColumn,
+			space.Table:            space.ValidColumn,
+			user.Table:             user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -13,6 +13,11 @@ import (
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
 	"quire/internal/types"
@@ -32,14 +37,19 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken     = "APIToken"
-	TypeCollection   = "Collection"
-	TypeJobLease     = "JobLease"
-	TypeMember       = "Member"
-	TypeOrganization = "Organization"
-	TypeRevision     = "Revision"
-	TypeSpace        = "Space"
-	TypeUser         = "User"
+	TypeAPIToken         = "APIToken"
+	TypeCollection       = "Collection"
+	TypeJobLease         = "JobLease"
+	TypeMember           = "Member"
+	TypeOrganization     = "Organization"
+	TypeRevision         = "Revision"
+	TypeSite             = "Site"
+	TypeSiteSection      = "SiteSection"
+	TypeSiteSectionGroup = "SiteSectionGroup"
+	TypeSiteShareLink    = "SiteShareLink"
+	TypeSiteSpace        = "SiteSpace"
+	TypeSpace            = "Space"
+	TypeUser             = "User"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -2839,6 +2849,9 @@ type OrganizationMutation struct {
 	spaces              map[string]struct{}
 	removedspaces       map[string]struct{}
 	clearedspaces       bool
+	sites               map[string]struct{}
+	removedsites        map[string]struct{}
+	clearedsites        bool
 	done                bool
 	oldValue            func(context.Context) (*Organization, error)
 	predicates          []predicate.Organization
@@ -3547,6 +3560,60 @@ func (m *OrganizationMutation) ResetSpaces() {
 	m.removedspaces = nil
 }
 
+// AddSiteIDs adds the "sites" edge to the Site entity by ids.
+func (m *OrganizationMutation) AddSiteIDs(ids ...string) {
+	if m.sites == nil {
+		m.sites = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.sites[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSites clears the "sites" edge to the Site entity.
+func (m *OrganizationMutation) ClearSites() {
+	m.clearedsites = true
+}
+
+// SitesCleared reports if the "sites" edge to the Site entity was cleared.
+func (m *OrganizationMutation) SitesCleared() bool {
+	return m.clearedsites
+}
+
+// RemoveSiteIDs removes the "sites" edge to the Site entity by IDs.
+func (m *OrganizationMutation) RemoveSiteIDs(ids ...string) {
+	if m.removedsites == nil {
+		m.removedsites = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.sites, ids[i])
+		m.removedsites[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSites returns the removed IDs of the "sites" edge to the Site entity.
+func (m *OrganizationMutation) RemovedSitesIDs() (ids []string) {
+	for id := range m.removedsites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SitesIDs returns the "sites" edge IDs in the mutation.
+func (m *OrganizationMutation) SitesIDs() (ids []string) {
+	for id := range m.sites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSites resets all changes to the "sites" edge.
+func (m *OrganizationMutation) ResetSites() {
+	m.sites = nil
+	m.clearedsites = false
+	m.removedsites = nil
+}
+
 // Where appends a list predicates to the OrganizationMutation builder.
 func (m *OrganizationMutation) Where(ps ...predicate.Organization) {
 	m.predicates = append(m.predicates, ps...)
@@ -3865,7 +3932,7 @@ func (m *OrganizationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OrganizationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.members != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -3874,6 +3941,9 @@ func (m *OrganizationMutation) AddedEdges() []string {
 	}
 	if m.spaces != nil {
 		edges = append(edges, organization.EdgeSpaces)
+	}
+	if m.sites != nil {
+		edges = append(edges, organization.EdgeSites)
 	}
 	return edges
 }
@@ -3900,13 +3970,19 @@ func (m *OrganizationMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.sites))
+		for id := range m.sites {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OrganizationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedmembers != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -3915,6 +3991,9 @@ func (m *OrganizationMutation) RemovedEdges() []string {
 	}
 	if m.removedspaces != nil {
 		edges = append(edges, organization.EdgeSpaces)
+	}
+	if m.removedsites != nil {
+		edges = append(edges, organization.EdgeSites)
 	}
 	return edges
 }
@@ -3941,13 +4020,19 @@ func (m *OrganizationMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.removedsites))
+		for id := range m.removedsites {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OrganizationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedmembers {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -3956,6 +4041,9 @@ func (m *OrganizationMutation) ClearedEdges() []string {
 	}
 	if m.clearedspaces {
 		edges = append(edges, organization.EdgeSpaces)
+	}
+	if m.clearedsites {
+		edges = append(edges, organization.EdgeSites)
 	}
 	return edges
 }
@@ -3970,6 +4058,8 @@ func (m *OrganizationMutation) EdgeCleared(name string) bool {
 		return m.clearedcollections
 	case organization.EdgeSpaces:
 		return m.clearedspaces
+	case organization.EdgeSites:
+		return m.clearedsites
 	}
 	return false
 }
@@ -3994,6 +4084,9 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 		return nil
 	case organization.EdgeSpaces:
 		m.ResetSpaces()
+		return nil
+	case organization.EdgeSites:
+		m.ResetSites()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization edge %s", name)
@@ -4563,6 +4656,4973 @@ func (m *RevisionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Revision edge %s", name)
 }
 
+// SiteMutation represents an operation that mutates the Site nodes in the graph.
+type SiteMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *string
+	_type                      *string
+	title                      *string
+	visibility                 *string
+	published                  *bool
+	basename                   *string
+	hostname                   *string
+	proxy                      *string
+	adaptive_content           *bool
+	agents_context             *string
+	ads_status                 *string
+	default_site_space_id      *string
+	default_section_id         *string
+	customization              *[]byte
+	adaptive_schema            *[]byte
+	adaptive_schema_updated_at *time.Time
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	clearedFields              map[string]struct{}
+	organization               *string
+	clearedorganization        bool
+	sections                   map[string]struct{}
+	removedsections            map[string]struct{}
+	clearedsections            bool
+	section_groups             map[string]struct{}
+	removedsection_groups      map[string]struct{}
+	clearedsection_groups      bool
+	site_spaces                map[string]struct{}
+	removedsite_spaces         map[string]struct{}
+	clearedsite_spaces         bool
+	share_links                map[string]struct{}
+	removedshare_links         map[string]struct{}
+	clearedshare_links         bool
+	done                       bool
+	oldValue                   func(context.Context) (*Site, error)
+	predicates                 []predicate.Site
+}
+
+var _ ent.Mutation = (*SiteMutation)(nil)
+
+// siteOption allows management of the mutation configuration using functional options.
+type siteOption func(*SiteMutation)
+
+// newSiteMutation creates new mutation for the Site entity.
+func newSiteMutation(c config, op Op, opts ...siteOption) *SiteMutation {
+	m := &SiteMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSite,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteID sets the ID field of the mutation.
+func withSiteID(id string) siteOption {
+	return func(m *SiteMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Site
+		)
+		m.oldValue = func(ctx context.Context) (*Site, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Site.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSite sets the old Site of the mutation.
+func withSite(node *Site) siteOption {
+	return func(m *SiteMutation) {
+		m.oldValue = func(context.Context) (*Site, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Site entities.
+func (m *SiteMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Site.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SiteMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SiteMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SiteMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetType sets the "type" field.
+func (m *SiteMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *SiteMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *SiteMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *SiteMutation) SetVisibility(s string) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *SiteMutation) Visibility() (r string, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldVisibility(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *SiteMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetPublished sets the "published" field.
+func (m *SiteMutation) SetPublished(b bool) {
+	m.published = &b
+}
+
+// Published returns the value of the "published" field in the mutation.
+func (m *SiteMutation) Published() (r bool, exists bool) {
+	v := m.published
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPublished returns the old "published" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldPublished(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPublished is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPublished requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPublished: %w", err)
+	}
+	return oldValue.Published, nil
+}
+
+// ResetPublished resets all changes to the "published" field.
+func (m *SiteMutation) ResetPublished() {
+	m.published = nil
+}
+
+// SetBasename sets the "basename" field.
+func (m *SiteMutation) SetBasename(s string) {
+	m.basename = &s
+}
+
+// Basename returns the value of the "basename" field in the mutation.
+func (m *SiteMutation) Basename() (r string, exists bool) {
+	v := m.basename
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBasename returns the old "basename" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldBasename(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBasename is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBasename requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBasename: %w", err)
+	}
+	return oldValue.Basename, nil
+}
+
+// ResetBasename resets all changes to the "basename" field.
+func (m *SiteMutation) ResetBasename() {
+	m.basename = nil
+}
+
+// SetHostname sets the "hostname" field.
+func (m *SiteMutation) SetHostname(s string) {
+	m.hostname = &s
+}
+
+// Hostname returns the value of the "hostname" field in the mutation.
+func (m *SiteMutation) Hostname() (r string, exists bool) {
+	v := m.hostname
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHostname returns the old "hostname" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldHostname(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHostname is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHostname requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHostname: %w", err)
+	}
+	return oldValue.Hostname, nil
+}
+
+// ClearHostname clears the value of the "hostname" field.
+func (m *SiteMutation) ClearHostname() {
+	m.hostname = nil
+	m.clearedFields[site.FieldHostname] = struct{}{}
+}
+
+// HostnameCleared returns if the "hostname" field was cleared in this mutation.
+func (m *SiteMutation) HostnameCleared() bool {
+	_, ok := m.clearedFields[site.FieldHostname]
+	return ok
+}
+
+// ResetHostname resets all changes to the "hostname" field.
+func (m *SiteMutation) ResetHostname() {
+	m.hostname = nil
+	delete(m.clearedFields, site.FieldHostname)
+}
+
+// SetProxy sets the "proxy" field.
+func (m *SiteMutation) SetProxy(s string) {
+	m.proxy = &s
+}
+
+// Proxy returns the value of the "proxy" field in the mutation.
+func (m *SiteMutation) Proxy() (r string, exists bool) {
+	v := m.proxy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProxy returns the old "proxy" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldProxy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProxy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProxy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProxy: %w", err)
+	}
+	return oldValue.Proxy, nil
+}
+
+// ClearProxy clears the value of the "proxy" field.
+func (m *SiteMutation) ClearProxy() {
+	m.proxy = nil
+	m.clearedFields[site.FieldProxy] = struct{}{}
+}
+
+// ProxyCleared returns if the "proxy" field was cleared in this mutation.
+func (m *SiteMutation) ProxyCleared() bool {
+	_, ok := m.clearedFields[site.FieldProxy]
+	return ok
+}
+
+// ResetProxy resets all changes to the "proxy" field.
+func (m *SiteMutation) ResetProxy() {
+	m.proxy = nil
+	delete(m.clearedFields, site.FieldProxy)
+}
+
+// SetAdaptiveContent sets the "adaptive_content" field.
+func (m *SiteMutation) SetAdaptiveContent(b bool) {
+	m.adaptive_content = &b
+}
+
+// AdaptiveContent returns the value of the "adaptive_content" field in the mutation.
+func (m *SiteMutation) AdaptiveContent() (r bool, exists bool) {
+	v := m.adaptive_content
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveContent returns the old "adaptive_content" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveContent(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveContent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveContent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveContent: %w", err)
+	}
+	return oldValue.AdaptiveContent, nil
+}
+
+// ResetAdaptiveContent resets all changes to the "adaptive_content" field.
+func (m *SiteMutation) ResetAdaptiveContent() {
+	m.adaptive_content = nil
+}
+
+// SetAgentsContext sets the "agents_context" field.
+func (m *SiteMutation) SetAgentsContext(s string) {
+	m.agents_context = &s
+}
+
+// AgentsContext returns the value of the "agents_context" field in the mutation.
+func (m *SiteMutation) AgentsContext() (r string, exists bool) {
+	v := m.agents_context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAgentsContext returns the old "agents_context" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAgentsContext(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAgentsContext is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAgentsContext requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAgentsContext: %w", err)
+	}
+	return oldValue.AgentsContext, nil
+}
+
+// ResetAgentsContext resets all changes to the "agents_context" field.
+func (m *SiteMutation) ResetAgentsContext() {
+	m.agents_context = nil
+}
+
+// SetAdsStatus sets the "ads_status" field.
+func (m *SiteMutation) SetAdsStatus(s string) {
+	m.ads_status = &s
+}
+
+// AdsStatus returns the value of the "ads_status" field in the mutation.
+func (m *SiteMutation) AdsStatus() (r string, exists bool) {
+	v := m.ads_status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdsStatus returns the old "ads_status" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdsStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdsStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdsStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdsStatus: %w", err)
+	}
+	return oldValue.AdsStatus, nil
+}
+
+// ResetAdsStatus resets all changes to the "ads_status" field.
+func (m *SiteMutation) ResetAdsStatus() {
+	m.ads_status = nil
+}
+
+// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
+func (m *SiteMutation) SetDefaultSiteSpaceID(s string) {
+	m.default_site_space_id = &s
+}
+
+// DefaultSiteSpaceID returns the value of the "default_site_space_id" field in the mutation.
+func (m *SiteMutation) DefaultSiteSpaceID() (r string, exists bool) {
+	v := m.default_site_space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultSiteSpaceID returns the old "default_site_space_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldDefaultSiteSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultSiteSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultSiteSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultSiteSpaceID: %w", err)
+	}
+	return oldValue.DefaultSiteSpaceID, nil
+}
+
+// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
+func (m *SiteMutation) ClearDefaultSiteSpaceID() {
+	m.default_site_space_id = nil
+	m.clearedFields[site.FieldDefaultSiteSpaceID] = struct{}{}
+}
+
+// DefaultSiteSpaceIDCleared returns if the "default_site_space_id" field was cleared in this mutation.
+func (m *SiteMutation) DefaultSiteSpaceIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldDefaultSiteSpaceID]
+	return ok
+}
+
+// ResetDefaultSiteSpaceID resets all changes to the "default_site_space_id" field.
+func (m *SiteMutation) ResetDefaultSiteSpaceID() {
+	m.default_site_space_id = nil
+	delete(m.clearedFields, site.FieldDefaultSiteSpaceID)
+}
+
+// SetDefaultSectionID sets the "default_section_id" field.
+func (m *SiteMutation) SetDefaultSectionID(s string) {
+	m.default_section_id = &s
+}
+
+// DefaultSectionID returns the value of the "default_section_id" field in the mutation.
+func (m *SiteMutation) DefaultSectionID() (r string, exists bool) {
+	v := m.default_section_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultSectionID returns the old "default_section_id" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldDefaultSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultSectionID: %w", err)
+	}
+	return oldValue.DefaultSectionID, nil
+}
+
+// ClearDefaultSectionID clears the value of the "default_section_id" field.
+func (m *SiteMutation) ClearDefaultSectionID() {
+	m.default_section_id = nil
+	m.clearedFields[site.FieldDefaultSectionID] = struct{}{}
+}
+
+// DefaultSectionIDCleared returns if the "default_section_id" field was cleared in this mutation.
+func (m *SiteMutation) DefaultSectionIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldDefaultSectionID]
+	return ok
+}
+
+// ResetDefaultSectionID resets all changes to the "default_section_id" field.
+func (m *SiteMutation) ResetDefaultSectionID() {
+	m.default_section_id = nil
+	delete(m.clearedFields, site.FieldDefaultSectionID)
+}
+
+// SetCustomization sets the "customization" field.
+func (m *SiteMutation) SetCustomization(b []byte) {
+	m.customization = &b
+}
+
+// Customization returns the value of the "customization" field in the mutation.
+func (m *SiteMutation) Customization() (r []byte, exists bool) {
+	v := m.customization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomization returns the old "customization" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCustomization(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomization is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomization requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomization: %w", err)
+	}
+	return oldValue.Customization, nil
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (m *SiteMutation) ClearCustomization() {
+	m.customization = nil
+	m.clearedFields[site.FieldCustomization] = struct{}{}
+}
+
+// CustomizationCleared returns if the "customization" field was cleared in this mutation.
+func (m *SiteMutation) CustomizationCleared() bool {
+	_, ok := m.clearedFields[site.FieldCustomization]
+	return ok
+}
+
+// ResetCustomization resets all changes to the "customization" field.
+func (m *SiteMutation) ResetCustomization() {
+	m.customization = nil
+	delete(m.clearedFields, site.FieldCustomization)
+}
+
+// SetAdaptiveSchema sets the "adaptive_schema" field.
+func (m *SiteMutation) SetAdaptiveSchema(b []byte) {
+	m.adaptive_schema = &b
+}
+
+// AdaptiveSchema returns the value of the "adaptive_schema" field in the mutation.
+func (m *SiteMutation) AdaptiveSchema() (r []byte, exists bool) {
+	v := m.adaptive_schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchema returns the old "adaptive_schema" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchema(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchema is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchema requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchema: %w", err)
+	}
+	return oldValue.AdaptiveSchema, nil
+}
+
+// ClearAdaptiveSchema clears the value of the "adaptive_schema" field.
+func (m *SiteMutation) ClearAdaptiveSchema() {
+	m.adaptive_schema = nil
+	m.clearedFields[site.FieldAdaptiveSchema] = struct{}{}
+}
+
+// AdaptiveSchemaCleared returns if the "adaptive_schema" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchema]
+	return ok
+}
+
+// ResetAdaptiveSchema resets all changes to the "adaptive_schema" field.
+func (m *SiteMutation) ResetAdaptiveSchema() {
+	m.adaptive_schema = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchema)
+}
+
+// SetAdaptiveSchemaUpdatedAt sets the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) SetAdaptiveSchemaUpdatedAt(t time.Time) {
+	m.adaptive_schema_updated_at = &t
+}
+
+// AdaptiveSchemaUpdatedAt returns the value of the "adaptive_schema_updated_at" field in the mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAt() (r time.Time, exists bool) {
+	v := m.adaptive_schema_updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdaptiveSchemaUpdatedAt returns the old "adaptive_schema_updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldAdaptiveSchemaUpdatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdaptiveSchemaUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdaptiveSchemaUpdatedAt: %w", err)
+	}
+	return oldValue.AdaptiveSchemaUpdatedAt, nil
+}
+
+// ClearAdaptiveSchemaUpdatedAt clears the value of the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ClearAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt] = struct{}{}
+}
+
+// AdaptiveSchemaUpdatedAtCleared returns if the "adaptive_schema_updated_at" field was cleared in this mutation.
+func (m *SiteMutation) AdaptiveSchemaUpdatedAtCleared() bool {
+	_, ok := m.clearedFields[site.FieldAdaptiveSchemaUpdatedAt]
+	return ok
+}
+
+// ResetAdaptiveSchemaUpdatedAt resets all changes to the "adaptive_schema_updated_at" field.
+func (m *SiteMutation) ResetAdaptiveSchemaUpdatedAt() {
+	m.adaptive_schema_updated_at = nil
+	delete(m.clearedFields, site.FieldAdaptiveSchemaUpdatedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *SiteMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *SiteMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *SiteMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SiteMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[site.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SiteMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SiteMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// AddSectionIDs adds the "sections" edge to the SiteSection entity by ids.
+func (m *SiteMutation) AddSectionIDs(ids ...string) {
+	if m.sections == nil {
+		m.sections = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.sections[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSections clears the "sections" edge to the SiteSection entity.
+func (m *SiteMutation) ClearSections() {
+	m.clearedsections = true
+}
+
+// SectionsCleared reports if the "sections" edge to the SiteSection entity was cleared.
+func (m *SiteMutation) SectionsCleared() bool {
+	return m.clearedsections
+}
+
+// RemoveSectionIDs removes the "sections" edge to the SiteSection entity by IDs.
+func (m *SiteMutation) RemoveSectionIDs(ids ...string) {
+	if m.removedsections == nil {
+		m.removedsections = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.sections, ids[i])
+		m.removedsections[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSections returns the removed IDs of the "sections" edge to the SiteSection entity.
+func (m *SiteMutation) RemovedSectionsIDs() (ids []string) {
+	for id := range m.removedsections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SectionsIDs returns the "sections" edge IDs in the mutation.
+func (m *SiteMutation) SectionsIDs() (ids []string) {
+	for id := range m.sections {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSections resets all changes to the "sections" edge.
+func (m *SiteMutation) ResetSections() {
+	m.sections = nil
+	m.clearedsections = false
+	m.removedsections = nil
+}
+
+// AddSectionGroupIDs adds the "section_groups" edge to the SiteSectionGroup entity by ids.
+func (m *SiteMutation) AddSectionGroupIDs(ids ...string) {
+	if m.section_groups == nil {
+		m.section_groups = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.section_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSectionGroups clears the "section_groups" edge to the SiteSectionGroup entity.
+func (m *SiteMutation) ClearSectionGroups() {
+	m.clearedsection_groups = true
+}
+
+// SectionGroupsCleared reports if the "section_groups" edge to the SiteSectionGroup entity was cleared.
+func (m *SiteMutation) SectionGroupsCleared() bool {
+	return m.clearedsection_groups
+}
+
+// RemoveSectionGroupIDs removes the "section_groups" edge to the SiteSectionGroup entity by IDs.
+func (m *SiteMutation) RemoveSectionGroupIDs(ids ...string) {
+	if m.removedsection_groups == nil {
+		m.removedsection_groups = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.section_groups, ids[i])
+		m.removedsection_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSectionGroups returns the removed IDs of the "section_groups" edge to the SiteSectionGroup entity.
+func (m *SiteMutation) RemovedSectionGroupsIDs() (ids []string) {
+	for id := range m.removedsection_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SectionGroupsIDs returns the "section_groups" edge IDs in the mutation.
+func (m *SiteMutation) SectionGroupsIDs() (ids []string) {
+	for id := range m.section_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSectionGroups resets all changes to the "section_groups" edge.
+func (m *SiteMutation) ResetSectionGroups() {
+	m.section_groups = nil
+	m.clearedsection_groups = false
+	m.removedsection_groups = nil
+}
+
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by ids.
+func (m *SiteMutation) AddSiteSpaceIDs(ids ...string) {
+	if m.site_spaces == nil {
+		m.site_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.site_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteSpaces clears the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteMutation) ClearSiteSpaces() {
+	m.clearedsite_spaces = true
+}
+
+// SiteSpacesCleared reports if the "site_spaces" edge to the SiteSpace entity was cleared.
+func (m *SiteMutation) SiteSpacesCleared() bool {
+	return m.clearedsite_spaces
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to the SiteSpace entity by IDs.
+func (m *SiteMutation) RemoveSiteSpaceIDs(ids ...string) {
+	if m.removedsite_spaces == nil {
+		m.removedsite_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.site_spaces, ids[i])
+		m.removedsite_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteSpaces returns the removed IDs of the "site_spaces" edge to the SiteSpace entity.
+func (m *SiteMutation) RemovedSiteSpacesIDs() (ids []string) {
+	for id := range m.removedsite_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteSpacesIDs returns the "site_spaces" edge IDs in the mutation.
+func (m *SiteMutation) SiteSpacesIDs() (ids []string) {
+	for id := range m.site_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteSpaces resets all changes to the "site_spaces" edge.
+func (m *SiteMutation) ResetSiteSpaces() {
+	m.site_spaces = nil
+	m.clearedsite_spaces = false
+	m.removedsite_spaces = nil
+}
+
+// AddShareLinkIDs adds the "share_links" edge to the SiteShareLink entity by ids.
+func (m *SiteMutation) AddShareLinkIDs(ids ...string) {
+	if m.share_links == nil {
+		m.share_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.share_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearShareLinks clears the "share_links" edge to the SiteShareLink entity.
+func (m *SiteMutation) ClearShareLinks() {
+	m.clearedshare_links = true
+}
+
+// ShareLinksCleared reports if the "share_links" edge to the SiteShareLink entity was cleared.
+func (m *SiteMutation) ShareLinksCleared() bool {
+	return m.clearedshare_links
+}
+
+// RemoveShareLinkIDs removes the "share_links" edge to the SiteShareLink entity by IDs.
+func (m *SiteMutation) RemoveShareLinkIDs(ids ...string) {
+	if m.removedshare_links == nil {
+		m.removedshare_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.share_links, ids[i])
+		m.removedshare_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedShareLinks returns the removed IDs of the "share_links" edge to the SiteShareLink entity.
+func (m *SiteMutation) RemovedShareLinksIDs() (ids []string) {
+	for id := range m.removedshare_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ShareLinksIDs returns the "share_links" edge IDs in the mutation.
+func (m *SiteMutation) ShareLinksIDs() (ids []string) {
+	for id := range m.share_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetShareLinks resets all changes to the "share_links" edge.
+func (m *SiteMutation) ResetShareLinks() {
+	m.share_links = nil
+	m.clearedshare_links = false
+	m.removedshare_links = nil
+}
+
+// Where appends a list predicates to the SiteMutation builder.
+func (m *SiteMutation) Where(ps ...predicate.Site) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Site, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Site).
+func (m *SiteMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.organization != nil {
+		fields = append(fields, site.FieldOrganizationID)
+	}
+	if m._type != nil {
+		fields = append(fields, site.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, site.FieldTitle)
+	}
+	if m.visibility != nil {
+		fields = append(fields, site.FieldVisibility)
+	}
+	if m.published != nil {
+		fields = append(fields, site.FieldPublished)
+	}
+	if m.basename != nil {
+		fields = append(fields, site.FieldBasename)
+	}
+	if m.hostname != nil {
+		fields = append(fields, site.FieldHostname)
+	}
+	if m.proxy != nil {
+		fields = append(fields, site.FieldProxy)
+	}
+	if m.adaptive_content != nil {
+		fields = append(fields, site.FieldAdaptiveContent)
+	}
+	if m.agents_context != nil {
+		fields = append(fields, site.FieldAgentsContext)
+	}
+	if m.ads_status != nil {
+		fields = append(fields, site.FieldAdsStatus)
+	}
+	if m.default_site_space_id != nil {
+		fields = append(fields, site.FieldDefaultSiteSpaceID)
+	}
+	if m.default_section_id != nil {
+		fields = append(fields, site.FieldDefaultSectionID)
+	}
+	if m.customization != nil {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.adaptive_schema != nil {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.adaptive_schema_updated_at != nil {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, site.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, site.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case site.FieldOrganizationID:
+		return m.OrganizationID()
+	case site.FieldType:
+		return m.GetType()
+	case site.FieldTitle:
+		return m.Title()
+	case site.FieldVisibility:
+		return m.Visibility()
+	case site.FieldPublished:
+		return m.Published()
+	case site.FieldBasename:
+		return m.Basename()
+	case site.FieldHostname:
+		return m.Hostname()
+	case site.FieldProxy:
+		return m.Proxy()
+	case site.FieldAdaptiveContent:
+		return m.AdaptiveContent()
+	case site.FieldAgentsContext:
+		return m.AgentsContext()
+	case site.FieldAdsStatus:
+		return m.AdsStatus()
+	case site.FieldDefaultSiteSpaceID:
+		return m.DefaultSiteSpaceID()
+	case site.FieldDefaultSectionID:
+		return m.DefaultSectionID()
+	case site.FieldCustomization:
+		return m.Customization()
+	case site.FieldAdaptiveSchema:
+		return m.AdaptiveSchema()
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.AdaptiveSchemaUpdatedAt()
+	case site.FieldCreatedAt:
+		return m.CreatedAt()
+	case site.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case site.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case site.FieldType:
+		return m.OldType(ctx)
+	case site.FieldTitle:
+		return m.OldTitle(ctx)
+	case site.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case site.FieldPublished:
+		return m.OldPublished(ctx)
+	case site.FieldBasename:
+		return m.OldBasename(ctx)
+	case site.FieldHostname:
+		return m.OldHostname(ctx)
+	case site.FieldProxy:
+		return m.OldProxy(ctx)
+	case site.FieldAdaptiveContent:
+		return m.OldAdaptiveContent(ctx)
+	case site.FieldAgentsContext:
+		return m.OldAgentsContext(ctx)
+	case site.FieldAdsStatus:
+		return m.OldAdsStatus(ctx)
+	case site.FieldDefaultSiteSpaceID:
+		return m.OldDefaultSiteSpaceID(ctx)
+	case site.FieldDefaultSectionID:
+		return m.OldDefaultSectionID(ctx)
+	case site.FieldCustomization:
+		return m.OldCustomization(ctx)
+	case site.FieldAdaptiveSchema:
+		return m.OldAdaptiveSchema(ctx)
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		return m.OldAdaptiveSchemaUpdatedAt(ctx)
+	case site.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case site.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Site field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case site.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case site.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case site.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case site.FieldVisibility:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case site.FieldPublished:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPublished(v)
+		return nil
+	case site.FieldBasename:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBasename(v)
+		return nil
+	case site.FieldHostname:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHostname(v)
+		return nil
+	case site.FieldProxy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProxy(v)
+		return nil
+	case site.FieldAdaptiveContent:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveContent(v)
+		return nil
+	case site.FieldAgentsContext:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAgentsContext(v)
+		return nil
+	case site.FieldAdsStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdsStatus(v)
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultSiteSpaceID(v)
+		return nil
+	case site.FieldDefaultSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultSectionID(v)
+		return nil
+	case site.FieldCustomization:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomization(v)
+		return nil
+	case site.FieldAdaptiveSchema:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchema(v)
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdaptiveSchemaUpdatedAt(v)
+		return nil
+	case site.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case site.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Site numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(site.FieldHostname) {
+		fields = append(fields, site.FieldHostname)
+	}
+	if m.FieldCleared(site.FieldProxy) {
+		fields = append(fields, site.FieldProxy)
+	}
+	if m.FieldCleared(site.FieldDefaultSiteSpaceID) {
+		fields = append(fields, site.FieldDefaultSiteSpaceID)
+	}
+	if m.FieldCleared(site.FieldDefaultSectionID) {
+		fields = append(fields, site.FieldDefaultSectionID)
+	}
+	if m.FieldCleared(site.FieldCustomization) {
+		fields = append(fields, site.FieldCustomization)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchema) {
+		fields = append(fields, site.FieldAdaptiveSchema)
+	}
+	if m.FieldCleared(site.FieldAdaptiveSchemaUpdatedAt) {
+		fields = append(fields, site.FieldAdaptiveSchemaUpdatedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteMutation) ClearField(name string) error {
+	switch name {
+	case site.FieldHostname:
+		m.ClearHostname()
+		return nil
+	case site.FieldProxy:
+		m.ClearProxy()
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		m.ClearDefaultSiteSpaceID()
+		return nil
+	case site.FieldDefaultSectionID:
+		m.ClearDefaultSectionID()
+		return nil
+	case site.FieldCustomization:
+		m.ClearCustomization()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ClearAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ClearAdaptiveSchemaUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Site nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteMutation) ResetField(name string) error {
+	switch name {
+	case site.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case site.FieldType:
+		m.ResetType()
+		return nil
+	case site.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case site.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case site.FieldPublished:
+		m.ResetPublished()
+		return nil
+	case site.FieldBasename:
+		m.ResetBasename()
+		return nil
+	case site.FieldHostname:
+		m.ResetHostname()
+		return nil
+	case site.FieldProxy:
+		m.ResetProxy()
+		return nil
+	case site.FieldAdaptiveContent:
+		m.ResetAdaptiveContent()
+		return nil
+	case site.FieldAgentsContext:
+		m.ResetAgentsContext()
+		return nil
+	case site.FieldAdsStatus:
+		m.ResetAdsStatus()
+		return nil
+	case site.FieldDefaultSiteSpaceID:
+		m.ResetDefaultSiteSpaceID()
+		return nil
+	case site.FieldDefaultSectionID:
+		m.ResetDefaultSectionID()
+		return nil
+	case site.FieldCustomization:
+		m.ResetCustomization()
+		return nil
+	case site.FieldAdaptiveSchema:
+		m.ResetAdaptiveSchema()
+		return nil
+	case site.FieldAdaptiveSchemaUpdatedAt:
+		m.ResetAdaptiveSchemaUpdatedAt()
+		return nil
+	case site.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case site.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Site field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.organization != nil {
+		edges = append(edges, site.EdgeOrganization)
+	}
+	if m.sections != nil {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.section_groups != nil {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	if m.site_spaces != nil {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.share_links != nil {
+		edges = append(edges, site.EdgeShareLinks)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case site.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case site.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.sections))
+		for id := range m.sections {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSectionGroups:
+		ids := make([]ent.Value, 0, len(m.section_groups))
+		for id := range m.section_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.site_spaces))
+		for id := range m.site_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeShareLinks:
+		ids := make([]ent.Value, 0, len(m.share_links))
+		for id := range m.share_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.removedsections != nil {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.removedsection_groups != nil {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	if m.removedsite_spaces != nil {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.removedshare_links != nil {
+		edges = append(edges, site.EdgeShareLinks)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case site.EdgeSections:
+		ids := make([]ent.Value, 0, len(m.removedsections))
+		for id := range m.removedsections {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSectionGroups:
+		ids := make([]ent.Value, 0, len(m.removedsection_groups))
+		for id := range m.removedsection_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.removedsite_spaces))
+		for id := range m.removedsite_spaces {
+			ids = append(ids, id)
+		}
+		return ids
+	case site.EdgeShareLinks:
+		ids := make([]ent.Value, 0, len(m.removedshare_links))
+		for id := range m.removedshare_links {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedorganization {
+		edges = append(edges, site.EdgeOrganization)
+	}
+	if m.clearedsections {
+		edges = append(edges, site.EdgeSections)
+	}
+	if m.clearedsection_groups {
+		edges = append(edges, site.EdgeSectionGroups)
+	}
+	if m.clearedsite_spaces {
+		edges = append(edges, site.EdgeSiteSpaces)
+	}
+	if m.clearedshare_links {
+		edges = append(edges, site.EdgeShareLinks)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteMutation) EdgeCleared(name string) bool {
+	switch name {
+	case site.EdgeOrganization:
+		return m.clearedorganization
+	case site.EdgeSections:
+		return m.clearedsections
+	case site.EdgeSectionGroups:
+		return m.clearedsection_groups
+	case site.EdgeSiteSpaces:
+		return m.clearedsite_spaces
+	case site.EdgeShareLinks:
+		return m.clearedshare_links
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteMutation) ClearEdge(name string) error {
+	switch name {
+	case site.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Site unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteMutation) ResetEdge(name string) error {
+	switch name {
+	case site.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case site.EdgeSections:
+		m.ResetSections()
+		return nil
+	case site.EdgeSectionGroups:
+		m.ResetSectionGroups()
+		return nil
+	case site.EdgeSiteSpaces:
+		m.ResetSiteSpaces()
+		return nil
+	case site.EdgeShareLinks:
+		m.ResetShareLinks()
+		return nil
+	}
+	return fmt.Errorf("unknown Site edge %s", name)
+}
+
+// SiteSectionMutation represents an operation that mutates the SiteSection nodes in the graph.
+type SiteSectionMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	group_id              *string
+	title                 *string
+	description           *string
+	_path                 *string
+	condition             *string
+	icon                  *string
+	default_site_space_id *string
+	position              *string
+	created_at            *time.Time
+	clearedFields         map[string]struct{}
+	site                  *string
+	clearedsite           bool
+	done                  bool
+	oldValue              func(context.Context) (*SiteSection, error)
+	predicates            []predicate.SiteSection
+}
+
+var _ ent.Mutation = (*SiteSectionMutation)(nil)
+
+// sitesectionOption allows management of the mutation configuration using functional options.
+type sitesectionOption func(*SiteSectionMutation)
+
+// newSiteSectionMutation creates new mutation for the SiteSection entity.
+func newSiteSectionMutation(c config, op Op, opts ...sitesectionOption) *SiteSectionMutation {
+	m := &SiteSectionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSection,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionID sets the ID field of the mutation.
+func withSiteSectionID(id string) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSection
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSection, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSection.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSection sets the old SiteSection of the mutation.
+func withSiteSection(node *SiteSection) sitesectionOption {
+	return func(m *SiteSectionMutation) {
+		m.oldValue = func(context.Context) (*SiteSection, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSection entities.
+func (m *SiteSectionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSection.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *SiteSectionMutation) SetGroupID(s string) {
+	m.group_id = &s
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *SiteSectionMutation) GroupID() (r string, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldGroupID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *SiteSectionMutation) ClearGroupID() {
+	m.group_id = nil
+	m.clearedFields[sitesection.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *SiteSectionMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *SiteSectionMutation) ResetGroupID() {
+	m.group_id = nil
+	delete(m.clearedFields, sitesection.FieldGroupID)
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *SiteSectionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *SiteSectionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *SiteSectionMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[sitesection.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *SiteSectionMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *SiteSectionMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, sitesection.FieldDescription)
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSectionMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSectionMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSectionMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSectionMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSectionMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSectionMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitesection.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSectionMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSectionMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitesection.FieldCondition)
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesection.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesection.FieldIcon)
+}
+
+// SetDefaultSiteSpaceID sets the "default_site_space_id" field.
+func (m *SiteSectionMutation) SetDefaultSiteSpaceID(s string) {
+	m.default_site_space_id = &s
+}
+
+// DefaultSiteSpaceID returns the value of the "default_site_space_id" field in the mutation.
+func (m *SiteSectionMutation) DefaultSiteSpaceID() (r string, exists bool) {
+	v := m.default_site_space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultSiteSpaceID returns the old "default_site_space_id" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldDefaultSiteSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultSiteSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultSiteSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultSiteSpaceID: %w", err)
+	}
+	return oldValue.DefaultSiteSpaceID, nil
+}
+
+// ClearDefaultSiteSpaceID clears the value of the "default_site_space_id" field.
+func (m *SiteSectionMutation) ClearDefaultSiteSpaceID() {
+	m.default_site_space_id = nil
+	m.clearedFields[sitesection.FieldDefaultSiteSpaceID] = struct{}{}
+}
+
+// DefaultSiteSpaceIDCleared returns if the "default_site_space_id" field was cleared in this mutation.
+func (m *SiteSectionMutation) DefaultSiteSpaceIDCleared() bool {
+	_, ok := m.clearedFields[sitesection.FieldDefaultSiteSpaceID]
+	return ok
+}
+
+// ResetDefaultSiteSpaceID resets all changes to the "default_site_space_id" field.
+func (m *SiteSectionMutation) ResetDefaultSiteSpaceID() {
+	m.default_site_space_id = nil
+	delete(m.clearedFields, sitesection.FieldDefaultSiteSpaceID)
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSection entity.
+// If the SiteSection object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSectionMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesection.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSectionMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSectionMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the SiteSectionMutation builder.
+func (m *SiteSectionMutation) Where(ps ...predicate.SiteSection) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSection, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSection).
+func (m *SiteSectionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.site != nil {
+		fields = append(fields, sitesection.FieldSiteID)
+	}
+	if m.group_id != nil {
+		fields = append(fields, sitesection.FieldGroupID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesection.FieldTitle)
+	}
+	if m.description != nil {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m._path != nil {
+		fields = append(fields, sitesection.FieldPath)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.default_site_space_id != nil {
+		fields = append(fields, sitesection.FieldDefaultSiteSpaceID)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesection.FieldPosition)
+	}
+	if m.created_at != nil {
+		fields = append(fields, sitesection.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesection.FieldSiteID:
+		return m.SiteID()
+	case sitesection.FieldGroupID:
+		return m.GroupID()
+	case sitesection.FieldTitle:
+		return m.Title()
+	case sitesection.FieldDescription:
+		return m.Description()
+	case sitesection.FieldPath:
+		return m.Path()
+	case sitesection.FieldCondition:
+		return m.Condition()
+	case sitesection.FieldIcon:
+		return m.Icon()
+	case sitesection.FieldDefaultSiteSpaceID:
+		return m.DefaultSiteSpaceID()
+	case sitesection.FieldPosition:
+		return m.Position()
+	case sitesection.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesection.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesection.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case sitesection.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesection.FieldDescription:
+		return m.OldDescription(ctx)
+	case sitesection.FieldPath:
+		return m.OldPath(ctx)
+	case sitesection.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitesection.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesection.FieldDefaultSiteSpaceID:
+		return m.OldDefaultSiteSpaceID(ctx)
+	case sitesection.FieldPosition:
+		return m.OldPosition(ctx)
+	case sitesection.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesection.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesection.FieldGroupID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case sitesection.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesection.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case sitesection.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitesection.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitesection.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesection.FieldDefaultSiteSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultSiteSpaceID(v)
+		return nil
+	case sitesection.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case sitesection.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSection numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesection.FieldGroupID) {
+		fields = append(fields, sitesection.FieldGroupID)
+	}
+	if m.FieldCleared(sitesection.FieldDescription) {
+		fields = append(fields, sitesection.FieldDescription)
+	}
+	if m.FieldCleared(sitesection.FieldCondition) {
+		fields = append(fields, sitesection.FieldCondition)
+	}
+	if m.FieldCleared(sitesection.FieldIcon) {
+		fields = append(fields, sitesection.FieldIcon)
+	}
+	if m.FieldCleared(sitesection.FieldDefaultSiteSpaceID) {
+		fields = append(fields, sitesection.FieldDefaultSiteSpaceID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ClearField(name string) error {
+	switch name {
+	case sitesection.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case sitesection.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case sitesection.FieldCondition:
+		m.ClearCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ClearIcon()
+		return nil
+	case sitesection.FieldDefaultSiteSpaceID:
+		m.ClearDefaultSiteSpaceID()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionMutation) ResetField(name string) error {
+	switch name {
+	case sitesection.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesection.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case sitesection.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesection.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case sitesection.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitesection.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitesection.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesection.FieldDefaultSiteSpaceID:
+		m.ResetDefaultSiteSpaceID()
+		return nil
+	case sitesection.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case sitesection.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.site != nil {
+		edges = append(edges, sitesection.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesection.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsite {
+		edges = append(edges, sitesection.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesection.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesection.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesection.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSection edge %s", name)
+}
+
+// SiteSectionGroupMutation represents an operation that mutates the SiteSectionGroup nodes in the graph.
+type SiteSectionGroupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	parent_id     *string
+	title         *string
+	icon          *string
+	position      *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	site          *string
+	clearedsite   bool
+	done          bool
+	oldValue      func(context.Context) (*SiteSectionGroup, error)
+	predicates    []predicate.SiteSectionGroup
+}
+
+var _ ent.Mutation = (*SiteSectionGroupMutation)(nil)
+
+// sitesectiongroupOption allows management of the mutation configuration using functional options.
+type sitesectiongroupOption func(*SiteSectionGroupMutation)
+
+// newSiteSectionGroupMutation creates new mutation for the SiteSectionGroup entity.
+func newSiteSectionGroupMutation(c config, op Op, opts ...sitesectiongroupOption) *SiteSectionGroupMutation {
+	m := &SiteSectionGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSectionGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSectionGroupID sets the ID field of the mutation.
+func withSiteSectionGroupID(id string) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSectionGroup
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSectionGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSectionGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSectionGroup sets the old SiteSectionGroup of the mutation.
+func withSiteSectionGroup(node *SiteSectionGroup) sitesectiongroupOption {
+	return func(m *SiteSectionGroupMutation) {
+		m.oldValue = func(context.Context) (*SiteSectionGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSectionGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSectionGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSectionGroup entities.
+func (m *SiteSectionGroupMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSectionGroupMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSectionGroupMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSectionGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSectionGroupMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSectionGroupMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSectionGroupMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *SiteSectionGroupMutation) SetParentID(s string) {
+	m.parent_id = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *SiteSectionGroupMutation) ParentID() (r string, exists bool) {
+	v := m.parent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldParentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *SiteSectionGroupMutation) ClearParentID() {
+	m.parent_id = nil
+	m.clearedFields[sitesectiongroup.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *SiteSectionGroupMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[sitesectiongroup.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *SiteSectionGroupMutation) ResetParentID() {
+	m.parent_id = nil
+	delete(m.clearedFields, sitesectiongroup.FieldParentID)
+}
+
+// SetTitle sets the "title" field.
+func (m *SiteSectionGroupMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *SiteSectionGroupMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *SiteSectionGroupMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *SiteSectionGroupMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *SiteSectionGroupMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldIcon(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ClearIcon clears the value of the "icon" field.
+func (m *SiteSectionGroupMutation) ClearIcon() {
+	m.icon = nil
+	m.clearedFields[sitesectiongroup.FieldIcon] = struct{}{}
+}
+
+// IconCleared returns if the "icon" field was cleared in this mutation.
+func (m *SiteSectionGroupMutation) IconCleared() bool {
+	_, ok := m.clearedFields[sitesectiongroup.FieldIcon]
+	return ok
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *SiteSectionGroupMutation) ResetIcon() {
+	m.icon = nil
+	delete(m.clearedFields, sitesectiongroup.FieldIcon)
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSectionGroupMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSectionGroupMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSectionGroupMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSectionGroupMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSectionGroupMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSectionGroup entity.
+// If the SiteSectionGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSectionGroupMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSectionGroupMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSectionGroupMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesectiongroup.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSectionGroupMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSectionGroupMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSectionGroupMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the SiteSectionGroupMutation builder.
+func (m *SiteSectionGroupMutation) Where(ps ...predicate.SiteSectionGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSectionGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSectionGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSectionGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSectionGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSectionGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSectionGroup).
+func (m *SiteSectionGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSectionGroupMutation) Fields() []string {
+	fields := make([]string, 0, 6)
+	if m.site != nil {
+		fields = append(fields, sitesectiongroup.FieldSiteID)
+	}
+	if m.parent_id != nil {
+		fields = append(fields, sitesectiongroup.FieldParentID)
+	}
+	if m.title != nil {
+		fields = append(fields, sitesectiongroup.FieldTitle)
+	}
+	if m.icon != nil {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	if m.position != nil {
+		fields = append(fields, sitesectiongroup.FieldPosition)
+	}
+	if m.created_at != nil {
+		fields = append(fields, sitesectiongroup.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSectionGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesectiongroup.FieldSiteID:
+		return m.SiteID()
+	case sitesectiongroup.FieldParentID:
+		return m.ParentID()
+	case sitesectiongroup.FieldTitle:
+		return m.Title()
+	case sitesectiongroup.FieldIcon:
+		return m.Icon()
+	case sitesectiongroup.FieldPosition:
+		return m.Position()
+	case sitesectiongroup.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSectionGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesectiongroup.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesectiongroup.FieldParentID:
+		return m.OldParentID(ctx)
+	case sitesectiongroup.FieldTitle:
+		return m.OldTitle(ctx)
+	case sitesectiongroup.FieldIcon:
+		return m.OldIcon(ctx)
+	case sitesectiongroup.FieldPosition:
+		return m.OldPosition(ctx)
+	case sitesectiongroup.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesectiongroup.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesectiongroup.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case sitesectiongroup.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case sitesectiongroup.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case sitesectiongroup.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case sitesectiongroup.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSectionGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSectionGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSectionGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSectionGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSectionGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitesectiongroup.FieldParentID) {
+		fields = append(fields, sitesectiongroup.FieldParentID)
+	}
+	if m.FieldCleared(sitesectiongroup.FieldIcon) {
+		fields = append(fields, sitesectiongroup.FieldIcon)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSectionGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case sitesectiongroup.FieldIcon:
+		m.ClearIcon()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetField(name string) error {
+	switch name {
+	case sitesectiongroup.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesectiongroup.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case sitesectiongroup.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case sitesectiongroup.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case sitesectiongroup.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case sitesectiongroup.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSectionGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.site != nil {
+		edges = append(edges, sitesectiongroup.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSectionGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesectiongroup.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSectionGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSectionGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSectionGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsite {
+		edges = append(edges, sitesectiongroup.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSectionGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesectiongroup.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesectiongroup.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSectionGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesectiongroup.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSectionGroup edge %s", name)
+}
+
+// SiteShareLinkMutation represents an operation that mutates the SiteShareLink nodes in the graph.
+type SiteShareLinkMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	name          *string
+	active        *bool
+	key           *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	site          *string
+	clearedsite   bool
+	done          bool
+	oldValue      func(context.Context) (*SiteShareLink, error)
+	predicates    []predicate.SiteShareLink
+}
+
+var _ ent.Mutation = (*SiteShareLinkMutation)(nil)
+
+// sitesharelinkOption allows management of the mutation configuration using functional options.
+type sitesharelinkOption func(*SiteShareLinkMutation)
+
+// newSiteShareLinkMutation creates new mutation for the SiteShareLink entity.
+func newSiteShareLinkMutation(c config, op Op, opts ...sitesharelinkOption) *SiteShareLinkMutation {
+	m := &SiteShareLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteShareLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteShareLinkID sets the ID field of the mutation.
+func withSiteShareLinkID(id string) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteShareLink
+		)
+		m.oldValue = func(ctx context.Context) (*SiteShareLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteShareLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteShareLink sets the old SiteShareLink of the mutation.
+func withSiteShareLink(node *SiteShareLink) sitesharelinkOption {
+	return func(m *SiteShareLinkMutation) {
+		m.oldValue = func(context.Context) (*SiteShareLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteShareLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteShareLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteShareLink entities.
+func (m *SiteShareLinkMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteShareLinkMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteShareLinkMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteShareLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteShareLinkMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteShareLinkMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteShareLinkMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetName sets the "name" field.
+func (m *SiteShareLinkMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *SiteShareLinkMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *SiteShareLinkMutation) ResetName() {
+	m.name = nil
+}
+
+// SetActive sets the "active" field.
+func (m *SiteShareLinkMutation) SetActive(b bool) {
+	m.active = &b
+}
+
+// Active returns the value of the "active" field in the mutation.
+func (m *SiteShareLinkMutation) Active() (r bool, exists bool) {
+	v := m.active
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActive returns the old "active" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldActive(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActive is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActive requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActive: %w", err)
+	}
+	return oldValue.Active, nil
+}
+
+// ResetActive resets all changes to the "active" field.
+func (m *SiteShareLinkMutation) ResetActive() {
+	m.active = nil
+}
+
+// SetKey sets the "key" field.
+func (m *SiteShareLinkMutation) SetKey(s string) {
+	m.key = &s
+}
+
+// Key returns the value of the "key" field in the mutation.
+func (m *SiteShareLinkMutation) Key() (r string, exists bool) {
+	v := m.key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKey returns the old "key" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldKey(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKey: %w", err)
+	}
+	return oldValue.Key, nil
+}
+
+// ResetKey resets all changes to the "key" field.
+func (m *SiteShareLinkMutation) ResetKey() {
+	m.key = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteShareLinkMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteShareLinkMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteShareLink entity.
+// If the SiteShareLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteShareLinkMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteShareLinkMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteShareLinkMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitesharelink.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteShareLinkMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteShareLinkMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteShareLinkMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// Where appends a list predicates to the SiteShareLinkMutation builder.
+func (m *SiteShareLinkMutation) Where(ps ...predicate.SiteShareLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteShareLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteShareLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteShareLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteShareLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteShareLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteShareLink).
+func (m *SiteShareLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteShareLinkMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.site != nil {
+		fields = append(fields, sitesharelink.FieldSiteID)
+	}
+	if m.name != nil {
+		fields = append(fields, sitesharelink.FieldName)
+	}
+	if m.active != nil {
+		fields = append(fields, sitesharelink.FieldActive)
+	}
+	if m.key != nil {
+		fields = append(fields, sitesharelink.FieldKey)
+	}
+	if m.created_at != nil {
+		fields = append(fields, sitesharelink.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteShareLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitesharelink.FieldSiteID:
+		return m.SiteID()
+	case sitesharelink.FieldName:
+		return m.Name()
+	case sitesharelink.FieldActive:
+		return m.Active()
+	case sitesharelink.FieldKey:
+		return m.Key()
+	case sitesharelink.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteShareLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitesharelink.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitesharelink.FieldName:
+		return m.OldName(ctx)
+	case sitesharelink.FieldActive:
+		return m.OldActive(ctx)
+	case sitesharelink.FieldKey:
+		return m.OldKey(ctx)
+	case sitesharelink.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitesharelink.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitesharelink.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case sitesharelink.FieldActive:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActive(v)
+		return nil
+	case sitesharelink.FieldKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKey(v)
+		return nil
+	case sitesharelink.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteShareLinkMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteShareLinkMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteShareLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteShareLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteShareLinkMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteShareLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SiteShareLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetField(name string) error {
+	switch name {
+	case sitesharelink.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitesharelink.FieldName:
+		m.ResetName()
+		return nil
+	case sitesharelink.FieldActive:
+		m.ResetActive()
+		return nil
+	case sitesharelink.FieldKey:
+		m.ResetKey()
+		return nil
+	case sitesharelink.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteShareLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.site != nil {
+		edges = append(edges, sitesharelink.EdgeSite)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteShareLinkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitesharelink.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteShareLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteShareLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteShareLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedsite {
+		edges = append(edges, sitesharelink.EdgeSite)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteShareLinkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitesharelink.EdgeSite:
+		return m.clearedsite
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ClearEdge(name string) error {
+	switch name {
+	case sitesharelink.EdgeSite:
+		m.ClearSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteShareLinkMutation) ResetEdge(name string) error {
+	switch name {
+	case sitesharelink.EdgeSite:
+		m.ResetSite()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteShareLink edge %s", name)
+}
+
+// SiteSpaceMutation represents an operation that mutates the SiteSpace nodes in the graph.
+type SiteSpaceMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	section_id    *string
+	_path         *string
+	condition     *string
+	hidden        *bool
+	position      *string
+	customization *[]byte
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	site          *string
+	clearedsite   bool
+	space         *string
+	clearedspace  bool
+	done          bool
+	oldValue      func(context.Context) (*SiteSpace, error)
+	predicates    []predicate.SiteSpace
+}
+
+var _ ent.Mutation = (*SiteSpaceMutation)(nil)
+
+// sitespaceOption allows management of the mutation configuration using functional options.
+type sitespaceOption func(*SiteSpaceMutation)
+
+// newSiteSpaceMutation creates new mutation for the SiteSpace entity.
+func newSiteSpaceMutation(c config, op Op, opts ...sitespaceOption) *SiteSpaceMutation {
+	m := &SiteSpaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSiteSpace,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSiteSpaceID sets the ID field of the mutation.
+func withSiteSpaceID(id string) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SiteSpace
+		)
+		m.oldValue = func(ctx context.Context) (*SiteSpace, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SiteSpace.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSiteSpace sets the old SiteSpace of the mutation.
+func withSiteSpace(node *SiteSpace) sitespaceOption {
+	return func(m *SiteSpaceMutation) {
+		m.oldValue = func(context.Context) (*SiteSpace, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SiteSpaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SiteSpaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SiteSpace entities.
+func (m *SiteSpaceMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SiteSpaceMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SiteSpaceMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SiteSpace.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *SiteSpaceMutation) SetSiteID(s string) {
+	m.site = &s
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *SiteSpaceMutation) SiteID() (r string, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSiteID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *SiteSpaceMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetSectionID sets the "section_id" field.
+func (m *SiteSpaceMutation) SetSectionID(s string) {
+	m.section_id = &s
+}
+
+// SectionID returns the value of the "section_id" field in the mutation.
+func (m *SiteSpaceMutation) SectionID() (r string, exists bool) {
+	v := m.section_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSectionID returns the old "section_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSectionID: %w", err)
+	}
+	return oldValue.SectionID, nil
+}
+
+// ClearSectionID clears the value of the "section_id" field.
+func (m *SiteSpaceMutation) ClearSectionID() {
+	m.section_id = nil
+	m.clearedFields[sitespace.FieldSectionID] = struct{}{}
+}
+
+// SectionIDCleared returns if the "section_id" field was cleared in this mutation.
+func (m *SiteSpaceMutation) SectionIDCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldSectionID]
+	return ok
+}
+
+// ResetSectionID resets all changes to the "section_id" field.
+func (m *SiteSpaceMutation) ResetSectionID() {
+	m.section_id = nil
+	delete(m.clearedFields, sitespace.FieldSectionID)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *SiteSpaceMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *SiteSpaceMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *SiteSpaceMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetPath sets the "path" field.
+func (m *SiteSpaceMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *SiteSpaceMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *SiteSpaceMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetCondition sets the "condition" field.
+func (m *SiteSpaceMutation) SetCondition(s string) {
+	m.condition = &s
+}
+
+// Condition returns the value of the "condition" field in the mutation.
+func (m *SiteSpaceMutation) Condition() (r string, exists bool) {
+	v := m.condition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCondition returns the old "condition" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCondition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCondition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCondition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCondition: %w", err)
+	}
+	return oldValue.Condition, nil
+}
+
+// ClearCondition clears the value of the "condition" field.
+func (m *SiteSpaceMutation) ClearCondition() {
+	m.condition = nil
+	m.clearedFields[sitespace.FieldCondition] = struct{}{}
+}
+
+// ConditionCleared returns if the "condition" field was cleared in this mutation.
+func (m *SiteSpaceMutation) ConditionCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCondition]
+	return ok
+}
+
+// ResetCondition resets all changes to the "condition" field.
+func (m *SiteSpaceMutation) ResetCondition() {
+	m.condition = nil
+	delete(m.clearedFields, sitespace.FieldCondition)
+}
+
+// SetHidden sets the "hidden" field.
+func (m *SiteSpaceMutation) SetHidden(b bool) {
+	m.hidden = &b
+}
+
+// Hidden returns the value of the "hidden" field in the mutation.
+func (m *SiteSpaceMutation) Hidden() (r bool, exists bool) {
+	v := m.hidden
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHidden returns the old "hidden" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldHidden(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHidden is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHidden requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHidden: %w", err)
+	}
+	return oldValue.Hidden, nil
+}
+
+// ResetHidden resets all changes to the "hidden" field.
+func (m *SiteSpaceMutation) ResetHidden() {
+	m.hidden = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *SiteSpaceMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *SiteSpaceMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *SiteSpaceMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetCustomization sets the "customization" field.
+func (m *SiteSpaceMutation) SetCustomization(b []byte) {
+	m.customization = &b
+}
+
+// Customization returns the value of the "customization" field in the mutation.
+func (m *SiteSpaceMutation) Customization() (r []byte, exists bool) {
+	v := m.customization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomization returns the old "customization" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCustomization(ctx context.Context) (v *[]byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomization is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomization requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomization: %w", err)
+	}
+	return oldValue.Customization, nil
+}
+
+// ClearCustomization clears the value of the "customization" field.
+func (m *SiteSpaceMutation) ClearCustomization() {
+	m.customization = nil
+	m.clearedFields[sitespace.FieldCustomization] = struct{}{}
+}
+
+// CustomizationCleared returns if the "customization" field was cleared in this mutation.
+func (m *SiteSpaceMutation) CustomizationCleared() bool {
+	_, ok := m.clearedFields[sitespace.FieldCustomization]
+	return ok
+}
+
+// ResetCustomization resets all changes to the "customization" field.
+func (m *SiteSpaceMutation) ResetCustomization() {
+	m.customization = nil
+	delete(m.clearedFields, sitespace.FieldCustomization)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SiteSpaceMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SiteSpaceMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SiteSpace entity.
+// If the SiteSpace object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteSpaceMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SiteSpaceMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *SiteSpaceMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[sitespace.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *SiteSpaceMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) SiteIDs() (ids []string) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *SiteSpaceMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *SiteSpaceMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[sitespace.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *SiteSpaceMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *SiteSpaceMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *SiteSpaceMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the SiteSpaceMutation builder.
+func (m *SiteSpaceMutation) Where(ps ...predicate.SiteSpace) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SiteSpaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SiteSpaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SiteSpace, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SiteSpaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SiteSpaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SiteSpace).
+func (m *SiteSpaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SiteSpaceMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.site != nil {
+		fields = append(fields, sitespace.FieldSiteID)
+	}
+	if m.section_id != nil {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m.space != nil {
+		fields = append(fields, sitespace.FieldSpaceID)
+	}
+	if m._path != nil {
+		fields = append(fields, sitespace.FieldPath)
+	}
+	if m.condition != nil {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.hidden != nil {
+		fields = append(fields, sitespace.FieldHidden)
+	}
+	if m.position != nil {
+		fields = append(fields, sitespace.FieldPosition)
+	}
+	if m.customization != nil {
+		fields = append(fields, sitespace.FieldCustomization)
+	}
+	if m.created_at != nil {
+		fields = append(fields, sitespace.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SiteSpaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case sitespace.FieldSiteID:
+		return m.SiteID()
+	case sitespace.FieldSectionID:
+		return m.SectionID()
+	case sitespace.FieldSpaceID:
+		return m.SpaceID()
+	case sitespace.FieldPath:
+		return m.Path()
+	case sitespace.FieldCondition:
+		return m.Condition()
+	case sitespace.FieldHidden:
+		return m.Hidden()
+	case sitespace.FieldPosition:
+		return m.Position()
+	case sitespace.FieldCustomization:
+		return m.Customization()
+	case sitespace.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SiteSpaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case sitespace.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case sitespace.FieldSectionID:
+		return m.OldSectionID(ctx)
+	case sitespace.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case sitespace.FieldPath:
+		return m.OldPath(ctx)
+	case sitespace.FieldCondition:
+		return m.OldCondition(ctx)
+	case sitespace.FieldHidden:
+		return m.OldHidden(ctx)
+	case sitespace.FieldPosition:
+		return m.OldPosition(ctx)
+	case sitespace.FieldCustomization:
+		return m.OldCustomization(ctx)
+	case sitespace.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case sitespace.FieldSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case sitespace.FieldSectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSectionID(v)
+		return nil
+	case sitespace.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case sitespace.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case sitespace.FieldCondition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCondition(v)
+		return nil
+	case sitespace.FieldHidden:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHidden(v)
+		return nil
+	case sitespace.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case sitespace.FieldCustomization:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomization(v)
+		return nil
+	case sitespace.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SiteSpaceMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SiteSpaceMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SiteSpaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SiteSpace numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SiteSpaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(sitespace.FieldSectionID) {
+		fields = append(fields, sitespace.FieldSectionID)
+	}
+	if m.FieldCleared(sitespace.FieldCondition) {
+		fields = append(fields, sitespace.FieldCondition)
+	}
+	if m.FieldCleared(sitespace.FieldCustomization) {
+		fields = append(fields, sitespace.FieldCustomization)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SiteSpaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ClearField(name string) error {
+	switch name {
+	case sitespace.FieldSectionID:
+		m.ClearSectionID()
+		return nil
+	case sitespace.FieldCondition:
+		m.ClearCondition()
+		return nil
+	case sitespace.FieldCustomization:
+		m.ClearCustomization()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SiteSpaceMutation) ResetField(name string) error {
+	switch name {
+	case sitespace.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case sitespace.FieldSectionID:
+		m.ResetSectionID()
+		return nil
+	case sitespace.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case sitespace.FieldPath:
+		m.ResetPath()
+		return nil
+	case sitespace.FieldCondition:
+		m.ResetCondition()
+		return nil
+	case sitespace.FieldHidden:
+		m.ResetHidden()
+		return nil
+	case sitespace.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case sitespace.FieldCustomization:
+		m.ResetCustomization()
+		return nil
+	case sitespace.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SiteSpaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.site != nil {
+		edges = append(edges, sitespace.EdgeSite)
+	}
+	if m.space != nil {
+		edges = append(edges, sitespace.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SiteSpaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case sitespace.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case sitespace.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SiteSpaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SiteSpaceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SiteSpaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedsite {
+		edges = append(edges, sitespace.EdgeSite)
+	}
+	if m.clearedspace {
+		edges = append(edges, sitespace.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SiteSpaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case sitespace.EdgeSite:
+		return m.clearedsite
+	case sitespace.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SiteSpaceMutation) ClearEdge(name string) error {
+	switch name {
+	case sitespace.EdgeSite:
+		m.ClearSite()
+		return nil
+	case sitespace.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SiteSpaceMutation) ResetEdge(name string) error {
+	switch name {
+	case sitespace.EdgeSite:
+		m.ResetSite()
+		return nil
+	case sitespace.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown SiteSpace edge %s", name)
+}
+
 // SpaceMutation represents an operation that mutates the Space nodes in the graph.
 type SpaceMutation struct {
 	config
@@ -4598,6 +9658,9 @@ type SpaceMutation struct {
 	revisions                map[string]struct{}
 	removedrevisions         map[string]struct{}
 	clearedrevisions         bool
+	site_spaces              map[string]struct{}
+	removedsite_spaces       map[string]struct{}
+	clearedsite_spaces       bool
 	done                     bool
 	oldValue                 func(context.Context) (*Space, error)
 	predicates               []predicate.Space
@@ -5644,6 +10707,60 @@ func (m *SpaceMutation) ResetRevisions() {
 	m.removedrevisions = nil
 }
 
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by ids.
+func (m *SpaceMutation) AddSiteSpaceIDs(ids ...string) {
+	if m.site_spaces == nil {
+		m.site_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.site_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSiteSpaces clears the "site_spaces" edge to the SiteSpace entity.
+func (m *SpaceMutation) ClearSiteSpaces() {
+	m.clearedsite_spaces = true
+}
+
+// SiteSpacesCleared reports if the "site_spaces" edge to the SiteSpace entity was cleared.
+func (m *SpaceMutation) SiteSpacesCleared() bool {
+	return m.clearedsite_spaces
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to the SiteSpace entity by IDs.
+func (m *SpaceMutation) RemoveSiteSpaceIDs(ids ...string) {
+	if m.removedsite_spaces == nil {
+		m.removedsite_spaces = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.site_spaces, ids[i])
+		m.removedsite_spaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSiteSpaces returns the removed IDs of the "site_spaces" edge to the SiteSpace entity.
+func (m *SpaceMutation) RemovedSiteSpacesIDs() (ids []string) {
+	for id := range m.removedsite_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SiteSpacesIDs returns the "site_spaces" edge IDs in the mutation.
+func (m *SpaceMutation) SiteSpacesIDs() (ids []string) {
+	for id := range m.site_spaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSiteSpaces resets all changes to the "site_spaces" edge.
+func (m *SpaceMutation) ResetSiteSpaces() {
+	m.site_spaces = nil
+	m.clearedsite_spaces = false
+	m.removedsite_spaces = nil
+}
+
 // Where appends a list predicates to the SpaceMutation builder.
 func (m *SpaceMutation) Where(ps ...predicate.Space) {
 	m.predicates = append(m.predicates, ps...)
@@ -6167,7 +11284,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -6176,6 +11293,9 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.revisions != nil {
 		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.site_spaces != nil {
+		edges = append(edges, space.EdgeSiteSpaces)
 	}
 	return edges
 }
@@ -6198,15 +11318,24 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.site_spaces))
+		for id := range m.site_spaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.removedsite_spaces != nil {
+		edges = append(edges, space.EdgeSiteSpaces)
 	}
 	return edges
 }
@@ -6221,13 +11350,19 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeSiteSpaces:
+		ids := make([]ent.Value, 0, len(m.removedsite_spaces))
+		for id := range m.removedsite_spaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -6236,6 +11371,9 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedrevisions {
 		edges = append(edges, space.EdgeRevisions)
+	}
+	if m.clearedsite_spaces {
+		edges = append(edges, space.EdgeSiteSpaces)
 	}
 	return edges
 }
@@ -6250,6 +11388,8 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedparent
 	case space.EdgeRevisions:
 		return m.clearedrevisions
+	case space.EdgeSiteSpaces:
+		return m.clearedsite_spaces
 	}
 	return false
 }
@@ -6280,6 +11420,9 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeRevisions:
 		m.ResetRevisions()
+		return nil
+	case space.EdgeSiteSpaces:
+		m.ResetSiteSpaces()
 		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)

@@ -55,9 +55,11 @@ type OrganizationEdges struct {
 	Collections []*Collection `json:"collections,omitempty"`
 	// Spaces holds the value of the spaces edge.
 	Spaces []*Space `json:"spaces,omitempty"`
+	// Sites holds the value of the sites edge.
+	Sites []*Site `json:"sites,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -85,6 +87,15 @@ func (e OrganizationEdges) SpacesOrErr() ([]*Space, error) {
 		return e.Spaces, nil
 	}
 	return nil, &NotLoadedError{edge: "spaces"}
+}
+
+// SitesOrErr returns the Sites value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) SitesOrErr() ([]*Site, error) {
+	if e.loadedTypes[3] {
+		return e.Sites, nil
+	}
+	return nil, &NotLoadedError{edge: "sites"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -219,6 +230,11 @@ func (_m *Organization) QueryCollections() *CollectionQuery {
 // QuerySpaces queries the "spaces" edge of the Organization entity.
 func (_m *Organization) QuerySpaces() *SpaceQuery {
 	return NewOrganizationClient(_m.config).QuerySpaces(_m)
+}
+
+// QuerySites queries the "sites" edge of the Organization entity.
+func (_m *Organization) QuerySites() *SiteQuery {
+	return NewOrganizationClient(_m.config).QuerySites(_m)
 }
 
 // Update returns a builder for updating this Organization.

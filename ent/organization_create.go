@@ -9,6 +9,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/site"
 	"quire/ent/space"
 	"quire/internal/types"
 	"time"
@@ -222,6 +223,21 @@ func (_c *OrganizationCreate) AddSpaces(v ...*Space) *OrganizationCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddSpaceIDs(ids...)
+}
+
+// AddSiteIDs adds the "sites" edge to the Site entity by IDs.
+func (_c *OrganizationCreate) AddSiteIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddSiteIDs(ids...)
+	return _c
+}
+
+// AddSites adds the "sites" edges to the Site entity.
+func (_c *OrganizationCreate) AddSites(v ...*Site) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSiteIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -452,6 +468,22 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SitesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -11,6 +11,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/predicate"
+	"quire/ent/site"
 	"quire/ent/space"
 
 	"entgo.io/ent"
@@ -30,6 +31,7 @@ type OrganizationQuery struct {
 	withMembers     *MemberQuery
 	withCollections *CollectionQuery
 	withSpaces      *SpaceQuery
+	withSites       *SiteQuery
 	modifiers       []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -126,6 +128,28 @@ func (_q *OrganizationQuery) QuerySpaces() *SpaceQuery {
 			sqlgraph.From(organization.Table, organization.FieldID, selector),
 			sqlgraph.To(space.Table, space.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, organization.SpacesTable, organization.SpacesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySites chains the current query on the "sites" edge.
+func (_q *OrganizationQuery) QuerySites() *SiteQuery {
+	query := (&SiteClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SitesTable, organization.SitesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -328,6 +352,7 @@ func (_q *OrganizationQuery) Clone() *OrganizationQuery {
 		withMembers:     _q.withMembers.Clone(),
 		withCollections: _q.withCollections.Clone(),
 		withSpaces:      _q.withSpaces.Clone(),
+		withSites:       _q.withSites.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -364,6 +389,17 @@ func (_q *OrganizationQuery) WithSpaces(opts ...func(*SpaceQuery)) *Organization
 		opt(query)
 	}
 	_q.withSpaces = query
+	return _q
+}
+
+// WithSites tells the query-builder to eager-load the nodes that are connected to
+// the "sites" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithSites(opts ...func(*SiteQuery)) *OrganizationQuery {
+	query := (&SiteClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSites = query
 	return _q
 }
 
@@ -445,10 +481,11 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*Organization{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withMembers != nil,
 			_q.withCollections != nil,
 			_q.withSpaces != nil,
+			_q.withSites != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -490,6 +527,13 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 		if err := _q.loadSpaces(ctx, query, nodes,
 			func(n *Organization) { n.Edges.Spaces = []*Space{} },
 			func(n *Organization, e *Space) { n.Edges.Spaces = append(n.Edges.Spaces, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSites; query != nil {
+		if err := _q.loadSites(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Sites = []*Site{} },
+			func(n *Organization, e *Site) { n.Edges.Sites = append(n.Edges.Sites, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -571,6 +615,36 @@ func (_q *OrganizationQuery) loadSpaces(ctx context.Context, query *SpaceQuery, 
 	}
 	query.Where(predicate.Space(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(organization.SpacesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadSites(ctx context.Context, query *SiteQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Site)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(site.FieldOrganizationID)
+	}
+	query.Where(predicate.Site(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.SitesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/predicate"
+	"quire/ent/site"
 	"quire/ent/space"
 	"quire/internal/types"
 
@@ -227,6 +228,21 @@ func (_u *OrganizationUpdate) AddSpaces(v ...*Space) *OrganizationUpdate {
 	return _u.AddSpaceIDs(ids...)
 }
 
+// AddSiteIDs adds the "sites" edge to the Site entity by IDs.
+func (_u *OrganizationUpdate) AddSiteIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddSiteIDs(ids...)
+	return _u
+}
+
+// AddSites adds the "sites" edges to the Site entity.
+func (_u *OrganizationUpdate) AddSites(v ...*Site) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSiteIDs(ids...)
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdate) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -293,6 +309,27 @@ func (_u *OrganizationUpdate) RemoveSpaces(v ...*Space) *OrganizationUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSpaceIDs(ids...)
+}
+
+// ClearSites clears all "sites" edges to the Site entity.
+func (_u *OrganizationUpdate) ClearSites() *OrganizationUpdate {
+	_u.mutation.ClearSites()
+	return _u
+}
+
+// RemoveSiteIDs removes the "sites" edge to Site entities by IDs.
+func (_u *OrganizationUpdate) RemoveSiteIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveSiteIDs(ids...)
+	return _u
+}
+
+// RemoveSites removes "sites" edges to Site entities.
+func (_u *OrganizationUpdate) RemoveSites(v ...*Site) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSiteIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -520,6 +557,51 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.SitesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSitesIDs(); len(nodes) > 0 && !_u.mutation.SitesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SitesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{organization.Label}
@@ -735,6 +817,21 @@ func (_u *OrganizationUpdateOne) AddSpaces(v ...*Space) *OrganizationUpdateOne {
 	return _u.AddSpaceIDs(ids...)
 }
 
+// AddSiteIDs adds the "sites" edge to the Site entity by IDs.
+func (_u *OrganizationUpdateOne) AddSiteIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddSiteIDs(ids...)
+	return _u
+}
+
+// AddSites adds the "sites" edges to the Site entity.
+func (_u *OrganizationUpdateOne) AddSites(v ...*Site) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSiteIDs(ids...)
+}
+
 // Mutation returns the OrganizationMutation object of the builder.
 func (_u *OrganizationUpdateOne) Mutation() *OrganizationMutation {
 	return _u.mutation
@@ -801,6 +898,27 @@ func (_u *OrganizationUpdateOne) RemoveSpaces(v ...*Space) *OrganizationUpdateOn
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSpaceIDs(ids...)
+}
+
+// ClearSites clears all "sites" edges to the Site entity.
+func (_u *OrganizationUpdateOne) ClearSites() *OrganizationUpdateOne {
+	_u.mutation.ClearSites()
+	return _u
+}
+
+// RemoveSiteIDs removes the "sites" edge to Site entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveSiteIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveSiteIDs(ids...)
+	return _u
+}
+
+// RemoveSites removes "sites" edges to Site entities.
+func (_u *OrganizationUpdateOne) RemoveSites(v ...*Site) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSiteIDs(ids...)
 }
 
 // Where appends a list predicates to the OrganizationUpdate builder.
@@ -1051,6 +1169,51 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SitesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSitesIDs(); len(nodes) > 0 && !_u.mutation.SitesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SitesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SitesTable,
+			Columns: []string{organization.SitesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

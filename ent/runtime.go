@@ -10,6 +10,11 @@ import (
 	"quire/ent/organization"
 	"quire/ent/revision"
 	"quire/ent/schema"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
 	"quire/internal/types"
@@ -134,6 +139,98 @@ func init() {
 	revisionDescID := revisionFields[0].Descriptor()
 	// revision.DefaultID holds the default value on creation for the id field.
 	revision.DefaultID = revisionDescID.Default.(func() string)
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescType is the schema descriptor for type field.
+	siteDescType := siteFields[2].Descriptor()
+	// site.DefaultType holds the default value on creation for the type field.
+	site.DefaultType = siteDescType.Default.(string)
+	// siteDescVisibility is the schema descriptor for visibility field.
+	siteDescVisibility := siteFields[4].Descriptor()
+	// site.DefaultVisibility holds the default value on creation for the visibility field.
+	site.DefaultVisibility = siteDescVisibility.Default.(string)
+	// siteDescPublished is the schema descriptor for published field.
+	siteDescPublished := siteFields[5].Descriptor()
+	// site.DefaultPublished holds the default value on creation for the published field.
+	site.DefaultPublished = siteDescPublished.Default.(bool)
+	// siteDescAdaptiveContent is the schema descriptor for adaptive_content field.
+	siteDescAdaptiveContent := siteFields[9].Descriptor()
+	// site.DefaultAdaptiveContent holds the default value on creation for the adaptive_content field.
+	site.DefaultAdaptiveContent = siteDescAdaptiveContent.Default.(bool)
+	// siteDescAgentsContext is the schema descriptor for agents_context field.
+	siteDescAgentsContext := siteFields[10].Descriptor()
+	// site.DefaultAgentsContext holds the default value on creation for the agents_context field.
+	site.DefaultAgentsContext = siteDescAgentsContext.Default.(string)
+	// siteDescAdsStatus is the schema descriptor for ads_status field.
+	siteDescAdsStatus := siteFields[11].Descriptor()
+	// site.DefaultAdsStatus holds the default value on creation for the ads_status field.
+	site.DefaultAdsStatus = siteDescAdsStatus.Default.(string)
+	// siteDescCreatedAt is the schema descriptor for created_at field.
+	siteDescCreatedAt := siteFields[17].Descriptor()
+	// site.DefaultCreatedAt holds the default value on creation for the created_at field.
+	site.DefaultCreatedAt = siteDescCreatedAt.Default.(func() time.Time)
+	// siteDescUpdatedAt is the schema descriptor for updated_at field.
+	siteDescUpdatedAt := siteFields[18].Descriptor()
+	// site.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	site.DefaultUpdatedAt = siteDescUpdatedAt.Default.(func() time.Time)
+	// site.UpdateDefaultUpdatedAt holds the default value on update for the updated_at field.
+	site.UpdateDefaultUpdatedAt = siteDescUpdatedAt.UpdateDefault.(func() time.Time)
+	// siteDescID is the schema descriptor for id field.
+	siteDescID := siteFields[0].Descriptor()
+	// site.DefaultID holds the default value on creation for the id field.
+	site.DefaultID = siteDescID.Default.(func() string)
+	sitesectionFields := schema.SiteSection{}.Fields()
+	_ = sitesectionFields
+	// sitesectionDescCreatedAt is the schema descriptor for created_at field.
+	sitesectionDescCreatedAt := sitesectionFields[10].Descriptor()
+	// sitesection.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesection.DefaultCreatedAt = sitesectionDescCreatedAt.Default.(func() time.Time)
+	// sitesectionDescID is the schema descriptor for id field.
+	sitesectionDescID := sitesectionFields[0].Descriptor()
+	// sitesection.DefaultID holds the default value on creation for the id field.
+	sitesection.DefaultID = sitesectionDescID.Default.(func() string)
+	sitesectiongroupFields := schema.SiteSectionGroup{}.Fields()
+	_ = sitesectiongroupFields
+	// sitesectiongroupDescCreatedAt is the schema descriptor for created_at field.
+	sitesectiongroupDescCreatedAt := sitesectiongroupFields[6].Descriptor()
+	// sitesectiongroup.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesectiongroup.DefaultCreatedAt = sitesectiongroupDescCreatedAt.Default.(func() time.Time)
+	// sitesectiongroupDescID is the schema descriptor for id field.
+	sitesectiongroupDescID := sitesectiongroupFields[0].Descriptor()
+	// sitesectiongroup.DefaultID holds the default value on creation for the id field.
+	sitesectiongroup.DefaultID = sitesectiongroupDescID.Default.(func() string)
+	sitesharelinkFields := schema.SiteShareLink{}.Fields()
+	_ = sitesharelinkFields
+	// sitesharelinkDescName is the schema descriptor for name field.
+	sitesharelinkDescName := sitesharelinkFields[2].Descriptor()
+	// sitesharelink.DefaultName holds the default value on creation for the name field.
+	sitesharelink.DefaultName = sitesharelinkDescName.Default.(string)
+	// sitesharelinkDescActive is the schema descriptor for active field.
+	sitesharelinkDescActive := sitesharelinkFields[3].Descriptor()
+	// sitesharelink.DefaultActive holds the default value on creation for the active field.
+	sitesharelink.DefaultActive = sitesharelinkDescActive.Default.(bool)
+	// sitesharelinkDescCreatedAt is the schema descriptor for created_at field.
+	sitesharelinkDescCreatedAt := sitesharelinkFields[5].Descriptor()
+	// sitesharelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitesharelink.DefaultCreatedAt = sitesharelinkDescCreatedAt.Default.(func() time.Time)
+	// sitesharelinkDescID is the schema descriptor for id field.
+	sitesharelinkDescID := sitesharelinkFields[0].Descriptor()
+	// sitesharelink.DefaultID holds the default value on creation for the id field.
+	sitesharelink.DefaultID = sitesharelinkDescID.Default.(func() string)
+	sitespaceFields := schema.SiteSpace{}.Fields()
+	_ = sitespaceFields
+	// sitespaceDescHidden is the schema descriptor for hidden field.
+	sitespaceDescHidden := sitespaceFields[6].Descriptor()
+	// sitespace.DefaultHidden holds the default value on creation for the hidden field.
+	sitespace.DefaultHidden = sitespaceDescHidden.Default.(bool)
+	// sitespaceDescCreatedAt is the schema descriptor for created_at field.
+	sitespaceDescCreatedAt := sitespaceFields[9].Descriptor()
+	// sitespace.DefaultCreatedAt holds the default value on creation for the created_at field.
+	sitespace.DefaultCreatedAt = sitespaceDescCreatedAt.Default.(func() time.Time)
+	// sitespaceDescID is the schema descriptor for id field.
+	sitespaceDescID := sitespaceFields[0].Descriptor()
+	// sitespace.DefaultID holds the default value on creation for the id field.
+	sitespace.DefaultID = sitespaceDescID.Default.(func() string)
 	spaceFields := schema.Space{}.Fields()
 	_ = spaceFields
 	// spaceDescEmoji is the schema descriptor for emoji field.

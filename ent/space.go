@@ -73,9 +73,11 @@ type SpaceEdges struct {
 	Parent *Collection `json:"parent,omitempty"`
 	// Revisions holds the value of the revisions edge.
 	Revisions []*Revision `json:"revisions,omitempty"`
+	// SiteSpaces holds the value of the site_spaces edge.
+	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -107,6 +109,15 @@ func (e SpaceEdges) RevisionsOrErr() ([]*Revision, error) {
 		return e.Revisions, nil
 	}
 	return nil, &NotLoadedError{edge: "revisions"}
+}
+
+// SiteSpacesOrErr returns the SiteSpaces value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) SiteSpacesOrErr() ([]*SiteSpace, error) {
+	if e.loadedTypes[3] {
+		return e.SiteSpaces, nil
+	}
+	return nil, &NotLoadedError{edge: "site_spaces"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -290,6 +301,11 @@ func (_m *Space) QueryParent() *CollectionQuery {
 // QueryRevisions queries the "revisions" edge of the Space entity.
 func (_m *Space) QueryRevisions() *RevisionQuery {
 	return NewSpaceClient(_m.config).QueryRevisions(_m)
+}
+
+// QuerySiteSpaces queries the "site_spaces" edge of the Space entity.
+func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
+	return NewSpaceClient(_m.config).QuerySiteSpaces(_m)
 }
 
 // Update returns a builder for updating this Space.

@@ -9,6 +9,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/organization"
 	"quire/ent/revision"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/internal/types"
 	"time"
@@ -308,6 +309,21 @@ func (_c *SpaceCreate) AddRevisions(v ...*Revision) *SpaceCreate {
 	return _c.AddRevisionIDs(ids...)
 }
 
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by IDs.
+func (_c *SpaceCreate) AddSiteSpaceIDs(ids ...string) *SpaceCreate {
+	_c.mutation.AddSiteSpaceIDs(ids...)
+	return _c
+}
+
+// AddSiteSpaces adds the "site_spaces" edges to the SiteSpace entity.
+func (_c *SpaceCreate) AddSiteSpaces(v ...*SiteSpace) *SpaceCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSiteSpaceIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_c *SpaceCreate) Mutation() *SpaceMutation {
 	return _c.mutation
@@ -587,6 +603,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SiteSpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

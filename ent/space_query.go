@@ -11,6 +11,7 @@ import (
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 
 	"entgo.io/ent"
@@ -30,6 +31,7 @@ type SpaceQuery struct {
 	withOrganization *OrganizationQuery
 	withParent       *CollectionQuery
 	withRevisions    *RevisionQuery
+	withSiteSpaces   *SiteSpaceQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -126,6 +128,28 @@ func (_q *SpaceQuery) QueryRevisions() *RevisionQuery {
 			sqlgraph.From(space.Table, space.FieldID, selector),
 			sqlgraph.To(revision.Table, revision.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, space.RevisionsTable, space.RevisionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySiteSpaces chains the current query on the "site_spaces" edge.
+func (_q *SpaceQuery) QuerySiteSpaces() *SiteSpaceQuery {
+	query := (&SiteSpaceClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(sitespace.Table, sitespace.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.SiteSpacesTable, space.SiteSpacesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -328,6 +352,7 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withOrganization: _q.withOrganization.Clone(),
 		withParent:       _q.withParent.Clone(),
 		withRevisions:    _q.withRevisions.Clone(),
+		withSiteSpaces:   _q.withSiteSpaces.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -364,6 +389,17 @@ func (_q *SpaceQuery) WithRevisions(opts ...func(*RevisionQuery)) *SpaceQuery {
 		opt(query)
 	}
 	_q.withRevisions = query
+	return _q
+}
+
+// WithSiteSpaces tells the query-builder to eager-load the nodes that are connected to
+// the "site_spaces" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithSiteSpaces(opts ...func(*SiteSpaceQuery)) *SpaceQuery {
+	query := (&SiteSpaceClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSiteSpaces = query
 	return _q
 }
 
@@ -445,10 +481,11 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
+		loadedTypes = [4]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevisions != nil,
+			_q.withSiteSpaces != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -488,6 +525,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadRevisions(ctx, query, nodes,
 			func(n *Space) { n.Edges.Revisions = []*Revision{} },
 			func(n *Space, e *Revision) { n.Edges.Revisions = append(n.Edges.Revisions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSiteSpaces; query != nil {
+		if err := _q.loadSiteSpaces(ctx, query, nodes,
+			func(n *Space) { n.Edges.SiteSpaces = []*SiteSpace{} },
+			func(n *Space, e *SiteSpace) { n.Edges.SiteSpaces = append(n.Edges.SiteSpaces, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -570,6 +614,36 @@ func (_q *SpaceQuery) loadRevisions(ctx context.Context, query *RevisionQuery, n
 	}
 	query.Where(predicate.Revision(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(space.RevisionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadSiteSpaces(ctx context.Context, query *SiteSpaceQuery, nodes []*Space, init func(*Space), assign func(*Space, *SiteSpace)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(sitespace.FieldSpaceID)
+	}
+	query.Where(predicate.SiteSpace(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.SiteSpacesColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

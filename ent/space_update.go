@@ -10,6 +10,7 @@ import (
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/internal/types"
 	"time"
@@ -359,6 +360,21 @@ func (_u *SpaceUpdate) AddRevisions(v ...*Revision) *SpaceUpdate {
 	return _u.AddRevisionIDs(ids...)
 }
 
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by IDs.
+func (_u *SpaceUpdate) AddSiteSpaceIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.AddSiteSpaceIDs(ids...)
+	return _u
+}
+
+// AddSiteSpaces adds the "site_spaces" edges to the SiteSpace entity.
+func (_u *SpaceUpdate) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSiteSpaceIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdate) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -395,6 +411,27 @@ func (_u *SpaceUpdate) RemoveRevisions(v ...*Revision) *SpaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveRevisionIDs(ids...)
+}
+
+// ClearSiteSpaces clears all "site_spaces" edges to the SiteSpace entity.
+func (_u *SpaceUpdate) ClearSiteSpaces() *SpaceUpdate {
+	_u.mutation.ClearSiteSpaces()
+	return _u
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to SiteSpace entities by IDs.
+func (_u *SpaceUpdate) RemoveSiteSpaceIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.RemoveSiteSpaceIDs(ids...)
+	return _u
+}
+
+// RemoveSiteSpaces removes "site_spaces" edges to SiteSpace entities.
+func (_u *SpaceUpdate) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSiteSpaceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -621,6 +658,51 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SiteSpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSiteSpacesIDs(); len(nodes) > 0 && !_u.mutation.SiteSpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SiteSpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -975,6 +1057,21 @@ func (_u *SpaceUpdateOne) AddRevisions(v ...*Revision) *SpaceUpdateOne {
 	return _u.AddRevisionIDs(ids...)
 }
 
+// AddSiteSpaceIDs adds the "site_spaces" edge to the SiteSpace entity by IDs.
+func (_u *SpaceUpdateOne) AddSiteSpaceIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.AddSiteSpaceIDs(ids...)
+	return _u
+}
+
+// AddSiteSpaces adds the "site_spaces" edges to the SiteSpace entity.
+func (_u *SpaceUpdateOne) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSiteSpaceIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdateOne) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -1011,6 +1108,27 @@ func (_u *SpaceUpdateOne) RemoveRevisions(v ...*Revision) *SpaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveRevisionIDs(ids...)
+}
+
+// ClearSiteSpaces clears all "site_spaces" edges to the SiteSpace entity.
+func (_u *SpaceUpdateOne) ClearSiteSpaces() *SpaceUpdateOne {
+	_u.mutation.ClearSiteSpaces()
+	return _u
+}
+
+// RemoveSiteSpaceIDs removes the "site_spaces" edge to SiteSpace entities by IDs.
+func (_u *SpaceUpdateOne) RemoveSiteSpaceIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.RemoveSiteSpaceIDs(ids...)
+	return _u
+}
+
+// RemoveSiteSpaces removes "site_spaces" edges to SiteSpace entities.
+func (_u *SpaceUpdateOne) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSiteSpaceIDs(ids...)
 }
 
 // Where appends a list predicates to the SpaceUpdate builder.
@@ -1267,6 +1385,51 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(revision.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SiteSpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSiteSpacesIDs(); len(nodes) > 0 && !_u.mutation.SiteSpacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SiteSpacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.SiteSpacesTable,
+			Columns: []string{space.SiteSpacesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

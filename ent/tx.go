@@ -26,6 +26,16 @@ type Tx struct {
 	Organization *OrganizationClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// Site is the client for interacting with the Site builders.
+	Site *SiteClient
+	// SiteSection is the client for interacting with the SiteSection builders.
+	SiteSection *SiteSectionClient
+	// SiteSectionGroup is the client for interacting with the SiteSectionGroup builders.
+	SiteSectionGroup *SiteSectionGroupClient
+	// SiteShareLink is the client for interacting with the SiteShareLink builders.
+	SiteShareLink *SiteShareLinkClient
+	// SiteSpace is the client for interacting with the SiteSpace builders.
+	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
 	// User is the client for interacting with the User builders.
@@ -167,6 +177,11 @@ func (tx *Tx) init() {
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
+	tx.Site = NewSiteClient(tx.config)
+	tx.SiteSection = NewSiteSectionClient(tx.config)
+	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)
+	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
+	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }

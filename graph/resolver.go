@@ -7,11 +7,13 @@ package graph
 
 import (
 	"quire/internal/catalog"
+	"quire/internal/sites"
 )
 
 // Resolver is the root resolver, holding the engines it delegates to.
 type Resolver struct {
 	Catalog *catalog.Service
+	Sites   *sites.Service
 	// PublicURL is the base of every urls field, without a trailing slash.
 	PublicURL string
 }

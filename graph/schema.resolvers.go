@@ -10,9 +10,11 @@ import (
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
+	"quire/internal/apierr"
 	"quire/internal/authz"
 	"quire/internal/catalog"
 	"quire/internal/loaders"
+	"quire/internal/sites"
 	"quire/internal/types"
 )
 
@@ -205,6 +207,357 @@ func (r *mutationResolver) TransferSpace(ctx context.Context, id string, organiz
 	return r.Catalog.TransferSpace(ctx, id, organization)
 }
 
+// CreateSite is the resolver for the createSite field.
+func (r *mutationResolver) CreateSite(ctx context.Context, input model.CreateSiteInput) (*ent.Site, error) {
+	spaces, _ := input.Spaces.ValueOK()
+	in := sites.CreateInput{Organization: input.Organization, Spaces: spaces}
+	if v := value(input.Type); v != nil {
+		t := restEnum(*v)
+		in.Type = &t
+	}
+	if v := value(input.Visibility); v != nil {
+		t := restEnum(*v)
+		in.Visibility = &t
+	}
+	in.Title = value(input.Title)
+	return r.Sites.CreateSite(ctx, in)
+}
+
+// UpdateSite is the resolver for the updateSite field.
+func (r *mutationResolver) UpdateSite(ctx context.Context, id string, input model.UpdateSiteInput) (*ent.Site, error) {
+	st, err := r.siteOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var in sites.UpdateInput
+	var errs []error
+	in.Title, errs = requiredOpt(input.Title, "title", errs)
+	if v, set := input.Visibility.ValueOK(); set {
+		if v == nil {
+			errs = append(errs, invalidNull("visibility"))
+		} else {
+			in.Visibility = catalog.Some(restEnum(*v))
+		}
+	}
+	in.Basename, errs = requiredOpt(input.Basename, "basename", errs)
+	if v, set := input.AdaptiveContent.ValueOK(); set {
+		if v == nil {
+			errs = append(errs, invalidNull("adaptiveContent"))
+		} else {
+			in.AdaptiveContent = catalog.Some(v.Enabled)
+		}
+	}
+	if v, set := input.AgentsContext.ValueOK(); set {
+		if v == nil {
+			errs = append(errs, invalidNull("agentsContext"))
+		} else {
+			in.AgentsContext = catalog.Some(restEnum(*v))
+		}
+	}
+	in.DefaultSiteSpace, errs = requiredOpt(input.DefaultSiteSpace, "defaultSiteSpace", errs)
+	in.DefaultSiteSection, errs = requiredOpt(input.DefaultSiteSection, "defaultSiteSection", errs)
+	in.Proxy = opt(input.Proxy)
+	in.Hostname = opt(input.Hostname)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return r.Sites.UpdateSite(ctx, st.OrganizationID, st.ID, in)
+}
+
+// DeleteSite is the resolver for the deleteSite field.
+func (r *mutationResolver) DeleteSite(ctx context.Context, id string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, id)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return &model.DeletePayload{ID: id, Deleted: false}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteSite(ctx, st.OrganizationID, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
+}
+
+// PublishSite is the resolver for the publishSite field.
+func (r *mutationResolver) PublishSite(ctx context.Context, id string) (*ent.Site, error) {
+	st, err := r.siteOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.SetPublished(ctx, st.OrganizationID, st.ID, true)
+}
+
+// UnpublishSite is the resolver for the unpublishSite field.
+func (r *mutationResolver) UnpublishSite(ctx context.Context, id string) (*ent.Site, error) {
+	st, err := r.siteOf(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.SetPublished(ctx, st.OrganizationID, st.ID, false)
+}
+
+// AddSiteSpace is the resolver for the addSiteSpace field.
+func (r *mutationResolver) AddSiteSpace(ctx context.Context, site string, input model.AddSiteSpaceInput) (*ent.SiteSpace, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.AddSiteSpace(ctx, st.OrganizationID, st.ID, input.Space, value(input.Section))
+}
+
+// UpdateSiteSpace is the resolver for the updateSiteSpace field.
+func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, site string, id string, input model.UpdateSiteSpaceInput) (*ent.SiteSpace, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	var in sites.SiteSpaceUpdate
+	var errs []error
+	in.Path, errs = requiredOpt(input.Path, "path", errs)
+	in.Condition = opt(input.Condition)
+	in.SpaceID, errs = requiredOpt(input.Space, "spaceId", errs)
+	in.Hidden, errs = requiredOpt(input.Hidden, "hidden", errs)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return r.Sites.UpdateSiteSpace(ctx, st.OrganizationID, st.ID, id, in)
+}
+
+// DeleteSiteSpace is the resolver for the deleteSiteSpace field.
+func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteSiteSpace(ctx, st.OrganizationID, st.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
+}
+
+// AddSiteSection is the resolver for the addSiteSection field.
+func (r *mutationResolver) AddSiteSection(ctx context.Context, site string, input model.AddSiteSectionInput) (*ent.SiteSection, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.AddSection(ctx, st.OrganizationID, st.ID, sites.AddSectionInput{SpaceID: input.Space, Title: value(input.Title), Icon: value(input.Icon)})
+}
+
+// UpdateSiteSection is the resolver for the updateSiteSection field.
+func (r *mutationResolver) UpdateSiteSection(ctx context.Context, site string, id string, input model.UpdateSiteSectionInput) (*ent.SiteSection, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	var in sites.SectionUpdate
+	var errs []error
+	in.Title, errs = requiredOpt(input.Title, "title", errs)
+	in.Path, errs = requiredOpt(input.Path, "path", errs)
+	in.DefaultSiteSpace, errs = requiredOpt(input.DefaultSiteSpace, "defaultSiteSpace", errs)
+	in.Condition = opt(input.Condition)
+	in.Icon = opt(input.Icon)
+	in.Description = opt(input.Description)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return r.Sites.UpdateSection(ctx, st.OrganizationID, st.ID, id, in)
+}
+
+// DeleteSiteSection is the resolver for the deleteSiteSection field.
+func (r *mutationResolver) DeleteSiteSection(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteSection(ctx, st.OrganizationID, st.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
+}
+
+// CreateSiteSectionGroup is the resolver for the createSiteSectionGroup field.
+func (r *mutationResolver) CreateSiteSectionGroup(ctx context.Context, site string, input model.CreateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	secs, _ := input.Sections.ValueOK()
+	return r.Sites.CreateGroup(ctx, st.OrganizationID, st.ID, sites.GroupInput{Title: input.Title, Icon: value(input.Icon), Sections: secs, Parent: value(input.Parent)})
+}
+
+// UpdateSiteSectionGroup is the resolver for the updateSiteSectionGroup field.
+func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, site string, id string, input model.UpdateSiteSectionGroupInput) (*ent.SiteSectionGroup, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	var in sites.GroupUpdate
+	var errs []error
+	in.Title, errs = requiredOpt(input.Title, "title", errs)
+	in.Icon = opt(input.Icon)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return r.Sites.UpdateGroup(ctx, st.OrganizationID, st.ID, id, in)
+}
+
+// DeleteSiteSectionGroup is the resolver for the deleteSiteSectionGroup field.
+func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteGroup(ctx, st.OrganizationID, st.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
+}
+
+// AddSectionToGroup is the resolver for the addSectionToGroup field.
+func (r *mutationResolver) AddSectionToGroup(ctx context.Context, site string, group string, section string) (*ent.SiteSectionGroup, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.AddSectionToGroup(ctx, st.OrganizationID, st.ID, group, section)
+}
+
+// RemoveSectionFromGroup is the resolver for the removeSectionFromGroup field.
+func (r *mutationResolver) RemoveSectionFromGroup(ctx context.Context, site string, group string, section string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	removed, err := r.Sites.RemoveSectionFromGroup(ctx, st.OrganizationID, st.ID, group, section)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: section, Deleted: removed}, nil
+}
+
+// SortSiteStructure is the resolver for the sortSiteStructure field.
+func (r *mutationResolver) SortSiteStructure(ctx context.Context, site string, input model.SortSiteStructureInput) (types.Node, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	mv := sites.Move{}
+	if input.Position != nil {
+		mv.Before, mv.After = sortPointer(value(input.Position.Before)), sortPointer(value(input.Position.After))
+	}
+	out, err := r.Sites.Sort(ctx, st.OrganizationID, st.ID, *sortPointer(input.Item), mv)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case out.Section != nil:
+		return out.Section, nil
+	case out.Group != nil:
+		return out.Group, nil
+	}
+	return out.SiteSpace, nil
+}
+
+// UpdateSiteCustomization is the resolver for the updateSiteCustomization field.
+func (r *mutationResolver) UpdateSiteCustomization(ctx context.Context, site string, settings types.JSON) (types.JSON, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := rawJSON("settings", settings)
+	if err != nil {
+		return nil, err
+	}
+	return settingsJSON(r.Sites.PutCustomization(ctx, st.OrganizationID, st.ID, raw))
+}
+
+// OverrideSiteSpaceCustomization is the resolver for the overrideSiteSpaceCustomization field.
+func (r *mutationResolver) OverrideSiteSpaceCustomization(ctx context.Context, site string, siteSpace string, settings types.JSON) (types.JSON, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := rawJSON("settings", settings)
+	if err != nil {
+		return nil, err
+	}
+	return settingsJSON(r.Sites.OverrideSiteSpaceCustomization(ctx, st.OrganizationID, st.ID, siteSpace, raw))
+}
+
+// DeleteSiteSpaceCustomization is the resolver for the deleteSiteSpaceCustomization field.
+func (r *mutationResolver) DeleteSiteSpaceCustomization(ctx context.Context, site string, siteSpace string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteSiteSpaceCustomization(ctx, st.OrganizationID, st.ID, siteSpace)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: siteSpace, Deleted: deleted}, nil
+}
+
+// UpdateSiteAdaptiveSchema is the resolver for the updateSiteAdaptiveSchema field.
+func (r *mutationResolver) UpdateSiteAdaptiveSchema(ctx context.Context, site string, jsonSchema types.JSON) (*model.SiteAdaptiveSchema, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := rawJSON("jsonSchema", jsonSchema)
+	if err != nil {
+		return nil, err
+	}
+	a, err := r.Sites.PutAdaptiveSchema(ctx, st.OrganizationID, st.ID, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: types.JSON(a.JSONSchema), UpdatedAt: a.UpdatedAt}, nil
+}
+
+// CreateSiteShareLink is the resolver for the createSiteShareLink field.
+func (r *mutationResolver) CreateSiteShareLink(ctx context.Context, site string, name string) (*ent.SiteShareLink, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return r.Sites.CreateShareLink(ctx, st.OrganizationID, st.ID, name)
+}
+
+// UpdateSiteShareLink is the resolver for the updateSiteShareLink field.
+func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, site string, id string, input model.UpdateSiteShareLinkInput) (*ent.SiteShareLink, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	var in sites.ShareLinkUpdate
+	var errs []error
+	in.Name, errs = requiredOpt(input.Name, "name", errs)
+	in.Active, errs = requiredOpt(input.Active, "active", errs)
+	if len(errs) > 0 {
+		return nil, errs[0]
+	}
+	return r.Sites.UpdateShareLink(ctx, st.OrganizationID, st.ID, id, in)
+}
+
+// DeleteSiteShareLink is the resolver for the deleteSiteShareLink field.
+func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	deleted, err := r.Sites.DeleteShareLink(ctx, st.OrganizationID, st.ID, id)
+	if err != nil {
+		return nil, err
+	}
+	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
+}
+
 // Object is the resolver for the object field.
 func (r *organizationResolver) Object(ctx context.Context, obj *ent.Organization) (string, error) {
 	return "organization", nil
@@ -257,6 +610,19 @@ func (r *organizationResolver) Spaces(ctx context.Context, obj *ent.Organization
 	return spaceConnection(items, pageArgs(first, after, last, before))
 }
 
+// Sites is the resolver for the sites field.
+func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) (*model.SiteConnection, error) {
+	f := sites.Filter{Space: space, Title: title, Published: published}
+	for _, t := range typeArg {
+		f.Types = append(f.Types, restEnum(t))
+	}
+	items, err := r.Resolver.Sites.Sites(ctx, obj.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return siteConnection(items, pageArgs(first, after, last, before))
+}
+
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id string) (types.Node, error) {
 	return r.node(ctx, id)
@@ -296,6 +662,428 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
 	s, _, err := r.Catalog.Space(ctx, id)
 	return s, err
+}
+
+// Site is the resolver for the site field.
+func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
+	return r.Sites.SiteByID(ctx, id)
+}
+
+// Object is the resolver for the object field.
+func (r *siteResolver) Object(ctx context.Context, obj *ent.Site) (string, error) {
+	return "site", nil
+}
+
+// Type is the resolver for the type field.
+func (r *siteResolver) Type(ctx context.Context, obj *ent.Site) (model.SiteType, error) {
+	return gqlEnum[model.SiteType](obj.Type), nil
+}
+
+// AppliedType is the resolver for the appliedType field.
+func (r *siteResolver) AppliedType(ctx context.Context, obj *ent.Site) (model.SiteType, error) {
+	return gqlEnum[model.SiteType](obj.Type), nil
+}
+
+// Icon is the resolver for the icon field.
+func (r *siteResolver) Icon(ctx context.Context, obj *ent.Site) (*model.SiteIcon, error) {
+	set, err := r.Sites.Customization(ctx, obj.OrganizationID, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	if set.Favicon.Icon == nil && set.Favicon.Emoji == "" {
+		return nil, nil
+	}
+	out := &model.SiteIcon{}
+	if set.Favicon.Icon != nil {
+		out.Icon = &model.ThemedURL{Light: set.Favicon.Icon.Light, Dark: set.Favicon.Icon.Dark}
+	}
+	if set.Favicon.Emoji != "" {
+		e := set.Favicon.Emoji
+		out.Emoji = &e
+	}
+	return out, nil
+}
+
+// Proxy is the resolver for the proxy field.
+func (r *siteResolver) Proxy(ctx context.Context, obj *ent.Site) (*model.SiteProxy, error) {
+	if obj.Proxy == nil {
+		return nil, nil
+	}
+	return &model.SiteProxy{Origin: "https://" + *obj.Proxy, Target: sites.SiteBaseURL(r.PublicURL, obj)}, nil
+}
+
+// Visibility is the resolver for the visibility field.
+func (r *siteResolver) Visibility(ctx context.Context, obj *ent.Site) (model.SiteVisibility, error) {
+	return gqlEnum[model.SiteVisibility](obj.Visibility), nil
+}
+
+// SiteSpaces is the resolver for the siteSpaces field.
+func (r *siteResolver) SiteSpaces(ctx context.Context, obj *ent.Site) (int, error) {
+	all, err := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, obj.ID)()
+	return len(all), err
+}
+
+// AdaptiveContent is the resolver for the adaptiveContent field.
+func (r *siteResolver) AdaptiveContent(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveContent, error) {
+	return &model.SiteAdaptiveContent{Enabled: obj.AdaptiveContent}, nil
+}
+
+// Ads is the resolver for the ads field.
+func (r *siteResolver) Ads(ctx context.Context, obj *ent.Site) (*model.SiteAds, error) {
+	submittable := obj.Published && obj.Visibility == "public"
+	return &model.SiteAds{Status: obj.AdsStatus, Submittable: &submittable}, nil
+}
+
+// AgentsContext is the resolver for the agentsContext field.
+func (r *siteResolver) AgentsContext(ctx context.Context, obj *ent.Site) (model.SiteAgentsContext, error) {
+	return gqlEnum[model.SiteAgentsContext](obj.AgentsContext), nil
+}
+
+// Features is the resolver for the features field.
+func (r *siteResolver) Features(ctx context.Context, obj *ent.Site) ([]*model.SiteFeature, error) {
+	return siteFeatures(obj), nil
+}
+
+// Urls is the resolver for the urls field.
+func (r *siteResolver) Urls(ctx context.Context, obj *ent.Site, shareKey *string) (*model.SiteUrls, error) {
+	u := &model.SiteUrls{
+		Location: r.apiURL("orgs", obj.OrganizationID, "sites", obj.ID),
+		App:      r.appURL("o", obj.OrganizationID, "sites", obj.ID),
+	}
+	pub, err := r.publishedURL(ctx, obj.ID, obj.ID, shareKey)
+	if err != nil {
+		return nil, err
+	}
+	u.Published = pub
+	return u, nil
+}
+
+// Organization is the resolver for the organization field.
+func (r *siteResolver) Organization(ctx context.Context, obj *ent.Site) (*ent.Organization, error) {
+	return loaders.For(ctx).OrganizationByID.Load(ctx, obj.OrganizationID)()
+}
+
+// DefaultSiteSpace is the resolver for the defaultSiteSpace field.
+func (r *siteResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*ent.SiteSpace, error) {
+	t, err := r.tree(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return defaultSiteSpaceOf(t, nil), nil
+}
+
+// DefaultSiteSection is the resolver for the defaultSiteSection field.
+func (r *siteResolver) DefaultSiteSection(ctx context.Context, obj *ent.Site) (*ent.SiteSection, error) {
+	t, err := r.tree(ctx, obj.ID)
+	if err != nil || !t.HasSections() {
+		return nil, err
+	}
+	for _, sec := range t.Sections {
+		if obj.DefaultSectionID != nil && sec.ID == *obj.DefaultSectionID {
+			return sec, nil
+		}
+	}
+	return nil, nil
+}
+
+// Sections is the resolver for the sections field.
+func (r *siteResolver) Sections(ctx context.Context, obj *ent.Site, first *int, after *string, last *int, before *string) (*model.SiteSectionConnection, error) {
+	t, err := r.tree(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return sectionConnection(t.OrderedSections(), pageArgs(first, after, last, before))
+}
+
+// SectionGroups is the resolver for the sectionGroups field.
+func (r *siteResolver) SectionGroups(ctx context.Context, obj *ent.Site, first *int, after *string, last *int, before *string) (*model.SiteSectionGroupConnection, error) {
+	groups, err := r.Sites.Groups(ctx, obj.OrganizationID, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return groupConnection(groups, pageArgs(first, after, last, before))
+}
+
+// AllSiteSpaces is the resolver for the allSiteSpaces field.
+func (r *siteResolver) AllSiteSpaces(ctx context.Context, obj *ent.Site, first *int, after *string, last *int, before *string, defaultArg *bool) (*model.SiteSpaceConnection, error) {
+	t, err := r.tree(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	items := t.OrderedSiteSpaces()
+	if defaultArg != nil {
+		var kept []*ent.SiteSpace
+		for _, ss := range items {
+			if isDefaultSiteSpace(t, ss) == *defaultArg {
+				kept = append(kept, ss)
+			}
+		}
+		items = kept
+	}
+	return siteSpaceConnection(items, pageArgs(first, after, last, before))
+}
+
+// Structure is the resolver for the structure field.
+func (r *siteResolver) Structure(ctx context.Context, obj *ent.Site, shareKey *string) (*model.SiteStructure, error) {
+	if _, err := r.Sites.ResolveShareKey(ctx, obj, shareKey); err != nil {
+		return nil, err
+	}
+	t, err := r.tree(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return siteStructure(t), nil
+}
+
+// Customization is the resolver for the customization field.
+func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (types.JSON, error) {
+	return settingsJSON(r.Sites.Customization(ctx, obj.OrganizationID, obj.ID))
+}
+
+// AdaptiveSchema is the resolver for the adaptiveSchema field.
+func (r *siteResolver) AdaptiveSchema(ctx context.Context, obj *ent.Site) (*model.SiteAdaptiveSchema, error) {
+	a, err := r.Sites.AdaptiveSchema(ctx, obj.OrganizationID, obj.ID)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteAdaptiveSchema{Object: "site-adaptive-schema", JSONSchema: types.JSON(a.JSONSchema), UpdatedAt: a.UpdatedAt}, nil
+}
+
+// TemplateConditions is the resolver for the templateConditions field.
+func (r *siteResolver) TemplateConditions(ctx context.Context, obj *ent.Site) ([]*model.SiteTemplateCondition, error) {
+	list, err := r.Sites.TemplateConditions(ctx, obj.OrganizationID, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.SiteTemplateCondition, len(list))
+	for i, c := range list {
+		out[i] = &model.SiteTemplateCondition{Description: c.Description, Condition: c.Condition}
+	}
+	return out, nil
+}
+
+// ShareLinks is the resolver for the shareLinks field.
+func (r *siteResolver) ShareLinks(ctx context.Context, obj *ent.Site, first *int, after *string, last *int, before *string) (*model.SiteShareLinkConnection, error) {
+	links, err := r.Sites.ShareLinks(ctx, obj.OrganizationID, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return shareLinkConnection(links, pageArgs(first, after, last, before))
+}
+
+// PublishedContent is the resolver for the publishedContent field.
+func (r *siteResolver) PublishedContent(ctx context.Context, obj *ent.Site, shareKey *string) (*model.PublishedContentSite, error) {
+	p, err := r.Sites.Published(ctx, obj.OrganizationID, obj.ID, shareKey)
+	if err != nil {
+		return nil, err
+	}
+	return publishedContent(p)
+}
+
+// Object is the resolver for the object field.
+func (r *siteSectionResolver) Object(ctx context.Context, obj *ent.SiteSection) (string, error) {
+	return "site-section", nil
+}
+
+// Default is the resolver for the default field.
+func (r *siteSectionResolver) Default(ctx context.Context, obj *ent.SiteSection) (bool, error) {
+	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return false, err
+	}
+	return st.DefaultSectionID != nil && *st.DefaultSectionID == obj.ID, nil
+}
+
+// SectionGroup is the resolver for the sectionGroup field.
+func (r *siteSectionResolver) SectionGroup(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSectionGroup, error) {
+	if obj.GroupID == nil {
+		return nil, nil
+	}
+	groups, err := loaders.For(ctx).Sites.GroupsBySite.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		if g.ID == *obj.GroupID {
+			return g, nil
+		}
+	}
+	return nil, nil
+}
+
+// Site is the resolver for the site field.
+func (r *siteSectionResolver) Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error) {
+	return loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+}
+
+// DefaultSiteSpace is the resolver for the defaultSiteSpace field.
+func (r *siteSectionResolver) DefaultSiteSpace(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSpace, error) {
+	t, err := r.tree(ctx, obj.SiteID)
+	if err != nil {
+		return nil, err
+	}
+	return defaultSiteSpaceOf(t, obj), nil
+}
+
+// SiteSpaces is the resolver for the siteSpaces field.
+func (r *siteSectionResolver) SiteSpaces(ctx context.Context, obj *ent.SiteSection, first *int, after *string, last *int, before *string) (*model.SiteSpaceConnection, error) {
+	all, err := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	id := obj.ID
+	return siteSpaceConnection(sites.SpacesOf(all, &id), pageArgs(first, after, last, before))
+}
+
+// Urls is the resolver for the urls field.
+func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection, shareKey *string) (*model.PublishedUrls, error) {
+	u, err := r.publishedURL(ctx, obj.SiteID, obj.ID, shareKey)
+	return &model.PublishedUrls{Published: u}, err
+}
+
+// Object is the resolver for the object field.
+func (r *siteSectionGroupResolver) Object(ctx context.Context, obj *ent.SiteSectionGroup) (string, error) {
+	return "site-section-group", nil
+}
+
+// SectionGroup is the resolver for the sectionGroup field.
+func (r *siteSectionGroupResolver) SectionGroup(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.SiteSectionGroup, error) {
+	if obj.ParentID == nil {
+		return nil, nil
+	}
+	groups, err := loaders.For(ctx).Sites.GroupsBySite.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range groups {
+		if g.ID == *obj.ParentID {
+			return g, nil
+		}
+	}
+	return nil, nil
+}
+
+// Site is the resolver for the site field.
+func (r *siteSectionGroupResolver) Site(ctx context.Context, obj *ent.SiteSectionGroup) (*ent.Site, error) {
+	return loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+}
+
+// Children is the resolver for the children field.
+func (r *siteSectionGroupResolver) Children(ctx context.Context, obj *ent.SiteSectionGroup, first *int, after *string, last *int, before *string) (*model.SiteStructureItemConnection, error) {
+	t, err := r.tree(ctx, obj.SiteID)
+	if err != nil {
+		return nil, err
+	}
+	id := obj.ID
+	return itemConnection(StructureItems(sites.ChildrenOf(t.Sections, t.Groups, &id)), pageArgs(first, after, last, before))
+}
+
+// Sections is the resolver for the sections field.
+func (r *siteSectionGroupResolver) Sections(ctx context.Context, obj *ent.SiteSectionGroup) ([]*ent.SiteSection, error) {
+	t, err := r.tree(ctx, obj.SiteID)
+	if err != nil {
+		return nil, err
+	}
+	id := obj.ID
+	var out []*ent.SiteSection
+	for _, it := range sites.ChildrenOf(t.Sections, t.Groups, &id) {
+		if it.Section != nil {
+			out = append(out, it.Section)
+		}
+	}
+	return out, nil
+}
+
+// Object is the resolver for the object field.
+func (r *siteShareLinkResolver) Object(ctx context.Context, obj *ent.SiteShareLink) (string, error) {
+	return "share-link", nil
+}
+
+// Urls is the resolver for the urls field.
+func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.PublishedUrls, error) {
+	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	u := sites.SiteBaseURL(r.PublicURL, st) + "/~share/" + obj.Key
+	return &model.PublishedUrls{Published: &u}, nil
+}
+
+// Object is the resolver for the object field.
+func (r *siteSpaceResolver) Object(ctx context.Context, obj *ent.SiteSpace) (string, error) {
+	return "site-space", nil
+}
+
+// Section is the resolver for the section field.
+func (r *siteSpaceResolver) Section(ctx context.Context, obj *ent.SiteSpace) (*ent.SiteSection, error) {
+	if obj.SectionID == nil {
+		return nil, nil
+	}
+	secs, err := loaders.For(ctx).Sites.SectionsBySite.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	for _, sec := range secs {
+		if sec.ID == *obj.SectionID {
+			return sec, nil
+		}
+	}
+	return nil, nil
+}
+
+// Space is the resolver for the space field.
+func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error) {
+	return loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+}
+
+// Title is the resolver for the title field.
+func (r *siteSpaceResolver) Title(ctx context.Context, obj *ent.SiteSpace) (string, error) {
+	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+	if err != nil {
+		return "", err
+	}
+	return sp.Title, nil
+}
+
+// Default is the resolver for the default field.
+func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bool, error) {
+	t, err := r.tree(ctx, obj.SiteID)
+	if err != nil {
+		return false, err
+	}
+	return isDefaultSiteSpace(t, obj), nil
+}
+
+// HasAdvancedCustomizationFeature is the resolver for the hasAdvancedCustomizationFeature field.
+func (r *siteSpaceResolver) HasAdvancedCustomizationFeature(ctx context.Context, obj *ent.SiteSpace) (bool, error) {
+	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return false, err
+	}
+	return st.Type == "ultimate", nil
+}
+
+// Site is the resolver for the site field.
+func (r *siteSpaceResolver) Site(ctx context.Context, obj *ent.SiteSpace) (*ent.Site, error) {
+	return loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+}
+
+// Urls is the resolver for the urls field.
+func (r *siteSpaceResolver) Urls(ctx context.Context, obj *ent.SiteSpace, shareKey *string) (*model.PublishedUrls, error) {
+	u, err := r.publishedURL(ctx, obj.SiteID, obj.ID, shareKey)
+	return &model.PublishedUrls{Published: u}, err
+}
+
+// Customization is the resolver for the customization field.
+func (r *siteSpaceResolver) Customization(ctx context.Context, obj *ent.SiteSpace) (types.JSON, error) {
+	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
+	if err != nil {
+		return nil, err
+	}
+	return settingsJSON(r.Sites.SiteSpaceCustomization(ctx, st.OrganizationID, st.ID, obj.ID))
 }
 
 // Object is the resolver for the object field.
@@ -397,6 +1185,23 @@ func (r *Resolver) Organization() generated.OrganizationResolver { return &organ
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
 
+// Site returns generated.SiteResolver implementation.
+func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
+
+// SiteSection returns generated.SiteSectionResolver implementation.
+func (r *Resolver) SiteSection() generated.SiteSectionResolver { return &siteSectionResolver{r} }
+
+// SiteSectionGroup returns generated.SiteSectionGroupResolver implementation.
+func (r *Resolver) SiteSectionGroup() generated.SiteSectionGroupResolver {
+	return &siteSectionGroupResolver{r}
+}
+
+// SiteShareLink returns generated.SiteShareLinkResolver implementation.
+func (r *Resolver) SiteShareLink() generated.SiteShareLinkResolver { return &siteShareLinkResolver{r} }
+
+// SiteSpace returns generated.SiteSpaceResolver implementation.
+func (r *Resolver) SiteSpace() generated.SiteSpaceResolver { return &siteSpaceResolver{r} }
+
 // Space returns generated.SpaceResolver implementation.
 func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 
@@ -408,5 +1213,10 @@ type memberResolver struct{ *Resolver }
 type mutationResolver struct{ *Resolver }
 type organizationResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
+type siteResolver struct{ *Resolver }
+type siteSectionResolver struct{ *Resolver }
+type siteSectionGroupResolver struct{ *Resolver }
+type siteShareLinkResolver struct{ *Resolver }
+type siteSpaceResolver struct{ *Resolver }
 type spaceResolver struct{ *Resolver }
 type userResolver struct{ *Resolver }

@@ -169,3 +169,57 @@ func envelope[T any](items []T, total int, hasNext bool, end *string) list[T] {
 	}
 	return l
 }
+
+// gqlSpelling turns a documented enum value into its GraphQL spelling.
+func gqlSpelling(v string) string { return strings.ReplaceAll(v, "-", "_") }
+
+// omitGQLEnum reads an enum field given in its documented spelling into a
+// GraphQL enum input; unknown values are a 400 naming the field.
+func omitGQLEnum[T interface {
+	~string
+	IsValid() bool
+}](b body, k string) (graphql.Omittable[*T], error) {
+	s, err := b.omitStr(k)
+	if err != nil {
+		return graphql.Omittable[*T]{}, err
+	}
+	v, set := s.ValueOK()
+	if !set {
+		return graphql.Omittable[*T]{}, nil
+	}
+	if v == nil {
+		return graphql.OmittableOf[*T](nil), nil
+	}
+	t := T(gqlSpelling(*v))
+	if !t.IsValid() {
+		return graphql.Omittable[*T]{}, apierr.Invalid(k, "%s: %q is not an accepted value", k, *v)
+	}
+	return graphql.OmittableOf(&t), nil
+}
+
+// omitBool reads a boolean field keeping omitted and null apart.
+func (b body) omitBool(k string) (graphql.Omittable[*bool], error) {
+	if !b.has(k) {
+		return graphql.Omittable[*bool]{}, nil
+	}
+	if b.null(k) {
+		return graphql.OmittableOf[*bool](nil), nil
+	}
+	var v bool
+	if err := json.Unmarshal(b[k], &v); err != nil {
+		return graphql.Omittable[*bool]{}, apierr.Invalid(k, "%s must be a boolean", k)
+	}
+	return graphql.OmittableOf(&v), nil
+}
+
+// rawBody reads a JSON object body as is.
+func rawBody(req *Request) ([]byte, error) {
+	b, err := decodeBody(req, true)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(b)
+}
+
+// restSpelling turns a GraphQL enum value into its documented spelling.
+func restSpelling(v string) string { return strings.ReplaceAll(v, "_", "-") }

@@ -12,6 +12,10 @@ import (
 )
 
 func (a *API) table() []Route {
+	return append(a.coreRoutes(), a.siteRoutes()...)
+}
+
+func (a *API) coreRoutes() []Route {
 	return []Route{
 		{"GET", "/user", "Get the authenticated user", a.getUser},
 		{"GET", "/orgs", "List the caller's organizations", a.listOrgs},

@@ -80,6 +80,66 @@ func (f RevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionMutation", m)
 }
 
+// The SiteFunc type is an adapter to allow the use of ordinary
+// function as Site mutator.
+type SiteFunc func(context.Context, *ent.SiteMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteMutation", m)
+}
+
+// The SiteSectionFunc type is an adapter to allow the use of ordinary
+// function as SiteSection mutator.
+type SiteSectionFunc func(context.Context, *ent.SiteSectionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSectionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSectionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSectionMutation", m)
+}
+
+// The SiteSectionGroupFunc type is an adapter to allow the use of ordinary
+// function as SiteSectionGroup mutator.
+type SiteSectionGroupFunc func(context.Context, *ent.SiteSectionGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSectionGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSectionGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSectionGroupMutation", m)
+}
+
+// The SiteShareLinkFunc type is an adapter to allow the use of ordinary
+// function as SiteShareLink mutator.
+type SiteShareLinkFunc func(context.Context, *ent.SiteShareLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteShareLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteShareLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteShareLinkMutation", m)
+}
+
+// The SiteSpaceFunc type is an adapter to allow the use of ordinary
+// function as SiteSpace mutator.
+type SiteSpaceFunc func(context.Context, *ent.SiteSpaceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SiteSpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SiteSpaceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SiteSpaceMutation", m)
+}
+
 // The SpaceFunc type is an adapter to allow the use of ordinary
 // function as Space mutator.
 type SpaceFunc func(context.Context, *ent.SpaceMutation) (ent.Value, error)

@@ -14,6 +14,11 @@ import (
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
+	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
 
@@ -238,6 +243,141 @@ func (f TraverseRevision) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionQuery", q)
 }
 
+// The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteFunc func(context.Context, *ent.SiteQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
+}
+
+// The TraverseSite type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSite func(context.Context, *ent.SiteQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSite) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSite) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteQuery", q)
+}
+
+// The SiteSectionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSectionFunc func(context.Context, *ent.SiteSectionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSectionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSectionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionQuery", q)
+}
+
+// The TraverseSiteSection type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSection func(context.Context, *ent.SiteSectionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSection) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSection) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionQuery", q)
+}
+
+// The SiteSectionGroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSectionGroupFunc func(context.Context, *ent.SiteSectionGroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSectionGroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSectionGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The TraverseSiteSectionGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSectionGroup func(context.Context, *ent.SiteSectionGroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSectionGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSectionGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSectionGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSectionGroupQuery", q)
+}
+
+// The SiteShareLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteShareLinkFunc func(context.Context, *ent.SiteShareLinkQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteShareLinkFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteShareLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteShareLinkQuery", q)
+}
+
+// The TraverseSiteShareLink type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteShareLink func(context.Context, *ent.SiteShareLinkQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteShareLink) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteShareLink) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteShareLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteShareLinkQuery", q)
+}
+
+// The SiteSpaceFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SiteSpaceFunc func(context.Context, *ent.SiteSpaceQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SiteSpaceFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SiteSpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SiteSpaceQuery", q)
+}
+
+// The TraverseSiteSpace type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSiteSpace func(context.Context, *ent.SiteSpaceQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSiteSpace) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSiteSpace) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SiteSpaceQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SiteSpaceQuery", q)
+}
+
 // The SpaceFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SpaceFunc func(context.Context, *ent.SpaceQuery) (ent.Value, error)
 
@@ -307,6 +447,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.RevisionQuery:
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
+	case *ent.SiteQuery:
+		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
+	case *ent.SiteSectionQuery:
+		return &query[*ent.SiteSectionQuery, predicate.SiteSection, sitesection.OrderOption]{typ: ent.TypeSiteSection, tq: q}, nil
+	case *ent.SiteSectionGroupQuery:
+		return &query[*ent.SiteSectionGroupQuery, predicate.SiteSectionGroup, sitesectiongroup.OrderOption]{typ: ent.TypeSiteSectionGroup, tq: q}, nil
+	case *ent.SiteShareLinkQuery:
+		return &query[*ent.SiteShareLinkQuery, predicate.SiteShareLink, sitesharelink.OrderOption]{typ: ent.TypeSiteShareLink, tq: q}, nil
+	case *ent.SiteSpaceQuery:
+		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
 	case *ent.SpaceQuery:
 		return &query[*ent.SpaceQuery, predicate.Space, space.OrderOption]{typ: ent.TypeSpace, tq: q}, nil
 	case *ent.UserQuery:

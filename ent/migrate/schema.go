@@ -172,6 +172,188 @@ var (
 			},
 		},
 	}
+	// SitesColumns holds the columns for the "sites" table.
+	SitesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "type", Type: field.TypeString, Default: "basic"},
+		{Name: "title", Type: field.TypeString},
+		{Name: "visibility", Type: field.TypeString, Default: "public"},
+		{Name: "published", Type: field.TypeBool, Default: false},
+		{Name: "basename", Type: field.TypeString},
+		{Name: "hostname", Type: field.TypeString, Nullable: true},
+		{Name: "proxy", Type: field.TypeString, Nullable: true},
+		{Name: "adaptive_content", Type: field.TypeBool, Default: false},
+		{Name: "agents_context", Type: field.TypeString, Default: "included"},
+		{Name: "ads_status", Type: field.TypeString, Default: "pending"},
+		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true},
+		{Name: "default_section_id", Type: field.TypeString, Nullable: true},
+		{Name: "customization", Type: field.TypeBytes, Nullable: true},
+		{Name: "adaptive_schema", Type: field.TypeBytes, Nullable: true},
+		{Name: "adaptive_schema_updated_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// SitesTable holds the schema information for the "sites" table.
+	SitesTable = &schema.Table{
+		Name:       "sites",
+		Columns:    SitesColumns,
+		PrimaryKey: []*schema.Column{SitesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "sites_organizations_sites",
+				Columns:    []*schema.Column{SitesColumns[18]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "site_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{SitesColumns[18]},
+			},
+		},
+	}
+	// SiteSectionsColumns holds the columns for the "site_sections" table.
+	SiteSectionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "group_id", Type: field.TypeString, Nullable: true},
+		{Name: "title", Type: field.TypeString},
+		{Name: "description", Type: field.TypeString, Nullable: true},
+		{Name: "path", Type: field.TypeString},
+		{Name: "condition", Type: field.TypeString, Nullable: true},
+		{Name: "icon", Type: field.TypeString, Nullable: true},
+		{Name: "default_site_space_id", Type: field.TypeString, Nullable: true},
+		{Name: "position", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+	}
+	// SiteSectionsTable holds the schema information for the "site_sections" table.
+	SiteSectionsTable = &schema.Table{
+		Name:       "site_sections",
+		Columns:    SiteSectionsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_sections_sites_sections",
+				Columns:    []*schema.Column{SiteSectionsColumns[10]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesection_site_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionsColumns[10], SiteSectionsColumns[8]},
+			},
+		},
+	}
+	// SiteSectionGroupsColumns holds the columns for the "site_section_groups" table.
+	SiteSectionGroupsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "parent_id", Type: field.TypeString, Nullable: true},
+		{Name: "title", Type: field.TypeString},
+		{Name: "icon", Type: field.TypeString, Nullable: true},
+		{Name: "position", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+	}
+	// SiteSectionGroupsTable holds the schema information for the "site_section_groups" table.
+	SiteSectionGroupsTable = &schema.Table{
+		Name:       "site_section_groups",
+		Columns:    SiteSectionGroupsColumns,
+		PrimaryKey: []*schema.Column{SiteSectionGroupsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_section_groups_sites_section_groups",
+				Columns:    []*schema.Column{SiteSectionGroupsColumns[6]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitesectiongroup_site_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSectionGroupsColumns[6], SiteSectionGroupsColumns[4]},
+			},
+		},
+	}
+	// SiteShareLinksColumns holds the columns for the "site_share_links" table.
+	SiteShareLinksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString, Default: ""},
+		{Name: "active", Type: field.TypeBool, Default: true},
+		{Name: "key", Type: field.TypeString, Unique: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+	}
+	// SiteShareLinksTable holds the schema information for the "site_share_links" table.
+	SiteShareLinksTable = &schema.Table{
+		Name:       "site_share_links",
+		Columns:    SiteShareLinksColumns,
+		PrimaryKey: []*schema.Column{SiteShareLinksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_share_links_sites_share_links",
+				Columns:    []*schema.Column{SiteShareLinksColumns[5]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// SiteSpacesColumns holds the columns for the "site_spaces" table.
+	SiteSpacesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "section_id", Type: field.TypeString, Nullable: true},
+		{Name: "path", Type: field.TypeString},
+		{Name: "condition", Type: field.TypeString, Nullable: true},
+		{Name: "hidden", Type: field.TypeBool, Default: false},
+		{Name: "position", Type: field.TypeString},
+		{Name: "customization", Type: field.TypeBytes, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "site_id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// SiteSpacesTable holds the schema information for the "site_spaces" table.
+	SiteSpacesTable = &schema.Table{
+		Name:       "site_spaces",
+		Columns:    SiteSpacesColumns,
+		PrimaryKey: []*schema.Column{SiteSpacesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "site_spaces_sites_site_spaces",
+				Columns:    []*schema.Column{SiteSpacesColumns[8]},
+				RefColumns: []*schema.Column{SitesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "site_spaces_spaces_site_spaces",
+				Columns:    []*schema.Column{SiteSpacesColumns[9]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitespace_site_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[8], SiteSpacesColumns[5]},
+			},
+			{
+				Name:    "sitespace_section_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[1]},
+			},
+			{
+				Name:    "sitespace_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{SiteSpacesColumns[9]},
+			},
+		},
+	}
 	// SpacesColumns holds the columns for the "spaces" table.
 	SpacesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -254,6 +436,11 @@ var (
 		MembersTable,
 		OrganizationsTable,
 		RevisionsTable,
+		SitesTable,
+		SiteSectionsTable,
+		SiteSectionGroupsTable,
+		SiteShareLinksTable,
+		SiteSpacesTable,
 		SpacesTable,
 		UsersTable,
 	}
@@ -266,6 +453,12 @@ func init() {
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	RevisionsTable.ForeignKeys[0].RefTable = SpacesTable
+	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SiteSectionsTable.ForeignKeys[0].RefTable = SitesTable
+	SiteSectionGroupsTable.ForeignKeys[0].RefTable = SitesTable
+	SiteShareLinksTable.ForeignKeys[0].RefTable = SitesTable
+	SiteSpacesTable.ForeignKeys[0].RefTable = SitesTable
+	SiteSpacesTable.ForeignKeys[1].RefTable = SpacesTable
 	SpacesTable.ForeignKeys[0].RefTable = CollectionsTable
 	SpacesTable.ForeignKeys[1].RefTable = OrganizationsTable
 }

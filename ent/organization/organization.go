@@ -43,6 +43,8 @@ const (
 	EdgeCollections = "collections"
 	// EdgeSpaces holds the string denoting the spaces edge name in mutations.
 	EdgeSpaces = "spaces"
+	// EdgeSites holds the string denoting the sites edge name in mutations.
+	EdgeSites = "sites"
 	// Table holds the table name of the organization in the database.
 	Table = "organizations"
 	// MembersTable is the table that holds the members relation/edge.
@@ -66,6 +68,13 @@ const (
 	SpacesInverseTable = "spaces"
 	// SpacesColumn is the table column denoting the spaces relation/edge.
 	SpacesColumn = "organization_id"
+	// SitesTable is the table that holds the sites relation/edge.
+	SitesTable = "sites"
+	// SitesInverseTable is the table name for the Site entity.
+	// It exists in this package in order to avoid circular dependency with the "site" package.
+	SitesInverseTable = "sites"
+	// SitesColumn is the table column denoting the sites relation/edge.
+	SitesColumn = "organization_id"
 )
 
 // Columns holds all SQL columns for organization fields.
@@ -211,6 +220,20 @@ func BySpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSpacesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// BySitesCount orders the results by sites count.
+func BySitesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSitesStep(), opts...)
+	}
+}
+
+// BySites orders the results by sites terms.
+func BySites(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSitesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembersStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -230,5 +253,12 @@ func newSpacesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SpacesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SpacesTable, SpacesColumn),
+	)
+}
+func newSitesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SitesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SitesTable, SitesColumn),
 	)
 }

@@ -615,6 +615,29 @@ func HasSpacesWith(preds ...predicate.Space) predicate.Organization {
 	})
 }
 
+// HasSites applies the HasEdge predicate on the "sites" edge.
+func HasSites() predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, SitesTable, SitesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSitesWith applies the HasEdge predicate on the "sites" edge with a given conditions (other predicates).
+func HasSitesWith(preds ...predicate.Site) predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := newSitesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Organization) predicate.Organization {
 	return predicate.Organization(sql.AndPredicates(predicates...))

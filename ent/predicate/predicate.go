@@ -24,6 +24,21 @@ type Organization func(*sql.Selector)
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 
+// Site is the predicate function for site builders.
+type Site func(*sql.Selector)
+
+// SiteSection is the predicate function for sitesection builders.
+type SiteSection func(*sql.Selector)
+
+// SiteSectionGroup is the predicate function for sitesectiongroup builders.
+type SiteSectionGroup func(*sql.Selector)
+
+// SiteShareLink is the predicate function for sitesharelink builders.
+type SiteShareLink func(*sql.Selector)
+
+// SiteSpace is the predicate function for sitespace builders.
+type SiteSpace func(*sql.Selector)
+
 // Space is the predicate function for space builders.
 type Space func(*sql.Selector)
 

@@ -39,6 +39,7 @@ func (Organization) Edges() []ent.Edge {
 		edge.To("members", Member.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("collections", Collection.Type),
 		edge.To("spaces", Space.Type),
+		edge.To("sites", Site.Type),
 	}
 }
 

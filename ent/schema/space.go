@@ -47,6 +47,7 @@ func (Space) Edges() []ent.Edge {
 		edge.From("organization", Organization.Type).Ref("spaces").Field("organization_id").Unique().Required(),
 		edge.From("parent", Collection.Type).Ref("spaces").Field("parent_id").Unique(),
 		edge.To("revisions", Revision.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

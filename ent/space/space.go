@@ -59,6 +59,8 @@ const (
 	EdgeParent = "parent"
 	// EdgeRevisions holds the string denoting the revisions edge name in mutations.
 	EdgeRevisions = "revisions"
+	// EdgeSiteSpaces holds the string denoting the site_spaces edge name in mutations.
+	EdgeSiteSpaces = "site_spaces"
 	// Table holds the table name of the space in the database.
 	Table = "spaces"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -82,6 +84,13 @@ const (
 	RevisionsInverseTable = "revisions"
 	// RevisionsColumn is the table column denoting the revisions relation/edge.
 	RevisionsColumn = "space_id"
+	// SiteSpacesTable is the table that holds the site_spaces relation/edge.
+	SiteSpacesTable = "site_spaces"
+	// SiteSpacesInverseTable is the table name for the SiteSpace entity.
+	// It exists in this package in order to avoid circular dependency with the "sitespace" package.
+	SiteSpacesInverseTable = "site_spaces"
+	// SiteSpacesColumn is the table column denoting the site_spaces relation/edge.
+	SiteSpacesColumn = "space_id"
 )
 
 // Columns holds all SQL columns for space fields.
@@ -272,6 +281,20 @@ func ByRevisions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newRevisionsStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// BySiteSpacesCount orders the results by site_spaces count.
+func BySiteSpacesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSiteSpacesStep(), opts...)
+	}
+}
+
+// BySiteSpaces orders the results by site_spaces terms.
+func BySiteSpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSiteSpacesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -291,5 +314,12 @@ func newRevisionsStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(RevisionsInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, RevisionsTable, RevisionsColumn),
+	)
+}
+func newSiteSpacesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SiteSpacesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SiteSpacesTable, SiteSpacesColumn),
 	)
 }

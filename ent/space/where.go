@@ -1350,6 +1350,29 @@ func HasRevisionsWith(preds ...predicate.Revision) predicate.Space {
 	})
 }
 
+// HasSiteSpaces applies the HasEdge predicate on the "site_spaces" edge.
+func HasSiteSpaces() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, SiteSpacesTable, SiteSpacesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSiteSpacesWith applies the HasEdge predicate on the "site_spaces" edge with a given conditions (other predicates).
+func HasSiteSpacesWith(preds ...predicate.SiteSpace) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newSiteSpacesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Space) predicate.Space {
 	return predicate.Space(sql.AndPredicates(predicates...))

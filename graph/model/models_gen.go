@@ -9,9 +9,22 @@ import (
 	"quire/ent"
 	"quire/internal/types"
 	"strconv"
+	"time"
 
 	"github.com/99designs/gqlgen/graphql"
 )
+
+type AddSiteSectionInput struct {
+	Space string                     `json:"space"`
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	Icon  graphql.Omittable[*string] `json:"icon,omitempty"`
+}
+
+type AddSiteSpaceInput struct {
+	Space string `json:"space"`
+	// When omitted: the default section, or the root of a site without sections.
+	Section graphql.Omittable[*string] `json:"section,omitempty"`
+}
 
 type CollectionConnection struct {
 	Edges      []*CollectionEdge `json:"edges"`
@@ -47,6 +60,24 @@ type CreateCollectionInput struct {
 	// At most 50 characters.
 	Title  graphql.Omittable[*string] `json:"title,omitempty"`
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+}
+
+type CreateSiteInput struct {
+	Organization string `json:"organization"`
+	// Defaults to basic.
+	Type graphql.Omittable[*SiteType] `json:"type,omitempty"`
+	// 2 to 128 characters.
+	Title      graphql.Omittable[*string]         `json:"title,omitempty"`
+	Visibility graphql.Omittable[*SiteVisibility] `json:"visibility,omitempty"`
+	// Spaces to publish as site spaces.
+	Spaces graphql.Omittable[[]string] `json:"spaces,omitempty"`
+}
+
+type CreateSiteSectionGroupInput struct {
+	Title    string                      `json:"title"`
+	Icon     graphql.Omittable[*string]  `json:"icon,omitempty"`
+	Sections graphql.Omittable[[]string] `json:"sections,omitempty"`
+	Parent   graphql.Omittable[*string]  `json:"parent,omitempty"`
 }
 
 type CreateSpaceInput struct {
@@ -125,6 +156,170 @@ type PageInfo struct {
 	EndCursor       *string `json:"endCursor,omitempty"`
 }
 
+type PublishedContentSite struct {
+	Object         string                   `json:"object"`
+	Site           *ent.Site                `json:"site"`
+	Structure      *SiteStructure           `json:"structure"`
+	Customizations *PublishedCustomizations `json:"customizations"`
+	Scripts        []*SiteScript            `json:"scripts"`
+}
+
+type PublishedCustomizations struct {
+	Site types.JSON `json:"site"`
+	// Site space id to the settings it shows.
+	SiteSpaces types.JSON `json:"siteSpaces"`
+}
+
+type PublishedUrls struct {
+	Published *string `json:"published,omitempty"`
+}
+
+type SiteAdaptiveContent struct {
+	Enabled bool `json:"enabled"`
+}
+
+type SiteAdaptiveContentInput struct {
+	Enabled bool `json:"enabled"`
+}
+
+type SiteAdaptiveSchema struct {
+	Object     string     `json:"object"`
+	JSONSchema types.JSON `json:"jsonSchema"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+}
+
+type SiteAds struct {
+	Status      string `json:"status"`
+	Submittable *bool  `json:"submittable,omitempty"`
+}
+
+type SiteConnection struct {
+	Edges      []*SiteEdge `json:"edges"`
+	Nodes      []*ent.Site `json:"nodes"`
+	PageInfo   *PageInfo   `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+type SiteEdge struct {
+	Node   *ent.Site `json:"node"`
+	Cursor string    `json:"cursor"`
+}
+
+type SiteFeature struct {
+	ID             string   `json:"id"`
+	Plan           SiteType `json:"plan"`
+	Frozen         bool     `json:"frozen"`
+	Customizations []string `json:"customizations,omitempty"`
+}
+
+type SiteIcon struct {
+	Icon  *ThemedURL `json:"icon,omitempty"`
+	Emoji *string    `json:"emoji,omitempty"`
+}
+
+type SiteProxy struct {
+	Origin string `json:"origin"`
+	Target string `json:"target"`
+}
+
+type SiteScript struct {
+	Script                string  `json:"script"`
+	ContentSecurityPolicy *string `json:"contentSecurityPolicy,omitempty"`
+	Cookies               bool    `json:"cookies"`
+}
+
+type SiteSectionConnection struct {
+	Edges      []*SiteSectionEdge `json:"edges"`
+	Nodes      []*ent.SiteSection `json:"nodes"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type SiteSectionEdge struct {
+	Node   *ent.SiteSection `json:"node"`
+	Cursor string           `json:"cursor"`
+}
+
+type SiteSectionGroupConnection struct {
+	Edges      []*SiteSectionGroupEdge `json:"edges"`
+	Nodes      []*ent.SiteSectionGroup `json:"nodes"`
+	PageInfo   *PageInfo               `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+type SiteSectionGroupEdge struct {
+	Node   *ent.SiteSectionGroup `json:"node"`
+	Cursor string                `json:"cursor"`
+}
+
+type SiteShareLinkConnection struct {
+	Edges      []*SiteShareLinkEdge `json:"edges"`
+	Nodes      []*ent.SiteShareLink `json:"nodes"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type SiteShareLinkEdge struct {
+	Node   *ent.SiteShareLink `json:"node"`
+	Cursor string             `json:"cursor"`
+}
+
+type SiteSpaceConnection struct {
+	Edges      []*SiteSpaceEdge `json:"edges"`
+	Nodes      []*ent.SiteSpace `json:"nodes"`
+	PageInfo   *PageInfo        `json:"pageInfo"`
+	TotalCount int              `json:"totalCount"`
+}
+
+type SiteSpaceEdge struct {
+	Node   *ent.SiteSpace `json:"node"`
+	Cursor string         `json:"cursor"`
+}
+
+type SiteStructure struct {
+	// sections or siteSpaces.
+	Type      string       `json:"type"`
+	Structure []types.Node `json:"structure"`
+}
+
+type SiteStructureItemConnection struct {
+	Edges      []*SiteStructureItemEdge `json:"edges"`
+	Nodes      []types.Node             `json:"nodes"`
+	PageInfo   *PageInfo                `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+type SiteStructureItemEdge struct {
+	Node   types.Node `json:"node"`
+	Cursor string     `json:"cursor"`
+}
+
+type SiteStructureItemPointer struct {
+	Type SiteStructureItemType `json:"type"`
+	ID   string                `json:"id"`
+}
+
+type SiteStructurePosition struct {
+	Before graphql.Omittable[*SiteStructureItemPointer] `json:"before,omitempty"`
+	After  graphql.Omittable[*SiteStructureItemPointer] `json:"after,omitempty"`
+}
+
+type SiteTemplateCondition struct {
+	Description string `json:"description"`
+	Condition   string `json:"condition"`
+}
+
+type SiteUrls struct {
+	Location  string  `json:"location"`
+	App       string  `json:"app"`
+	Published *string `json:"published,omitempty"`
+}
+
+type SortSiteStructureInput struct {
+	Item     *SiteStructureItemPointer `json:"item"`
+	Position *SiteStructurePosition    `json:"position"`
+}
+
 type SpaceConnection struct {
 	Edges      []*SpaceEdge `json:"edges"`
 	Nodes      []*ent.Space `json:"nodes"`
@@ -145,6 +340,11 @@ type SpaceUrls struct {
 	Icon      *string `json:"icon,omitempty"`
 }
 
+type ThemedURL struct {
+	Light string `json:"light"`
+	Dark  string `json:"dark"`
+}
+
 type UpdateCollectionInput struct {
 	// At most 50 characters.
 	Title graphql.Omittable[*string] `json:"title,omitempty"`
@@ -152,6 +352,48 @@ type UpdateCollectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// null removes default access.
 	DefaultLevel graphql.Omittable[*types.DefaultLevel] `json:"defaultLevel,omitempty"`
+}
+
+type UpdateSiteInput struct {
+	Title           graphql.Omittable[*string]                   `json:"title,omitempty"`
+	Visibility      graphql.Omittable[*SiteVisibility]           `json:"visibility,omitempty"`
+	Basename        graphql.Omittable[*string]                   `json:"basename,omitempty"`
+	AdaptiveContent graphql.Omittable[*SiteAdaptiveContentInput] `json:"adaptiveContent,omitempty"`
+	AgentsContext   graphql.Omittable[*SiteAgentsContext]        `json:"agentsContext,omitempty"`
+	// Site space to use as default (at the root, or in its section).
+	DefaultSiteSpace   graphql.Omittable[*string] `json:"defaultSiteSpace,omitempty"`
+	DefaultSiteSection graphql.Omittable[*string] `json:"defaultSiteSection,omitempty"`
+	// A domain and path such as example.com/docs; null removes it.
+	Proxy graphql.Omittable[*string] `json:"proxy,omitempty"`
+	// A custom hostname; null removes it.
+	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
+}
+
+type UpdateSiteSectionGroupInput struct {
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	Icon  graphql.Omittable[*string] `json:"icon,omitempty"`
+}
+
+type UpdateSiteSectionInput struct {
+	Title            graphql.Omittable[*string] `json:"title,omitempty"`
+	Path             graphql.Omittable[*string] `json:"path,omitempty"`
+	DefaultSiteSpace graphql.Omittable[*string] `json:"defaultSiteSpace,omitempty"`
+	Condition        graphql.Omittable[*string] `json:"condition,omitempty"`
+	Icon             graphql.Omittable[*string] `json:"icon,omitempty"`
+	Description      graphql.Omittable[*string] `json:"description,omitempty"`
+}
+
+type UpdateSiteShareLinkInput struct {
+	Name   graphql.Omittable[*string] `json:"name,omitempty"`
+	Active graphql.Omittable[*bool]   `json:"active,omitempty"`
+}
+
+type UpdateSiteSpaceInput struct {
+	Path graphql.Omittable[*string] `json:"path,omitempty"`
+	// null removes the condition.
+	Condition graphql.Omittable[*string] `json:"condition,omitempty"`
+	Space     graphql.Omittable[*string] `json:"space,omitempty"`
+	Hidden    graphql.Omittable[*bool]   `json:"hidden,omitempty"`
 }
 
 type UpdateSpaceInput struct {
@@ -221,6 +463,240 @@ func (e *ContentPointerType) UnmarshalJSON(b []byte) error {
 }
 
 func (e ContentPointerType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteAgentsContext string
+
+const (
+	SiteAgentsContextExcluded SiteAgentsContext = "excluded"
+	SiteAgentsContextIncluded SiteAgentsContext = "included"
+)
+
+var AllSiteAgentsContext = []SiteAgentsContext{
+	SiteAgentsContextExcluded,
+	SiteAgentsContextIncluded,
+}
+
+func (e SiteAgentsContext) IsValid() bool {
+	switch e {
+	case SiteAgentsContextExcluded, SiteAgentsContextIncluded:
+		return true
+	}
+	return false
+}
+
+func (e SiteAgentsContext) String() string {
+	return string(e)
+}
+
+func (e *SiteAgentsContext) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteAgentsContext(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteAgentsContext", str)
+	}
+	return nil
+}
+
+func (e SiteAgentsContext) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteAgentsContext) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteAgentsContext) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteStructureItemType string
+
+const (
+	SiteStructureItemTypeSiteSpace        SiteStructureItemType = "site_space"
+	SiteStructureItemTypeSiteSection      SiteStructureItemType = "site_section"
+	SiteStructureItemTypeSiteSectionGroup SiteStructureItemType = "site_section_group"
+)
+
+var AllSiteStructureItemType = []SiteStructureItemType{
+	SiteStructureItemTypeSiteSpace,
+	SiteStructureItemTypeSiteSection,
+	SiteStructureItemTypeSiteSectionGroup,
+}
+
+func (e SiteStructureItemType) IsValid() bool {
+	switch e {
+	case SiteStructureItemTypeSiteSpace, SiteStructureItemTypeSiteSection, SiteStructureItemTypeSiteSectionGroup:
+		return true
+	}
+	return false
+}
+
+func (e SiteStructureItemType) String() string {
+	return string(e)
+}
+
+func (e *SiteStructureItemType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteStructureItemType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteStructureItemType", str)
+	}
+	return nil
+}
+
+func (e SiteStructureItemType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteStructureItemType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteStructureItemType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteType string
+
+const (
+	SiteTypeBasic         SiteType = "basic"
+	SiteTypePremium       SiteType = "premium"
+	SiteTypeUltimate      SiteType = "ultimate"
+	SiteTypeSponsored     SiteType = "sponsored"
+	SiteTypeLegacyBasic   SiteType = "legacy_basic"
+	SiteTypeLegacyPremium SiteType = "legacy_premium"
+)
+
+var AllSiteType = []SiteType{
+	SiteTypeBasic,
+	SiteTypePremium,
+	SiteTypeUltimate,
+	SiteTypeSponsored,
+	SiteTypeLegacyBasic,
+	SiteTypeLegacyPremium,
+}
+
+func (e SiteType) IsValid() bool {
+	switch e {
+	case SiteTypeBasic, SiteTypePremium, SiteTypeUltimate, SiteTypeSponsored, SiteTypeLegacyBasic, SiteTypeLegacyPremium:
+		return true
+	}
+	return false
+}
+
+func (e SiteType) String() string {
+	return string(e)
+}
+
+func (e *SiteType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteType", str)
+	}
+	return nil
+}
+
+func (e SiteType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SiteVisibility string
+
+const (
+	SiteVisibilityPublic      SiteVisibility = "public"
+	SiteVisibilityUnlisted    SiteVisibility = "unlisted"
+	SiteVisibilityShareLink   SiteVisibility = "share_link"
+	SiteVisibilityVisitorAuth SiteVisibility = "visitor_auth"
+)
+
+var AllSiteVisibility = []SiteVisibility{
+	SiteVisibilityPublic,
+	SiteVisibilityUnlisted,
+	SiteVisibilityShareLink,
+	SiteVisibilityVisitorAuth,
+}
+
+func (e SiteVisibility) IsValid() bool {
+	switch e {
+	case SiteVisibilityPublic, SiteVisibilityUnlisted, SiteVisibilityShareLink, SiteVisibilityVisitorAuth:
+		return true
+	}
+	return false
+}
+
+func (e SiteVisibility) String() string {
+	return string(e)
+}
+
+func (e *SiteVisibility) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SiteVisibility(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SiteVisibility", str)
+	}
+	return nil
+}
+
+func (e SiteVisibility) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SiteVisibility) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SiteVisibility) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -165,3 +165,32 @@ func ForSpace(level types.Role) SpacePermissions {
 		InstallIntegration: level == types.RoleAdmin,
 	}
 }
+
+// WarmSpaces loads, a level at a time, every collection above the given
+// spaces, so that later level computations read the loader's cache instead
+// of waiting for a batch per space.
+func WarmSpaces(ctx context.Context, spaces []*ent.Space) error {
+	l := loaders.For(ctx)
+	var ids []string
+	seen := map[string]bool{}
+	for _, s := range spaces {
+		if s.ParentID != nil && !seen[*s.ParentID] {
+			seen[*s.ParentID] = true
+			ids = append(ids, *s.ParentID)
+		}
+	}
+	for depth := 0; len(ids) > 0 && depth < maxDepth; depth++ {
+		cs, errs := l.CollectionByID.LoadMany(ctx, ids)()
+		ids = nil
+		for i, c := range cs {
+			if errs != nil && errs[i] != nil {
+				continue
+			}
+			if c.ParentID != nil && !seen[*c.ParentID] {
+				seen[*c.ParentID] = true
+				ids = append(ids, *c.ParentID)
+			}
+		}
+	}
+	return nil
+}

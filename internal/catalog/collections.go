@@ -354,7 +354,7 @@ func (s *Service) MoveCollection(ctx context.Context, id string, in MoveInput) (
 		if err != nil {
 			return err
 		}
-		if sameParent(c.ParentID, target) && pos == c.Position {
+		if sameParent(c.ParentID, target) && samePlace(sibs, c.Position, pos) {
 			return apierr.New(apierr.Conflict, "Operation would not result in any update")
 		}
 		u := tx.Collection.UpdateOneID(c.ID).SetPosition(pos)

@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"sort"
 
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+
 	"quire/ent"
 	"quire/ent/collection"
+	"quire/ent/organization"
 	"quire/ent/space"
 	"quire/internal/apierr"
 	"quire/internal/position"
@@ -30,7 +34,19 @@ type sibling struct {
 
 // siblings returns the live children of a parent (or of the organization's
 // root when parentID is nil), ordered, without the item being moved.
+// Called inside a transaction, it first locks the organization row on
+// PostgreSQL, so that concurrent transactions placing items in the same
+// organization do not read the same siblings and pick the same position
+// (SQLite transactions already take the write lock when they begin).
 func siblings(ctx context.Context, c *ent.Client, orgID string, parentID *string, exclude string) ([]sibling, error) {
+	_, err := c.Organization.Query().Unique(false).Where(organization.ID(orgID), func(s *entsql.Selector) {
+		if s.Dialect() == dialect.Postgres {
+			s.For(entsql.LockNoKeyUpdate)
+		}
+	}).IDs(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("lock organization: %w", err)
+	}
 	cq := c.Collection.Query().Where(collection.OrganizationID(orgID))
 	sq := c.Space.Query().Where(space.OrganizationID(orgID), space.DeletedAtIsNil())
 	if parentID == nil {
@@ -80,6 +96,19 @@ func endOf(sibs []sibling) string {
 		return position.First()
 	}
 	return position.After(sibs[len(sibs)-1].pos)
+}
+
+// samePlace reports whether an item keyed old sorts among sibs exactly
+// where one keyed new does: no sibling lies between the two keys, so a move
+// from old to new would not change the order.
+func samePlace(sibs []sibling, old, new string) bool {
+	lo, hi := min(old, new), max(old, new)
+	for _, s := range sibs {
+		if s.pos >= lo && s.pos <= hi {
+			return false
+		}
+	}
+	return true
 }
 
 // placeAmong computes the position for pos among sibs. A nil pos places the

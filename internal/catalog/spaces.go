@@ -501,7 +501,7 @@ func (s *Service) MoveSpace(ctx context.Context, id string, in MoveInput) (*ent.
 		if err != nil {
 			return err
 		}
-		if sameParent(sp.ParentID, target) && pos == sp.Position {
+		if sameParent(sp.ParentID, target) && samePlace(sibs, sp.Position, pos) {
 			return apierr.New(apierr.Conflict, "Operation would not result in any update")
 		}
 		u := tx.Space.UpdateOneID(sp.ID).SetPosition(pos)

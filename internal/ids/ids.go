@@ -23,6 +23,11 @@ const (
 	Collection   Kind = 'C'
 	Space        Kind = 'S'
 	Revision     Kind = 'R'
+	Site         Kind = 'W'
+	SiteSection  Kind = 'X'
+	SectionGroup Kind = 'G'
+	SiteSpace    Kind = 'V'
+	ShareLink    Kind = 'L'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -58,7 +63,7 @@ func KindOf(id string) (Kind, bool) {
 		}
 	}
 	switch k := Kind(id[0]); k {
-	case Organization, User, Member, Token, Collection, Space, Revision:
+	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink:
 		return k, true
 	}
 	return 0, false

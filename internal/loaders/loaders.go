@@ -38,6 +38,8 @@ type Loaders struct {
 	SpaceByID        *dataloader.Loader[string, *ent.Space]
 	// MemberByOrgUser is keyed by "orgID/userID".
 	MemberByOrgUser *dataloader.Loader[string, *ent.Member]
+	// Sites holds the docs-site loaders.
+	Sites SiteLoaders
 
 	viewerOnce    sync.Once
 	viewerMembers map[string]*ent.Member
@@ -62,6 +64,7 @@ func New(client *ent.Client) *Loaders {
 	l.MemberByOrgUser = dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Member] {
 		return batchMembers(ctx, client, keys)
 	}, dataloader.WithWait[string, *ent.Member](Wait), dataloader.WithBatchCapacity[string, *ent.Member](maxBatch))
+	l.Sites = newSiteLoaders(client)
 	return l
 }
 

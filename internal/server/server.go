@@ -28,9 +28,11 @@ import (
 	"quire/internal/auth"
 	"quire/internal/catalog"
 	"quire/internal/db"
+	"quire/internal/graphiql"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
 	"quire/internal/requestid"
+	"quire/internal/sites"
 	"quire/rest"
 )
 
@@ -67,7 +69,8 @@ func NewServer(cfg Config) *Server {
 		cfg.Metrics = metrics.New()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	r := &graph.Resolver{Catalog: catalog.New(cfg.DB.Client), PublicURL: cfg.PublicURL}
+	cat := catalog.New(cfg.DB.Client)
+	r := &graph.Resolver{Catalog: cat, Sites: sites.New(cfg.DB.Client, cat, cfg.PublicURL), PublicURL: cfg.PublicURL}
 	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -84,7 +87,8 @@ func NewServer(cfg Config) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.Handle("/metrics", cfg.Metrics.Handler())
-	mux.Handle("/graphql", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError))
+	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError)))
+	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
@@ -196,6 +200,8 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.Route
 		switch p := r.URL.Path; {
 		case p == "/graphql", p == "/healthz", p == "/readyz", p == "/metrics":
 			tmpl = p
+		case strings.HasPrefix(p, "/graphiql/assets/"):
+			tmpl = "/graphiql/assets/"
 		case strings.HasPrefix(p, "/v1/"):
 			tmpl = "/v1/unmatched"
 		default:

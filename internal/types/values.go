@@ -1,5 +1,11 @@
 package types
 
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
 // MergeRules configures what a change request needs before it can merge.
 type MergeRules struct {
 	// Type is "inherit", "rules" or "none".
@@ -30,3 +36,34 @@ func ValidRuleName(name string) bool { return contains(MergeRuleNames, name) }
 
 // Node is any object with a global id; the GraphQL Node interface binds to it.
 type Node interface{}
+
+// JSON is an arbitrary JSON value, for settings whose shape is documented
+// by the REST API (customization settings, JSON Schemas).
+type JSON json.RawMessage
+
+// MarshalGQL writes the value as is.
+func (j JSON) MarshalGQL(w io.Writer) {
+	if len(j) == 0 {
+		io.WriteString(w, "null")
+		return
+	}
+	w.Write(j)
+}
+
+// UnmarshalGQL accepts any JSON value.
+func (j *JSON) UnmarshalGQL(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("JSON: %w", err)
+	}
+	*j = b
+	return nil
+}
+
+// MarshalJSON writes the value as is.
+func (j JSON) MarshalJSON() ([]byte, error) {
+	if len(j) == 0 {
+		return []byte("null"), nil
+	}
+	return j, nil
+}

@@ -1,0 +1,310 @@
+package graph
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+
+	"quire/ent"
+	"quire/graph/model"
+	"quire/internal/apierr"
+	"quire/internal/catalog"
+	"quire/internal/customization"
+	"quire/internal/loaders"
+	"quire/internal/sites"
+	"quire/internal/types"
+)
+
+// restEnum turns a GraphQL enum value into its REST spelling.
+func restEnum[T ~string](v T) string { return strings.ReplaceAll(string(v), "_", "-") }
+
+// gqlEnum turns a REST value into a GraphQL enum value.
+func gqlEnum[T ~string](v string) T { return T(strings.ReplaceAll(v, "-", "_")) }
+
+// siteOf resolves a site id to the site and its organization, for
+// mutations that name only the site.
+func (r *Resolver) siteOf(ctx context.Context, id string) (*ent.Site, error) {
+	return r.Sites.SiteByID(ctx, id)
+}
+
+func siteConnection(items []*ent.Site, args catalog.PageArgs) (*model.SiteConnection, error) {
+	p, err := catalog.Paginate(items, siteCursor, args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func sectionConnection(items []*ent.SiteSection, args catalog.PageArgs) (*model.SiteSectionConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteSectionConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSectionEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteSectionEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func groupConnection(items []*ent.SiteSectionGroup, args catalog.PageArgs) (*model.SiteSectionGroupConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteSectionGroupConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSectionGroupEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteSectionGroupEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func siteSpaceConnection(items []*ent.SiteSpace, args catalog.PageArgs) (*model.SiteSpaceConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteSpaceConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSpaceEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteSpaceEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func itemConnection(items []types.Node, args catalog.PageArgs) (*model.SiteStructureItemConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteStructureItemConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteStructureItemEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteStructureItemEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func shareLinkConnection(items []*ent.SiteShareLink, args catalog.PageArgs) (*model.SiteShareLinkConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.SiteShareLinkConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteShareLinkEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.SiteShareLinkEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+// StructureItems turns a tree level into GraphQL union members.
+func StructureItems(items []sites.Item) []types.Node {
+	out := make([]types.Node, 0, len(items))
+	for _, it := range items {
+		switch {
+		case it.Section != nil:
+			out = append(out, it.Section)
+		case it.Group != nil:
+			out = append(out, it.Group)
+		case it.SiteSpace != nil:
+			out = append(out, it.SiteSpace)
+		}
+	}
+	return out
+}
+
+// tree loads the structure of the site an object belongs to.
+func (r *Resolver) tree(ctx context.Context, siteID string) (*sites.Tree, error) {
+	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, siteID)()
+	if err != nil {
+		return nil, err
+	}
+	return sites.LoadTree(ctx, st)
+}
+
+// publishedURL returns the published URL of a site object, if any.
+func (r *Resolver) publishedURL(ctx context.Context, siteID, id string, shareKey *string) (*string, error) {
+	t, err := r.tree(ctx, siteID)
+	if err != nil {
+		return nil, err
+	}
+	key, err := r.Sites.ResolveShareKey(ctx, t.Site, shareKey)
+	if err != nil {
+		return nil, err
+	}
+	if u, ok := sites.PublishedURLs(r.PublicURL, t, key)[id]; ok {
+		return &u, nil
+	}
+	return nil, nil
+}
+
+func settingsJSON(s customization.Settings, err error) (types.JSON, error) {
+	if err != nil {
+		return nil, err
+	}
+	b, err := customization.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	return types.JSON(b), nil
+}
+
+func siteStructure(t *sites.Tree) *model.SiteStructure {
+	typ := "siteSpaces"
+	if t.HasSections() {
+		typ = "sections"
+	}
+	return &model.SiteStructure{Type: typ, Structure: StructureItems(t.Root)}
+}
+
+func sortPointer(p *model.SiteStructureItemPointer) *sites.Pointer {
+	if p == nil {
+		return nil
+	}
+	return &sites.Pointer{Type: restEnum(p.Type), ID: p.ID}
+}
+
+// rawJSON returns the bytes of a JSON argument, refusing null.
+func rawJSON(field string, v types.JSON) ([]byte, error) {
+	if len(v) == 0 || string(v) == "null" {
+		return nil, apierr.Invalid(field, "%s is required", field)
+	}
+	return json.RawMessage(v), nil
+}
+
+// requiredOpt reads an omittable input whose null is not allowed,
+// collecting the first validation error.
+func requiredOpt[T any](o graphql.Omittable[*T], field string, errs []error) (catalog.Opt[T], []error) {
+	v, err := required(o, field)
+	if err != nil {
+		return v, append(errs, err)
+	}
+	return v, errs
+}
+
+// siteFeatures lists the features of a site's plan.
+func siteFeatures(st *ent.Site) []*model.SiteFeature {
+	plan := gqlEnum[model.SiteType](st.Type)
+	keys := []string{"sites-public-visibility", "sites-unlisted-visibility", "sites-share-links", "sites-sections",
+		"sites-basic-customization", "sites-full-text-search", "sites-page-feedback", "sites-pdf-export"}
+	switch st.Type {
+	case "premium", "ultimate", "legacy-premium", "sponsored":
+		keys = append(keys, "sites-custom-domain", "sites-custom-subdirectory", "sites-visitor-authentication",
+			"sites-adaptive-content", "sites-multivariant-site", "sites-redirects", "sites-seo", "sites-ai-search")
+	}
+	if st.Type == "ultimate" {
+		keys = append(keys, "sites-advanced-customization", "sites-custom-fonts", "sites-ai-assistant", "sites-advanced-insights")
+	}
+	out := make([]*model.SiteFeature, len(keys))
+	for i, k := range keys {
+		out[i] = &model.SiteFeature{ID: k, Plan: plan, Frozen: false, Customizations: []string{}}
+	}
+	return out
+}
+
+// defaultSiteSpaceOf returns the default site space of a section, or of the
+// site root when sec is nil.
+func defaultSiteSpaceOf(t *sites.Tree, sec *ent.SiteSection) *ent.SiteSpace {
+	var want *string
+	var list []*ent.SiteSpace
+	if sec == nil {
+		if t.HasSections() {
+			return nil
+		}
+		want, list = t.Site.DefaultSiteSpaceID, sites.SpacesOf(t.SiteSpaces, nil)
+	} else {
+		id := sec.ID
+		want, list = sec.DefaultSiteSpaceID, sites.SpacesOf(t.SiteSpaces, &id)
+	}
+	for _, ss := range list {
+		if want != nil && ss.ID == *want {
+			return ss
+		}
+	}
+	return nil
+}
+
+// isDefaultSiteSpace reports whether ss is the default of its place.
+func isDefaultSiteSpace(t *sites.Tree, ss *ent.SiteSpace) bool {
+	if ss.SectionID == nil {
+		return t.Site.DefaultSiteSpaceID != nil && *t.Site.DefaultSiteSpaceID == ss.ID
+	}
+	for _, sec := range t.Sections {
+		if sec.ID == *ss.SectionID {
+			return sec.DefaultSiteSpaceID != nil && *sec.DefaultSiteSpaceID == ss.ID
+		}
+	}
+	return false
+}
+
+func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
+	site, err := settingsJSON(p.Customization, nil)
+	if err != nil {
+		return nil, err
+	}
+	spaces := map[string]json.RawMessage{}
+	for id, set := range p.SiteSpaces {
+		b, err := customization.Marshal(set)
+		if err != nil {
+			return nil, err
+		}
+		spaces[id] = b
+	}
+	sb, err := json.Marshal(spaces)
+	if err != nil {
+		return nil, err
+	}
+	return &model.PublishedContentSite{
+		Object:         "published-content-site",
+		Site:           p.Site,
+		Structure:      siteStructure(p.Tree),
+		Customizations: &model.PublishedCustomizations{Site: site, SiteSpaces: types.JSON(sb)},
+		Scripts:        []*model.SiteScript{},
+	}, nil
+}
+
+// WarmSites loads, in one statement per level, the structure of every
+// given site, so that presenting a list of sites waits on no batch per
+// site.
+func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
+	ids := make([]string, len(list))
+	l := loaders.For(ctx).Sites
+	for i, st := range list {
+		ids[i] = st.ID
+		l.SiteByID.Prime(ctx, st.ID, st)
+	}
+	a := l.SectionsBySite.LoadMany(ctx, ids)
+	b := l.GroupsBySite.LoadMany(ctx, ids)
+	c := l.SiteSpacesBySite.LoadMany(ctx, ids)
+	a()
+	b()
+	c()
+}
+
+// WarmSpaces loads the spaces of site spaces, and the collections above
+// them, in one batch per level.
+func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
+	_, err := sites.LoadSpaces(ctx, sss)
+	return err
+}
+
+// SiteChildURL is the API location of an object below a site.
+func (r *Resolver) SiteChildURL(st *ent.Site, kind, id string) string {
+	return r.apiURL("orgs", st.OrganizationID, "sites", st.ID, kind, id)
+}
+
+// SiteSpaceOf returns a site space of a site.
+func (r *Resolver) SiteSpaceOf(ctx context.Context, st *ent.Site, id string) (*ent.SiteSpace, error) {
+	return r.Sites.SiteSpace(ctx, st.OrganizationID, st.ID, id)
+}
+
+// SiteSpacesOfSite returns every site space of a site (empty on error; the
+// callers only use it to warm caches).
+func (r *Resolver) SiteSpacesOfSite(ctx context.Context, st *ent.Site) []*ent.SiteSpace {
+	all, _ := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, st.ID)()
+	return all
+}

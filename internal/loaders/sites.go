@@ -1,0 +1,74 @@
+package loaders
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/graph-gophers/dataloader/v7"
+
+	"quire/ent"
+	"quire/ent/site"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitespace"
+)
+
+// SiteLoaders load docs sites and their structure, a whole level per
+// statement.
+type SiteLoaders struct {
+	SiteByID *dataloader.Loader[string, *ent.Site]
+	// The *BySite loaders return every row of a site, in no particular
+	// order; callers order and filter.
+	SectionsBySite   *dataloader.Loader[string, []*ent.SiteSection]
+	GroupsBySite     *dataloader.Loader[string, []*ent.SiteSectionGroup]
+	SiteSpacesBySite *dataloader.Loader[string, []*ent.SiteSpace]
+}
+
+func newSiteLoaders(client *ent.Client) SiteLoaders {
+	return SiteLoaders{
+		SiteByID: newLoader(func(ctx context.Context, keys []string) ([]*ent.Site, error) {
+			return client.Site.Query().Where(site.IDIn(keys...)).All(ctx)
+		}, func(s *ent.Site) string { return s.ID }, "site"),
+		SectionsBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSection, error) {
+			return client.SiteSection.Query().Where(sitesection.SiteIDIn(keys...)).All(ctx)
+		}, func(s *ent.SiteSection) string { return s.SiteID }, "site sections"),
+		GroupsBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSectionGroup, error) {
+			return client.SiteSectionGroup.Query().Where(sitesectiongroup.SiteIDIn(keys...)).All(ctx)
+		}, func(g *ent.SiteSectionGroup) string { return g.SiteID }, "site section groups"),
+		SiteSpacesBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSpace, error) {
+			return client.SiteSpace.Query().Where(sitespace.SiteIDIn(keys...)).All(ctx)
+		}, func(s *ent.SiteSpace) string { return s.SiteID }, "site spaces"),
+	}
+}
+
+// newGroupLoader builds a one-to-many loader: one statement per batch of
+// parent keys, each key getting its (possibly empty) list of rows.
+func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), parent func(T) string, what string) *dataloader.Loader[string, []T] {
+	batch := func(ctx context.Context, keys []string) []*dataloader.Result[[]T] {
+		out := make([]*dataloader.Result[[]T], len(keys))
+		rows, err := fetch(ctx, keys)
+		if err != nil {
+			for i := range out {
+				out[i] = &dataloader.Result[[]T]{Error: fmt.Errorf("load %s: %w", what, err)}
+			}
+			return out
+		}
+		by := make(map[string][]T, len(keys))
+		for _, r := range rows {
+			by[parent(r)] = append(by[parent(r)], r)
+		}
+		for i, k := range keys {
+			out[i] = &dataloader.Result[[]T]{Data: by[k]}
+		}
+		return out
+	}
+	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, []T](Wait), dataloader.WithBatchCapacity[string, []T](maxBatch))
+}
+
+// ForgetSite drops everything cached about a site after a write.
+func (l *Loaders) ForgetSite(ctx context.Context, siteID string) {
+	l.Sites.SiteByID.Clear(ctx, siteID)
+	l.Sites.SectionsBySite.Clear(ctx, siteID)
+	l.Sites.GroupsBySite.Clear(ctx, siteID)
+	l.Sites.SiteSpacesBySite.Clear(ctx, siteID)
+}
