@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 
 	"quire/graph"
 	"quire/internal/apierr"
@@ -18,6 +19,9 @@ type API struct {
 	r      *graph.Resolver
 	log    *slog.Logger
 	routes []Route
+
+	docOnce sync.Once
+	doc     map[string]any
 }
 
 // New returns the /v1 API over the resolvers.

@@ -17,27 +17,33 @@ func (a *API) table() []Route {
 
 func (a *API) coreRoutes() []Route {
 	return []Route{
-		{"GET", "/user", "Get the authenticated user", a.getUser},
-		{"GET", "/orgs", "List the caller's organizations", a.listOrgs},
-		{"GET", "/orgs/{organizationId}", "Get an organization", a.getOrg},
-		{"GET", "/orgs/{organizationId}/collections", "List an organization's collections", a.listOrgCollections},
-		{"POST", "/orgs/{organizationId}/collections", "Create a collection", a.createCollection},
-		{"GET", "/orgs/{organizationId}/spaces", "List an organization's spaces", a.listOrgSpaces},
-		{"POST", "/orgs/{organizationId}/spaces", "Create a space", a.createSpace},
-		{"GET", "/collections/{collectionId}", "Get a collection", a.getCollection},
-		{"PATCH", "/collections/{collectionId}", "Update a collection", a.updateCollection},
-		{"DELETE", "/collections/{collectionId}", "Delete a collection", a.deleteCollection},
-		{"GET", "/collections/{collectionId}/spaces", "List the spaces of a collection", a.listCollectionSpaces},
-		{"POST", "/collections/{collectionId}/move", "Move a collection", a.moveCollection},
-		{"POST", "/collections/{collectionId}/transfer", "Transfer a collection to another organization", a.transferCollection},
-		{"GET", "/spaces/{spaceId}", "Get a space", a.getSpace},
-		{"PATCH", "/spaces/{spaceId}", "Update a space", a.updateSpace},
-		{"DELETE", "/spaces/{spaceId}", "Delete a space", a.deleteSpace},
-		{"POST", "/spaces/{spaceId}/duplicate", "Duplicate a space", a.duplicateSpace},
-		{"POST", "/spaces/{spaceId}/restore", "Restore a deleted space", a.restoreSpace},
-		{"POST", "/spaces/{spaceId}/move", "Move a space", a.moveSpace},
-		{"POST", "/spaces/{spaceId}/transfer", "Transfer a space to another organization", a.transferSpace},
+		op("GET", "/openapi.json", "This API's OpenAPI 3.1 document (no token needed)", a.getOpenAPI).Returns(200, map[string]any{}),
+		op("GET", "/user", "Get the authenticated user", a.getUser).Returns(200, User{}),
+		op("GET", "/orgs", "List the caller's organizations", a.listOrgs).List(Organization{}),
+		op("GET", "/orgs/{organizationId}", "Get an organization", a.getOrg).Returns(200, Organization{}),
+		op("GET", "/orgs/{organizationId}/collections", "List an organization's collections", a.listOrgCollections).List(Collection{}).Query(qNested),
+		op("POST", "/orgs/{organizationId}/collections", "Create a collection", a.createCollection).Body(CreateCollectionBody{}).Returns(201, Collection{}),
+		op("GET", "/orgs/{organizationId}/spaces", "List an organization's spaces", a.listOrgSpaces).List(Space{}),
+		op("POST", "/orgs/{organizationId}/spaces", "Create a space", a.createSpace).Body(CreateSpaceBody{}).Returns(201, Space{}),
+		op("GET", "/collections/{collectionId}", "Get a collection", a.getCollection).Returns(200, Collection{}),
+		op("PATCH", "/collections/{collectionId}", "Update a collection", a.updateCollection).Body(UpdateCollectionBody{}).Returns(200, Collection{}),
+		op("DELETE", "/collections/{collectionId}", "Delete a collection", a.deleteCollection).Deletes(),
+		op("GET", "/collections/{collectionId}/spaces", "List the spaces of a collection", a.listCollectionSpaces).List(Space{}),
+		op("POST", "/collections/{collectionId}/move", "Move a collection", a.moveCollection).Body(MoveBody{}).Returns(200, Collection{}).Errors(409),
+		op("POST", "/collections/{collectionId}/transfer", "Transfer a collection to another organization", a.transferCollection).Body(TransferBody{}).Returns(200, Collection{}).Errors(409, 412),
+		op("GET", "/spaces/{spaceId}", "Get a space", a.getSpace).Query(qShareKey).Returns(200, Space{}),
+		op("PATCH", "/spaces/{spaceId}", "Update a space", a.updateSpace).Body(UpdateSpaceBody{}).Returns(200, Space{}),
+		op("DELETE", "/spaces/{spaceId}", "Delete a space", a.deleteSpace).Deletes(),
+		op("POST", "/spaces/{spaceId}/duplicate", "Duplicate a space", a.duplicateSpace).Returns(201, Space{}),
+		op("POST", "/spaces/{spaceId}/restore", "Restore a deleted space", a.restoreSpace).Returns(200, Space{}),
+		op("POST", "/spaces/{spaceId}/move", "Move a space", a.moveSpace).Body(MoveBody{}).Returns(200, Space{}).Errors(409),
+		op("POST", "/spaces/{spaceId}/transfer", "Transfer a space to another organization", a.transferSpace).Body(TransferBody{}).Returns(200, Space{}).Errors(409, 412),
 	}
+}
+
+func (a *API) getOpenAPI(ctx context.Context, req *Request) (int, any, error) {
+	a.docOnce.Do(func() { a.doc = a.OpenAPI(a.r.PublicURL) })
+	return http.StatusOK, a.doc, nil
 }
 
 func (a *API) getUser(ctx context.Context, req *Request) (int, any, error) {

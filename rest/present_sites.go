@@ -164,7 +164,7 @@ type SiteSectionGroup struct {
 	SectionGroup *string        `json:"sectionGroup,omitempty"`
 	Icon         *string        `json:"icon,omitempty"`
 	Sections     []*SiteSection `json:"sections"`
-	Children     []any          `json:"children"`
+	Children     []any          `json:"children" oneOf:"SiteSection,SiteSectionGroup"`
 }
 
 func (a *API) presentGroup(key *string) func(context.Context, *ent.SiteSectionGroup) (*SiteSectionGroup, error) {
@@ -205,7 +205,7 @@ func (a *API) presentItem(ctx context.Context, n types.Node, key *string) (any, 
 // SiteStructure is the documented site structure.
 type SiteStructure struct {
 	Type      string `json:"type"`
-	Structure []any  `json:"structure"`
+	Structure []any  `json:"structure" oneOf:"SiteSpace,SiteSection,SiteSectionGroup"`
 }
 
 func (a *API) presentStructure(ctx context.Context, s *model.SiteStructure, key *string) (*SiteStructure, error) {

@@ -277,9 +277,9 @@ func (s *Service) Collections(ctx context.Context, orgID string, nested bool) ([
 
 // SubCollections lists the visible collections directly inside a collection.
 func (s *Service) SubCollections(ctx context.Context, c *ent.Collection) ([]*ent.Collection, error) {
-	kids, err := s.Client.Collection.Query().Where(collection.ParentID(c.ID)).All(ctx)
+	kids, err := loaders.For(ctx).CollectionsByParent.Load(ctx, c.ID)()
 	if err != nil {
-		return nil, fmt.Errorf("list sub-collections: %w", err)
+		return nil, err
 	}
 	return s.visibleCollections(ctx, kids)
 }

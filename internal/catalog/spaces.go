@@ -168,9 +168,9 @@ func (s *Service) CollectionSpaces(ctx context.Context, collectionID string) ([]
 	if err != nil {
 		return nil, err
 	}
-	all, err := s.Client.Space.Query().Where(space.ParentID(c.ID), space.DeletedAtIsNil()).All(ctx)
+	all, err := loaders.For(ctx).SpacesByParent.Load(ctx, c.ID)()
 	if err != nil {
-		return nil, fmt.Errorf("list collection spaces: %w", err)
+		return nil, err
 	}
 	return s.visibleSpaces(ctx, all)
 }

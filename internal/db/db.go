@@ -63,7 +63,7 @@ func Open(url string, opts Options) (*DB, error) {
 		sdb, err = sql.Open("sqlite", dsn)
 		dial = dialect.SQLite
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		sdb, err = sql.Open("postgres", url)
+		sdb, err = sql.Open("postgres", sessionUTC(url))
 		dial = dialect.Postgres
 		if err == nil {
 			sdb.SetMaxOpenConns(32)
@@ -82,6 +82,19 @@ func Open(url string, opts Options) (*DB, error) {
 	}
 	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement}
 	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd}, nil
+}
+
+// sessionUTC asks PostgreSQL for UTC sessions (unless the url sets a time
+// zone), so that timestamps are read back in UTC whatever the server's
+// TimeZone: GraphQL writes DateTime values as read, and documents them as UTC.
+func sessionUTC(url string) string {
+	if strings.Contains(strings.ToLower(url), "timezone=") {
+		return url
+	}
+	if strings.Contains(url, "?") {
+		return url + "&timezone=UTC"
+	}
+	return url + "?timezone=UTC"
 }
 
 // Ping checks that the database answers.

@@ -38,6 +38,11 @@ type Loaders struct {
 	SpaceByID        *dataloader.Loader[string, *ent.Space]
 	// MemberByOrgUser is keyed by "orgID/userID".
 	MemberByOrgUser *dataloader.Loader[string, *ent.Member]
+	// SpacesByParent and CollectionsByParent load the live spaces and the
+	// collections directly inside collections, a batch of parents per
+	// statement.
+	SpacesByParent      *dataloader.Loader[string, []*ent.Space]
+	CollectionsByParent *dataloader.Loader[string, []*ent.Collection]
 	// Sites holds the docs-site loaders.
 	Sites SiteLoaders
 
@@ -64,6 +69,12 @@ func New(client *ent.Client) *Loaders {
 	l.MemberByOrgUser = dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Member] {
 		return batchMembers(ctx, client, keys)
 	}, dataloader.WithWait[string, *ent.Member](Wait), dataloader.WithBatchCapacity[string, *ent.Member](maxBatch))
+	l.SpacesByParent = newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.Space, error) {
+		return client.Space.Query().Where(space.ParentIDIn(keys...), space.DeletedAtIsNil()).All(ctx)
+	}, func(s *ent.Space) string { return *s.ParentID }, "collection spaces")
+	l.CollectionsByParent = newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.Collection, error) {
+		return client.Collection.Query().Where(collection.ParentIDIn(keys...)).All(ctx)
+	}, func(c *ent.Collection) string { return *c.ParentID }, "sub-collections")
 	l.Sites = newSiteLoaders(client)
 	return l
 }

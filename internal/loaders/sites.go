@@ -10,6 +10,7 @@ import (
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 )
 
@@ -22,6 +23,9 @@ type SiteLoaders struct {
 	SectionsBySite   *dataloader.Loader[string, []*ent.SiteSection]
 	GroupsBySite     *dataloader.Loader[string, []*ent.SiteSectionGroup]
 	SiteSpacesBySite *dataloader.Loader[string, []*ent.SiteSpace]
+	// ShareLinksBySite lets a request check share keys once per site,
+	// not once per object whose URL it presents.
+	ShareLinksBySite *dataloader.Loader[string, []*ent.SiteShareLink]
 }
 
 func newSiteLoaders(client *ent.Client) SiteLoaders {
@@ -38,6 +42,9 @@ func newSiteLoaders(client *ent.Client) SiteLoaders {
 		SiteSpacesBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSpace, error) {
 			return client.SiteSpace.Query().Where(sitespace.SiteIDIn(keys...)).All(ctx)
 		}, func(s *ent.SiteSpace) string { return s.SiteID }, "site spaces"),
+		ShareLinksBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteShareLink, error) {
+			return client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(keys...)).All(ctx)
+		}, func(l *ent.SiteShareLink) string { return l.SiteID }, "site share links"),
 	}
 }
 
@@ -71,4 +78,5 @@ func (l *Loaders) ForgetSite(ctx context.Context, siteID string) {
 	l.Sites.SectionsBySite.Clear(ctx, siteID)
 	l.Sites.GroupsBySite.Clear(ctx, siteID)
 	l.Sites.SiteSpacesBySite.Clear(ctx, siteID)
+	l.Sites.ShareLinksBySite.Clear(ctx, siteID)
 }

@@ -90,6 +90,8 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
+	// The API's own description needs no token.
+	mux.Handle("/v1/openapi.json", s.api)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
 	})

@@ -31,6 +31,12 @@ type Env struct {
 	Server  *server.Server
 	HTTP    *httptest.Server
 	URL     string
+	// NoSpecCheck turns off checking /v1 responses against the OpenAPI
+	// document (for tests that send deliberately broken requests at the
+	// transport level).
+	NoSpecCheck bool
+
+	team *Team
 }
 
 // Backends names the databases every suite runs on.
@@ -178,8 +184,29 @@ func (r *Response) Decode(t testing.TB, v any) {
 	}
 }
 
-// Do sends a request with an optional JSON body (a string is sent raw).
+// Do sends a request with an optional JSON body (a string is sent raw), and
+// checks a /v1 response against the OpenAPI document.
 func (e *Env) Do(token, method, path string, body any) *Response {
+	e.T.Helper()
+	return e.do(token, method, path, body, true)
+}
+
+// DoUnchecked is Do without the OpenAPI check.
+func (e *Env) DoUnchecked(token, method, path string, body any) *Response {
+	e.T.Helper()
+	return e.do(token, method, path, body, false)
+}
+
+// NewTeamOnce returns the environment's team, created on first use.
+func (e *Env) NewTeamOnce() *Team {
+	e.T.Helper()
+	if e.team == nil {
+		e.team = e.NewTeam()
+	}
+	return e.team
+}
+
+func (e *Env) do(token, method, path string, body any, check bool) *Response {
 	e.T.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
@@ -213,6 +240,9 @@ func (e *Env) Do(token, method, path string, body any) *Response {
 	buf, err := io.ReadAll(resp.Body)
 	if err != nil {
 		e.T.Fatalf("read body: %v", err)
+	}
+	if check {
+		e.checkResponse(req, resp.StatusCode, resp.Header, buf)
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: buf}
 }
