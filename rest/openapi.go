@@ -131,7 +131,7 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 					"count": map[string]any{"type": "number", "description": "Total number of items."},
 					"next": map[string]any{
 						"type": "object", "required": []string{"page"},
-						"properties": map[string]any{"page": map[string]any{"type": "string"}},
+						"properties":  map[string]any{"page": map[string]any{"type": "string"}},
 						"description": "Present when there is a further page.",
 					},
 				},
