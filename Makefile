@@ -4,7 +4,7 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test test-short generate check-generate vet bench
+.PHONY: run build test generate check-generate vet bench interop test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
@@ -34,3 +34,11 @@ check-generate: generate
 ## bench: Go benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+## interop: drive the /v1 API with the official @gitbook/api 0.146.0 client (Node 20 + npm)
+interop:
+	bash interop/run.sh
+
+## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot
+test-browser:
+	cd web/graphiql && npm ci --no-audit --no-fund && npm test

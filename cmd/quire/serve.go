@@ -98,6 +98,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		Interval: sweepInterval,
 		Log:      log,
 		Now:      func() time.Time { return time.Now().UTC() },
+		Metrics:  m,
 	}
 	wg.Go(func() { sweeper.Run(sweepCtx) })
 

@@ -13,6 +13,7 @@ import (
 	"quire/ent/joblease"
 	"quire/ent/space"
 	"quire/internal/catalog"
+	"quire/internal/metrics"
 )
 
 // Claim tries to take the lease of job for holder until now+ttl. It returns
@@ -76,17 +77,41 @@ type Sweeper struct {
 	Interval time.Duration
 	Log      *slog.Logger
 	Now      func() time.Time
+	// Metrics, when set, receives the queue depth and run counts.
+	Metrics *metrics.Metrics
 }
+
+// PurgeJob is the name of the purge job's lease.
+const PurgeJob = "purge-deleted-spaces"
 
 // RunOnce claims the sweep and, if this process got it, purges.
 func (s *Sweeper) RunOnce(ctx context.Context) (ran bool, purged int, err error) {
 	now := s.Now()
-	ok, err := Claim(ctx, s.Client, "purge-deleted-spaces", s.Holder, now, s.Interval)
+	defer s.observe(ctx, &ran, &err)
+	ok, err := Claim(ctx, s.Client, PurgeJob, s.Holder, now, s.Interval)
 	if err != nil || !ok {
 		return false, 0, err
 	}
 	n, err := PurgeDeletedSpaces(ctx, s.Client, now)
 	return true, n, err
+}
+
+// observe records the run and the queue depth: spaces in the trash.
+func (s *Sweeper) observe(ctx context.Context, ran *bool, err *error) {
+	if s.Metrics == nil {
+		return
+	}
+	result := "skipped"
+	switch {
+	case *err != nil:
+		result = "failed"
+	case *ran:
+		result = "ran"
+	}
+	s.Metrics.JobRuns.WithLabelValues(PurgeJob, result).Inc()
+	if n, qerr := s.Client.Space.Query().Where(space.DeletedAtNotNil()).Count(ctx); qerr == nil {
+		s.Metrics.JobsPending.WithLabelValues(PurgeJob).Set(float64(n))
+	}
 }
 
 // Run sweeps every Interval until ctx ends.

@@ -19,6 +19,12 @@ type Metrics struct {
 	Requests *prometheus.HistogramVec
 	// GraphQL observes GraphQL operation durations by operation name and outcome.
 	GraphQL *prometheus.HistogramVec
+	// GraphQLErrors counts GraphQL errors by operation name and code.
+	GraphQLErrors *prometheus.CounterVec
+	// JobsPending is the number of items waiting for a background job.
+	JobsPending *prometheus.GaugeVec
+	// JobRuns counts background job runs by job and result (ran, skipped, failed).
+	JobRuns *prometheus.CounterVec
 }
 
 // New returns metrics on a fresh registry, with Go runtime collectors.
@@ -41,7 +47,19 @@ func New() *Metrics {
 			Buckets: prometheus.DefBuckets,
 		}, []string{"operation", "outcome"}),
 	}
-	reg.MustRegister(m.Statements, m.Requests, m.GraphQL,
+	m.GraphQLErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "quire_graphql_errors_total",
+		Help: "GraphQL errors by operation name and extensions.code.",
+	}, []string{"operation", "code"})
+	m.JobsPending = prometheus.NewGaugeVec(prometheus.GaugeOpts{
+		Name: "quire_jobs_pending",
+		Help: "Items waiting for a background job (the job queue depth), by job.",
+	}, []string{"job"})
+	m.JobRuns = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "quire_job_runs_total",
+		Help: "Background job runs by job and result: ran (this process held the lease), skipped (another did), failed.",
+	}, []string{"job", "result"})
+	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

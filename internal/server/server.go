@@ -133,6 +133,13 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 			outcome := "ok"
 			if resp != nil && len(resp.Errors) > 0 {
 				outcome = "error"
+				for _, e := range resp.Errors {
+					code, _ := e.Extensions["code"].(string)
+					if code == "" {
+						code = "UNKNOWN"
+					}
+					cfg.Metrics.GraphQLErrors.WithLabelValues(name, code).Inc()
+				}
 			}
 			cfg.Metrics.GraphQL.WithLabelValues(name, outcome).Observe(time.Since(start).Seconds())
 			return resp
