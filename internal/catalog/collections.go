@@ -325,6 +325,12 @@ func (s *Service) MoveCollection(ctx context.Context, id string, in MoveInput) (
 	if in.Parent.Set {
 		target = in.Parent.Value
 	}
+	if target == nil && c.ParentID != nil {
+		// Moving to the organization's root needs create rights there.
+		if err := s.requireCreateIn(ctx, c.OrganizationID, nil); err != nil {
+			return nil, err
+		}
+	}
 	if target != nil {
 		if *target == c.ID {
 			return nil, apierr.Invalid("parent", "A collection cannot be moved into itself")

@@ -484,7 +484,9 @@ func (s *Service) MoveSpace(ctx context.Context, id string, in MoveInput) (*ent.
 	if in.Parent.Set {
 		target = in.Parent.Value
 	}
-	if target != nil {
+	if !sameParent(sp.ParentID, target) {
+		// Placing content somewhere new needs create rights there, the
+		// organization's root included.
 		if err := s.requireCreateIn(ctx, sp.OrganizationID, target); err != nil {
 			return nil, err
 		}
