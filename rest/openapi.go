@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"quire/internal/customization"
 	"quire/internal/types"
 )
 
@@ -172,6 +173,7 @@ var (
 	rawType     = reflect.TypeOf(json.RawMessage{})
 	jsonType    = reflect.TypeOf(types.JSON{})
 	itemType    = reflect.TypeOf(StructureItem{})
+	fontType    = reflect.TypeOf(customization.Font{})
 	enumsByType = map[reflect.Type][]string{
 		reflect.TypeOf(types.Role("")):         types.Roles,
 		reflect.TypeOf(types.DefaultLevel("")): types.DefaultLevels,
@@ -194,6 +196,10 @@ func (g *schemaGen) schema(t reflect.Type, tag *reflect.StructTag) map[string]an
 		return map[string]any{}
 	case t == itemType:
 		return map[string]any{"oneOf": []any{ref("SiteSpace"), ref("SiteSection"), ref("SiteSectionGroup")}}
+	case t == fontType:
+		// A font is a built-in font's name or a custom font definition
+		// (customization.Font marshals itself so).
+		return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, g.structRef(reflect.TypeOf(customization.FontDefinition{}))}}
 	}
 	if vals, ok := enumsByType[t]; ok {
 		return map[string]any{"type": "string", "enum": vals}

@@ -12,10 +12,14 @@
 //   formats date-time, uri and int32 are enforced;
 // - properties a response has but the schema does not declare are not errors
 //   (the document allows them); `undeclared()` lists them for the report.
+//
+// The document is used as shipped, except for the fields the product's seeds
+// add to it on purpose, declared in one place: lib/seed-additions.mjs.
 import { createRequire } from 'node:module';
+import { declareSeedAdditions } from './seed-additions.mjs';
 
 const require = createRequire(import.meta.url);
-export const spec = require('@gitbook/api/spec/openapi.json');
+export const spec = declareSeedAdditions(structuredClone(require('@gitbook/api/spec/openapi.json')));
 
 /** Resolves a local "#/components/..." reference. */
 export function deref(schema) {

@@ -1,0 +1,69 @@
+// Documented seed additions: fields the product's seeds
+// (shared/seeds/000_e1fa869a1c6c471a.txt) give to a resource although the
+// pinned reference (@gitbook/api 0.146.0, spec/openapi.json) does not declare
+// them. The seeds win over the reference (shared/reference/GAPS.md §0: the
+// seeds come from a revision between 0.146.0 and 0.167.0), so Quire serving
+// these fields is expected, not a discrepancy.
+//
+// lib/openapi.mjs declares each of them, in memory, on its copy of the
+// reference document before anything is validated: a response carrying one
+// is then checked against the definition below (a wrong type or enum value
+// still fails) and is not reported as undeclared. Nothing is made required.
+// Anything not listed here is checked against the reference as shipped.
+//
+// Keep this the only place where the reference is amended; each entry names
+// the seed text that documents it.
+export const SEED_ADDITIONS = [
+	{
+		// Seed, "Site (object = site)": `appliedType | string enum | currently
+		// applied type (a frozen site shows a basic type)`. Later references
+		// (0.167.0) declare it as SiteType.
+		schema: ['Site'],
+		property: 'appliedType',
+		definition: { $ref: '#/components/schemas/SiteType' },
+	},
+	{
+		// Seed, "Site space (object = site-space)": `hidden | boolean | no |
+		// when true the site space is not in navigation` (also settable by
+		// PATCH .../site-spaces/{siteSpaceId}).
+		schema: ['SiteSpace'],
+		property: 'hidden',
+		definition: { type: 'boolean' },
+	},
+	{
+		// Seed, "Published site profile", customization keys: `header (logo
+		// {light,dark}, primaryLink reference, links[] ...)`, a content
+		// reference (0.167.0: ContentRef).
+		schema: ['SiteCustomizationSettings', 'properties', 'header'],
+		property: 'primaryLink',
+		definition: { $ref: '#/components/schemas/ContentRef' },
+	},
+	{
+		// Seed, "Published site profile", customization keys: `ai (mode,
+		// suggestions[])` (0.167.0: at most 5 strings of 3..64 characters).
+		schema: ['SiteCustomizationSettings', 'properties', 'ai'],
+		property: 'suggestions',
+		definition: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 3, maxLength: 64 } },
+	},
+];
+
+/**
+ * Declares the seed additions on an OpenAPI document (mutated in place).
+ * Throws when a target is missing or already declares the property: the
+ * reference changed and this list must be revisited.
+ */
+export function declareSeedAdditions(doc) {
+	for (const { schema, property, definition } of SEED_ADDITIONS) {
+		let target = doc.components.schemas;
+		for (const key of schema) target = target?.[key];
+		const where = `components.schemas.${schema.join('.')}`;
+		if (!target || typeof target !== 'object' || !target.properties) {
+			throw new Error(`seed addition ${property}: ${where} is not an object schema with properties in the reference`);
+		}
+		if (property in target.properties) {
+			throw new Error(`seed addition ${property}: ${where} already declares it; drop it from lib/seed-additions.mjs`);
+		}
+		target.properties[property] = definition;
+	}
+	return doc;
+}
