@@ -12,11 +12,16 @@ import (
 	"quire/ent/migrate"
 
 	"quire/ent/apitoken"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/contentblob"
+	"quire/ent/fileversion"
 	"quire/ent/joblease"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/pageversion"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -40,16 +45,26 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// ChangeRequest is the client for interacting with the ChangeRequest builders.
+	ChangeRequest *ChangeRequestClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
+	// ContentBlob is the client for interacting with the ContentBlob builders.
+	ContentBlob *ContentBlobClient
+	// FileVersion is the client for interacting with the FileVersion builders.
+	FileVersion *FileVersionClient
 	// JobLease is the client for interacting with the JobLease builders.
 	JobLease *JobLeaseClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// PageVersion is the client for interacting with the PageVersion builders.
+	PageVersion *PageVersionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// RevisionEntry is the client for interacting with the RevisionEntry builders.
+	RevisionEntry *RevisionEntryClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -76,11 +91,16 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
+	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
+	c.ContentBlob = NewContentBlobClient(c.config)
+	c.FileVersion = NewFileVersionClient(c.config)
 	c.JobLease = NewJobLeaseClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
+	c.PageVersion = NewPageVersionClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
+	c.RevisionEntry = NewRevisionEntryClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
@@ -181,11 +201,16 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:              ctx,
 		config:           cfg,
 		APIToken:         NewAPITokenClient(cfg),
+		ChangeRequest:    NewChangeRequestClient(cfg),
 		Collection:       NewCollectionClient(cfg),
+		ContentBlob:      NewContentBlobClient(cfg),
+		FileVersion:      NewFileVersionClient(cfg),
 		JobLease:         NewJobLeaseClient(cfg),
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
+		PageVersion:      NewPageVersionClient(cfg),
 		Revision:         NewRevisionClient(cfg),
+		RevisionEntry:    NewRevisionEntryClient(cfg),
 		Site:             NewSiteClient(cfg),
 		SiteSection:      NewSiteSectionClient(cfg),
 		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
@@ -213,11 +238,16 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:              ctx,
 		config:           cfg,
 		APIToken:         NewAPITokenClient(cfg),
+		ChangeRequest:    NewChangeRequestClient(cfg),
 		Collection:       NewCollectionClient(cfg),
+		ContentBlob:      NewContentBlobClient(cfg),
+		FileVersion:      NewFileVersionClient(cfg),
 		JobLease:         NewJobLeaseClient(cfg),
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
+		PageVersion:      NewPageVersionClient(cfg),
 		Revision:         NewRevisionClient(cfg),
+		RevisionEntry:    NewRevisionEntryClient(cfg),
 		Site:             NewSiteClient(cfg),
 		SiteSection:      NewSiteSectionClient(cfg),
 		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
@@ -254,9 +284,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.Collection, c.JobLease, c.Member, c.Organization, c.Revision,
-		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
-		c.Space, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
+		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
+		c.RevisionEntry, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -266,9 +297,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.Collection, c.JobLease, c.Member, c.Organization, c.Revision,
-		c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace,
-		c.Space, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
+		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
+		c.RevisionEntry, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -279,16 +311,26 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APITokenMutation:
 		return c.APIToken.mutate(ctx, m)
+	case *ChangeRequestMutation:
+		return c.ChangeRequest.mutate(ctx, m)
 	case *CollectionMutation:
 		return c.Collection.mutate(ctx, m)
+	case *ContentBlobMutation:
+		return c.ContentBlob.mutate(ctx, m)
+	case *FileVersionMutation:
+		return c.FileVersion.mutate(ctx, m)
 	case *JobLeaseMutation:
 		return c.JobLease.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
+	case *PageVersionMutation:
+		return c.PageVersion.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
+	case *RevisionEntryMutation:
+		return c.RevisionEntry.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteSectionMutation:
@@ -454,6 +496,155 @@ func (c *APITokenClient) mutate(ctx context.Context, m *APITokenMutation) (Value
 		return (&APITokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown APIToken mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestClient is a client for the ChangeRequest schema.
+type ChangeRequestClient struct {
+	config
+}
+
+// NewChangeRequestClient returns a client for the ChangeRequest from the given config.
+func NewChangeRequestClient(c config) *ChangeRequestClient {
+	return &ChangeRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequest.Hooks(f(g(h())))`.
+func (c *ChangeRequestClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequest = append(c.hooks.ChangeRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequest.Intercept(f(g(h())))`.
+func (c *ChangeRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequest = append(c.inters.ChangeRequest, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequest entity.
+func (c *ChangeRequestClient) Create() *ChangeRequestCreate {
+	mutation := newChangeRequestMutation(c.config, OpCreate)
+	return &ChangeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequest entities.
+func (c *ChangeRequestClient) CreateBulk(builders ...*ChangeRequestCreate) *ChangeRequestCreateBulk {
+	return &ChangeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestCreate, int)) *ChangeRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestCreateBulk{err: fmt.Errorf("calling to ChangeRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequest.
+func (c *ChangeRequestClient) Update() *ChangeRequestUpdate {
+	mutation := newChangeRequestMutation(c.config, OpUpdate)
+	return &ChangeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestClient) UpdateOne(_m *ChangeRequest) *ChangeRequestUpdateOne {
+	mutation := newChangeRequestMutation(c.config, OpUpdateOne, withChangeRequest(_m))
+	return &ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestClient) UpdateOneID(id string) *ChangeRequestUpdateOne {
+	mutation := newChangeRequestMutation(c.config, OpUpdateOne, withChangeRequestID(id))
+	return &ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequest.
+func (c *ChangeRequestClient) Delete() *ChangeRequestDelete {
+	mutation := newChangeRequestMutation(c.config, OpDelete)
+	return &ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestClient) DeleteOne(_m *ChangeRequest) *ChangeRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestClient) DeleteOneID(id string) *ChangeRequestDeleteOne {
+	builder := c.Delete().Where(changerequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequest.
+func (c *ChangeRequestClient) Query() *ChangeRequestQuery {
+	return &ChangeRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequest entity by its id.
+func (c *ChangeRequestClient) Get(ctx context.Context, id string) (*ChangeRequest, error) {
+	return c.Query().Where(changerequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestClient) GetX(ctx context.Context, id string) *ChangeRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a ChangeRequest.
+func (c *ChangeRequestClient) QuerySpace(_m *ChangeRequest) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, changerequest.SpaceTable, changerequest.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestClient) Hooks() []Hook {
+	return c.hooks.ChangeRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequest
+}
+
+func (c *ChangeRequestClient) mutate(ctx context.Context, m *ChangeRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequest mutation op: %q", m.Op())
 	}
 }
 
@@ -651,6 +842,272 @@ func (c *CollectionClient) mutate(ctx context.Context, m *CollectionMutation) (V
 		return (&CollectionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Collection mutation op: %q", m.Op())
+	}
+}
+
+// ContentBlobClient is a client for the ContentBlob schema.
+type ContentBlobClient struct {
+	config
+}
+
+// NewContentBlobClient returns a client for the ContentBlob from the given config.
+func NewContentBlobClient(c config) *ContentBlobClient {
+	return &ContentBlobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contentblob.Hooks(f(g(h())))`.
+func (c *ContentBlobClient) Use(hooks ...Hook) {
+	c.hooks.ContentBlob = append(c.hooks.ContentBlob, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contentblob.Intercept(f(g(h())))`.
+func (c *ContentBlobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContentBlob = append(c.inters.ContentBlob, interceptors...)
+}
+
+// Create returns a builder for creating a ContentBlob entity.
+func (c *ContentBlobClient) Create() *ContentBlobCreate {
+	mutation := newContentBlobMutation(c.config, OpCreate)
+	return &ContentBlobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContentBlob entities.
+func (c *ContentBlobClient) CreateBulk(builders ...*ContentBlobCreate) *ContentBlobCreateBulk {
+	return &ContentBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ContentBlobClient) MapCreateBulk(slice any, setFunc func(*ContentBlobCreate, int)) *ContentBlobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ContentBlobCreateBulk{err: fmt.Errorf("calling to ContentBlobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ContentBlobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ContentBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContentBlob.
+func (c *ContentBlobClient) Update() *ContentBlobUpdate {
+	mutation := newContentBlobMutation(c.config, OpUpdate)
+	return &ContentBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ContentBlobClient) UpdateOne(_m *ContentBlob) *ContentBlobUpdateOne {
+	mutation := newContentBlobMutation(c.config, OpUpdateOne, withContentBlob(_m))
+	return &ContentBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContentBlobClient) UpdateOneID(id string) *ContentBlobUpdateOne {
+	mutation := newContentBlobMutation(c.config, OpUpdateOne, withContentBlobID(id))
+	return &ContentBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContentBlob.
+func (c *ContentBlobClient) Delete() *ContentBlobDelete {
+	mutation := newContentBlobMutation(c.config, OpDelete)
+	return &ContentBlobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ContentBlobClient) DeleteOne(_m *ContentBlob) *ContentBlobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContentBlobClient) DeleteOneID(id string) *ContentBlobDeleteOne {
+	builder := c.Delete().Where(contentblob.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContentBlobDeleteOne{builder}
+}
+
+// Query returns a query builder for ContentBlob.
+func (c *ContentBlobClient) Query() *ContentBlobQuery {
+	return &ContentBlobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContentBlob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContentBlob entity by its id.
+func (c *ContentBlobClient) Get(ctx context.Context, id string) (*ContentBlob, error) {
+	return c.Query().Where(contentblob.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ContentBlobClient) GetX(ctx context.Context, id string) *ContentBlob {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ContentBlobClient) Hooks() []Hook {
+	return c.hooks.ContentBlob
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContentBlobClient) Interceptors() []Interceptor {
+	return c.inters.ContentBlob
+}
+
+func (c *ContentBlobClient) mutate(ctx context.Context, m *ContentBlobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContentBlobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContentBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContentBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContentBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContentBlob mutation op: %q", m.Op())
+	}
+}
+
+// FileVersionClient is a client for the FileVersion schema.
+type FileVersionClient struct {
+	config
+}
+
+// NewFileVersionClient returns a client for the FileVersion from the given config.
+func NewFileVersionClient(c config) *FileVersionClient {
+	return &FileVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `fileversion.Hooks(f(g(h())))`.
+func (c *FileVersionClient) Use(hooks ...Hook) {
+	c.hooks.FileVersion = append(c.hooks.FileVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `fileversion.Intercept(f(g(h())))`.
+func (c *FileVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FileVersion = append(c.inters.FileVersion, interceptors...)
+}
+
+// Create returns a builder for creating a FileVersion entity.
+func (c *FileVersionClient) Create() *FileVersionCreate {
+	mutation := newFileVersionMutation(c.config, OpCreate)
+	return &FileVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FileVersion entities.
+func (c *FileVersionClient) CreateBulk(builders ...*FileVersionCreate) *FileVersionCreateBulk {
+	return &FileVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *FileVersionClient) MapCreateBulk(slice any, setFunc func(*FileVersionCreate, int)) *FileVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &FileVersionCreateBulk{err: fmt.Errorf("calling to FileVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*FileVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &FileVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FileVersion.
+func (c *FileVersionClient) Update() *FileVersionUpdate {
+	mutation := newFileVersionMutation(c.config, OpUpdate)
+	return &FileVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *FileVersionClient) UpdateOne(_m *FileVersion) *FileVersionUpdateOne {
+	mutation := newFileVersionMutation(c.config, OpUpdateOne, withFileVersion(_m))
+	return &FileVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FileVersionClient) UpdateOneID(id string) *FileVersionUpdateOne {
+	mutation := newFileVersionMutation(c.config, OpUpdateOne, withFileVersionID(id))
+	return &FileVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FileVersion.
+func (c *FileVersionClient) Delete() *FileVersionDelete {
+	mutation := newFileVersionMutation(c.config, OpDelete)
+	return &FileVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *FileVersionClient) DeleteOne(_m *FileVersion) *FileVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FileVersionClient) DeleteOneID(id string) *FileVersionDeleteOne {
+	builder := c.Delete().Where(fileversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FileVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for FileVersion.
+func (c *FileVersionClient) Query() *FileVersionQuery {
+	return &FileVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFileVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FileVersion entity by its id.
+func (c *FileVersionClient) Get(ctx context.Context, id string) (*FileVersion, error) {
+	return c.Query().Where(fileversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *FileVersionClient) GetX(ctx context.Context, id string) *FileVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *FileVersionClient) Hooks() []Hook {
+	return c.hooks.FileVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *FileVersionClient) Interceptors() []Interceptor {
+	return c.inters.FileVersion
+}
+
+func (c *FileVersionClient) mutate(ctx context.Context, m *FileVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FileVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FileVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FileVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FileVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FileVersion mutation op: %q", m.Op())
 	}
 }
 
@@ -1149,6 +1606,139 @@ func (c *OrganizationClient) mutate(ctx context.Context, m *OrganizationMutation
 	}
 }
 
+// PageVersionClient is a client for the PageVersion schema.
+type PageVersionClient struct {
+	config
+}
+
+// NewPageVersionClient returns a client for the PageVersion from the given config.
+func NewPageVersionClient(c config) *PageVersionClient {
+	return &PageVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `pageversion.Hooks(f(g(h())))`.
+func (c *PageVersionClient) Use(hooks ...Hook) {
+	c.hooks.PageVersion = append(c.hooks.PageVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `pageversion.Intercept(f(g(h())))`.
+func (c *PageVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PageVersion = append(c.inters.PageVersion, interceptors...)
+}
+
+// Create returns a builder for creating a PageVersion entity.
+func (c *PageVersionClient) Create() *PageVersionCreate {
+	mutation := newPageVersionMutation(c.config, OpCreate)
+	return &PageVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PageVersion entities.
+func (c *PageVersionClient) CreateBulk(builders ...*PageVersionCreate) *PageVersionCreateBulk {
+	return &PageVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PageVersionClient) MapCreateBulk(slice any, setFunc func(*PageVersionCreate, int)) *PageVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PageVersionCreateBulk{err: fmt.Errorf("calling to PageVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PageVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PageVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PageVersion.
+func (c *PageVersionClient) Update() *PageVersionUpdate {
+	mutation := newPageVersionMutation(c.config, OpUpdate)
+	return &PageVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PageVersionClient) UpdateOne(_m *PageVersion) *PageVersionUpdateOne {
+	mutation := newPageVersionMutation(c.config, OpUpdateOne, withPageVersion(_m))
+	return &PageVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PageVersionClient) UpdateOneID(id string) *PageVersionUpdateOne {
+	mutation := newPageVersionMutation(c.config, OpUpdateOne, withPageVersionID(id))
+	return &PageVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PageVersion.
+func (c *PageVersionClient) Delete() *PageVersionDelete {
+	mutation := newPageVersionMutation(c.config, OpDelete)
+	return &PageVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PageVersionClient) DeleteOne(_m *PageVersion) *PageVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PageVersionClient) DeleteOneID(id string) *PageVersionDeleteOne {
+	builder := c.Delete().Where(pageversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PageVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for PageVersion.
+func (c *PageVersionClient) Query() *PageVersionQuery {
+	return &PageVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePageVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PageVersion entity by its id.
+func (c *PageVersionClient) Get(ctx context.Context, id string) (*PageVersion, error) {
+	return c.Query().Where(pageversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PageVersionClient) GetX(ctx context.Context, id string) *PageVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *PageVersionClient) Hooks() []Hook {
+	return c.hooks.PageVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *PageVersionClient) Interceptors() []Interceptor {
+	return c.inters.PageVersion
+}
+
+func (c *PageVersionClient) mutate(ctx context.Context, m *PageVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PageVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PageVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PageVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PageVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PageVersion mutation op: %q", m.Op())
+	}
+}
+
 // RevisionClient is a client for the Revision schema.
 type RevisionClient struct {
 	config
@@ -1273,6 +1863,22 @@ func (c *RevisionClient) QuerySpace(_m *Revision) *SpaceQuery {
 	return query
 }
 
+// QueryEntries queries the entries edge of a Revision.
+func (c *RevisionClient) QueryEntries(_m *Revision) *RevisionEntryQuery {
+	query := (&RevisionEntryClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, id),
+			sqlgraph.To(revisionentry.Table, revisionentry.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, revision.EntriesTable, revision.EntriesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *RevisionClient) Hooks() []Hook {
 	return c.hooks.Revision
@@ -1295,6 +1901,155 @@ func (c *RevisionClient) mutate(ctx context.Context, m *RevisionMutation) (Value
 		return (&RevisionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Revision mutation op: %q", m.Op())
+	}
+}
+
+// RevisionEntryClient is a client for the RevisionEntry schema.
+type RevisionEntryClient struct {
+	config
+}
+
+// NewRevisionEntryClient returns a client for the RevisionEntry from the given config.
+func NewRevisionEntryClient(c config) *RevisionEntryClient {
+	return &RevisionEntryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `revisionentry.Hooks(f(g(h())))`.
+func (c *RevisionEntryClient) Use(hooks ...Hook) {
+	c.hooks.RevisionEntry = append(c.hooks.RevisionEntry, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `revisionentry.Intercept(f(g(h())))`.
+func (c *RevisionEntryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RevisionEntry = append(c.inters.RevisionEntry, interceptors...)
+}
+
+// Create returns a builder for creating a RevisionEntry entity.
+func (c *RevisionEntryClient) Create() *RevisionEntryCreate {
+	mutation := newRevisionEntryMutation(c.config, OpCreate)
+	return &RevisionEntryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RevisionEntry entities.
+func (c *RevisionEntryClient) CreateBulk(builders ...*RevisionEntryCreate) *RevisionEntryCreateBulk {
+	return &RevisionEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RevisionEntryClient) MapCreateBulk(slice any, setFunc func(*RevisionEntryCreate, int)) *RevisionEntryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RevisionEntryCreateBulk{err: fmt.Errorf("calling to RevisionEntryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RevisionEntryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RevisionEntryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RevisionEntry.
+func (c *RevisionEntryClient) Update() *RevisionEntryUpdate {
+	mutation := newRevisionEntryMutation(c.config, OpUpdate)
+	return &RevisionEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RevisionEntryClient) UpdateOne(_m *RevisionEntry) *RevisionEntryUpdateOne {
+	mutation := newRevisionEntryMutation(c.config, OpUpdateOne, withRevisionEntry(_m))
+	return &RevisionEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RevisionEntryClient) UpdateOneID(id int) *RevisionEntryUpdateOne {
+	mutation := newRevisionEntryMutation(c.config, OpUpdateOne, withRevisionEntryID(id))
+	return &RevisionEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RevisionEntry.
+func (c *RevisionEntryClient) Delete() *RevisionEntryDelete {
+	mutation := newRevisionEntryMutation(c.config, OpDelete)
+	return &RevisionEntryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RevisionEntryClient) DeleteOne(_m *RevisionEntry) *RevisionEntryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RevisionEntryClient) DeleteOneID(id int) *RevisionEntryDeleteOne {
+	builder := c.Delete().Where(revisionentry.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RevisionEntryDeleteOne{builder}
+}
+
+// Query returns a query builder for RevisionEntry.
+func (c *RevisionEntryClient) Query() *RevisionEntryQuery {
+	return &RevisionEntryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRevisionEntry},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RevisionEntry entity by its id.
+func (c *RevisionEntryClient) Get(ctx context.Context, id int) (*RevisionEntry, error) {
+	return c.Query().Where(revisionentry.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RevisionEntryClient) GetX(ctx context.Context, id int) *RevisionEntry {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryRevision queries the revision edge of a RevisionEntry.
+func (c *RevisionEntryClient) QueryRevision(_m *RevisionEntry) *RevisionQuery {
+	query := (&RevisionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revisionentry.Table, revisionentry.FieldID, id),
+			sqlgraph.To(revision.Table, revision.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, revisionentry.RevisionTable, revisionentry.RevisionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RevisionEntryClient) Hooks() []Hook {
+	return c.hooks.RevisionEntry
+}
+
+// Interceptors returns the client interceptors.
+func (c *RevisionEntryClient) Interceptors() []Interceptor {
+	return c.inters.RevisionEntry
+}
+
+func (c *RevisionEntryClient) mutate(ctx context.Context, m *RevisionEntryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RevisionEntryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RevisionEntryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RevisionEntryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RevisionEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RevisionEntry mutation op: %q", m.Op())
 	}
 }
 
@@ -2295,6 +3050,22 @@ func (c *SpaceClient) QuerySiteSpaces(_m *Space) *SiteSpaceQuery {
 	return query
 }
 
+// QueryChangeRequestList queries the change_request_list edge of a Space.
+func (c *SpaceClient) QueryChangeRequestList(_m *Space) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.ChangeRequestListTable, space.ChangeRequestListColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SpaceClient) Hooks() []Hook {
 	return c.hooks.Space
@@ -2488,13 +3259,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, Collection, JobLease, Member, Organization, Revision, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
+		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
+		Organization, PageVersion, Revision, RevisionEntry, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
 	}
 	inters struct {
-		APIToken, Collection, JobLease, Member, Organization, Revision, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		User []ent.Interceptor
+		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
+		Organization, PageVersion, Revision, RevisionEntry, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Interceptor
 	}
 )
 

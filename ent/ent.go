@@ -7,11 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/apitoken"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/contentblob"
+	"quire/ent/fileversion"
 	"quire/ent/joblease"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/pageversion"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -86,11 +91,16 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apitoken.Table:         apitoken.ValidColumn,
+			changerequest.Table:    changerequest.ValidColumn,
 			collection.Table:       collection.ValidColumn,
+			contentblob.Table:      contentblob.ValidColumn,
+			fileversion.Table:      fileversion.ValidColumn,
 			joblease.Table:         joblease.ValidColumn,
 			member.Table:           member.ValidColumn,
 			organization.Table:     organization.ValidColumn,
+			pageversion.Table:      pageversion.ValidColumn,
 			revision.Table:         revision.ValidColumn,
+			revisionentry.Table:    revisionentry.ValidColumn,
 			site.Table:             site.ValidColumn,
 			sitesection.Table:      sitesection.ValidColumn,
 			sitesectiongroup.Table: sitesectiongroup.ValidColumn,

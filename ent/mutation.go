@@ -7,12 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/apitoken"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/contentblob"
+	"quire/ent/fileversion"
 	"quire/ent/joblease"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/pageversion"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -20,6 +25,7 @@ import (
 	"quire/ent/sitespace"
 	"quire/ent/space"
 	"quire/ent/user"
+	"quire/internal/document"
 	"quire/internal/types"
 	"sync"
 	"time"
@@ -38,11 +44,16 @@ const (
 
 	// Node types.
 	TypeAPIToken         = "APIToken"
+	TypeChangeRequest    = "ChangeRequest"
 	TypeCollection       = "Collection"
+	TypeContentBlob      = "ContentBlob"
+	TypeFileVersion      = "FileVersion"
 	TypeJobLease         = "JobLease"
 	TypeMember           = "Member"
 	TypeOrganization     = "Organization"
+	TypePageVersion      = "PageVersion"
 	TypeRevision         = "Revision"
+	TypeRevisionEntry    = "RevisionEntry"
 	TypeSite             = "Site"
 	TypeSiteSection      = "SiteSection"
 	TypeSiteSectionGroup = "SiteSectionGroup"
@@ -598,6 +609,1245 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown APIToken edge %s", name)
+}
+
+// ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.
+type ChangeRequestMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *string
+	number                   *int
+	addnumber                *int
+	subject                  *string
+	description              *string
+	status                   *string
+	created_by               *string
+	created_at               *time.Time
+	updated_at               *time.Time
+	revision_initial         *string
+	revision_id              *string
+	revision_merged_ancestor *string
+	revision_merged          *string
+	merged_at                *time.Time
+	contributors             *[]string
+	appendcontributors       []string
+	clearedFields            map[string]struct{}
+	space                    *string
+	clearedspace             bool
+	done                     bool
+	oldValue                 func(context.Context) (*ChangeRequest, error)
+	predicates               []predicate.ChangeRequest
+}
+
+var _ ent.Mutation = (*ChangeRequestMutation)(nil)
+
+// changerequestOption allows management of the mutation configuration using functional options.
+type changerequestOption func(*ChangeRequestMutation)
+
+// newChangeRequestMutation creates new mutation for the ChangeRequest entity.
+func newChangeRequestMutation(c config, op Op, opts ...changerequestOption) *ChangeRequestMutation {
+	m := &ChangeRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestID sets the ID field of the mutation.
+func withChangeRequestID(id string) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequest
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequest sets the old ChangeRequest of the mutation.
+func withChangeRequest(node *ChangeRequest) changerequestOption {
+	return func(m *ChangeRequestMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequest entities.
+func (m *ChangeRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetNumber sets the "number" field.
+func (m *ChangeRequestMutation) SetNumber(i int) {
+	m.number = &i
+	m.addnumber = nil
+}
+
+// Number returns the value of the "number" field in the mutation.
+func (m *ChangeRequestMutation) Number() (r int, exists bool) {
+	v := m.number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNumber returns the old "number" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldNumber(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNumber is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNumber requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNumber: %w", err)
+	}
+	return oldValue.Number, nil
+}
+
+// AddNumber adds i to the "number" field.
+func (m *ChangeRequestMutation) AddNumber(i int) {
+	if m.addnumber != nil {
+		*m.addnumber += i
+	} else {
+		m.addnumber = &i
+	}
+}
+
+// AddedNumber returns the value that was added to the "number" field in this mutation.
+func (m *ChangeRequestMutation) AddedNumber() (r int, exists bool) {
+	v := m.addnumber
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNumber resets all changes to the "number" field.
+func (m *ChangeRequestMutation) ResetNumber() {
+	m.number = nil
+	m.addnumber = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *ChangeRequestMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *ChangeRequestMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldSubject(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *ChangeRequestMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ChangeRequestMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ChangeRequestMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldDescription(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ClearDescription clears the value of the "description" field.
+func (m *ChangeRequestMutation) ClearDescription() {
+	m.description = nil
+	m.clearedFields[changerequest.FieldDescription] = struct{}{}
+}
+
+// DescriptionCleared returns if the "description" field was cleared in this mutation.
+func (m *ChangeRequestMutation) DescriptionCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldDescription]
+	return ok
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ChangeRequestMutation) ResetDescription() {
+	m.description = nil
+	delete(m.clearedFields, changerequest.FieldDescription)
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *ChangeRequestMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *ChangeRequestMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *ChangeRequestMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetRevisionInitial sets the "revision_initial" field.
+func (m *ChangeRequestMutation) SetRevisionInitial(s string) {
+	m.revision_initial = &s
+}
+
+// RevisionInitial returns the value of the "revision_initial" field in the mutation.
+func (m *ChangeRequestMutation) RevisionInitial() (r string, exists bool) {
+	v := m.revision_initial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionInitial returns the old "revision_initial" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionInitial(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionInitial is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionInitial requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionInitial: %w", err)
+	}
+	return oldValue.RevisionInitial, nil
+}
+
+// ResetRevisionInitial resets all changes to the "revision_initial" field.
+func (m *ChangeRequestMutation) ResetRevisionInitial() {
+	m.revision_initial = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetRevisionMergedAncestor sets the "revision_merged_ancestor" field.
+func (m *ChangeRequestMutation) SetRevisionMergedAncestor(s string) {
+	m.revision_merged_ancestor = &s
+}
+
+// RevisionMergedAncestor returns the value of the "revision_merged_ancestor" field in the mutation.
+func (m *ChangeRequestMutation) RevisionMergedAncestor() (r string, exists bool) {
+	v := m.revision_merged_ancestor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionMergedAncestor returns the old "revision_merged_ancestor" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionMergedAncestor(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionMergedAncestor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionMergedAncestor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionMergedAncestor: %w", err)
+	}
+	return oldValue.RevisionMergedAncestor, nil
+}
+
+// ClearRevisionMergedAncestor clears the value of the "revision_merged_ancestor" field.
+func (m *ChangeRequestMutation) ClearRevisionMergedAncestor() {
+	m.revision_merged_ancestor = nil
+	m.clearedFields[changerequest.FieldRevisionMergedAncestor] = struct{}{}
+}
+
+// RevisionMergedAncestorCleared returns if the "revision_merged_ancestor" field was cleared in this mutation.
+func (m *ChangeRequestMutation) RevisionMergedAncestorCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldRevisionMergedAncestor]
+	return ok
+}
+
+// ResetRevisionMergedAncestor resets all changes to the "revision_merged_ancestor" field.
+func (m *ChangeRequestMutation) ResetRevisionMergedAncestor() {
+	m.revision_merged_ancestor = nil
+	delete(m.clearedFields, changerequest.FieldRevisionMergedAncestor)
+}
+
+// SetRevisionMerged sets the "revision_merged" field.
+func (m *ChangeRequestMutation) SetRevisionMerged(s string) {
+	m.revision_merged = &s
+}
+
+// RevisionMerged returns the value of the "revision_merged" field in the mutation.
+func (m *ChangeRequestMutation) RevisionMerged() (r string, exists bool) {
+	v := m.revision_merged
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionMerged returns the old "revision_merged" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldRevisionMerged(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionMerged is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionMerged requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionMerged: %w", err)
+	}
+	return oldValue.RevisionMerged, nil
+}
+
+// ClearRevisionMerged clears the value of the "revision_merged" field.
+func (m *ChangeRequestMutation) ClearRevisionMerged() {
+	m.revision_merged = nil
+	m.clearedFields[changerequest.FieldRevisionMerged] = struct{}{}
+}
+
+// RevisionMergedCleared returns if the "revision_merged" field was cleared in this mutation.
+func (m *ChangeRequestMutation) RevisionMergedCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldRevisionMerged]
+	return ok
+}
+
+// ResetRevisionMerged resets all changes to the "revision_merged" field.
+func (m *ChangeRequestMutation) ResetRevisionMerged() {
+	m.revision_merged = nil
+	delete(m.clearedFields, changerequest.FieldRevisionMerged)
+}
+
+// SetMergedAt sets the "merged_at" field.
+func (m *ChangeRequestMutation) SetMergedAt(t time.Time) {
+	m.merged_at = &t
+}
+
+// MergedAt returns the value of the "merged_at" field in the mutation.
+func (m *ChangeRequestMutation) MergedAt() (r time.Time, exists bool) {
+	v := m.merged_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMergedAt returns the old "merged_at" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldMergedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMergedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMergedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMergedAt: %w", err)
+	}
+	return oldValue.MergedAt, nil
+}
+
+// ClearMergedAt clears the value of the "merged_at" field.
+func (m *ChangeRequestMutation) ClearMergedAt() {
+	m.merged_at = nil
+	m.clearedFields[changerequest.FieldMergedAt] = struct{}{}
+}
+
+// MergedAtCleared returns if the "merged_at" field was cleared in this mutation.
+func (m *ChangeRequestMutation) MergedAtCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldMergedAt]
+	return ok
+}
+
+// ResetMergedAt resets all changes to the "merged_at" field.
+func (m *ChangeRequestMutation) ResetMergedAt() {
+	m.merged_at = nil
+	delete(m.clearedFields, changerequest.FieldMergedAt)
+}
+
+// SetContributors sets the "contributors" field.
+func (m *ChangeRequestMutation) SetContributors(s []string) {
+	m.contributors = &s
+	m.appendcontributors = nil
+}
+
+// Contributors returns the value of the "contributors" field in the mutation.
+func (m *ChangeRequestMutation) Contributors() (r []string, exists bool) {
+	v := m.contributors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContributors returns the old "contributors" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldContributors(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContributors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContributors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContributors: %w", err)
+	}
+	return oldValue.Contributors, nil
+}
+
+// AppendContributors adds s to the "contributors" field.
+func (m *ChangeRequestMutation) AppendContributors(s []string) {
+	m.appendcontributors = append(m.appendcontributors, s...)
+}
+
+// AppendedContributors returns the list of values that were appended to the "contributors" field in this mutation.
+func (m *ChangeRequestMutation) AppendedContributors() ([]string, bool) {
+	if len(m.appendcontributors) == 0 {
+		return nil, false
+	}
+	return m.appendcontributors, true
+}
+
+// ClearContributors clears the value of the "contributors" field.
+func (m *ChangeRequestMutation) ClearContributors() {
+	m.contributors = nil
+	m.appendcontributors = nil
+	m.clearedFields[changerequest.FieldContributors] = struct{}{}
+}
+
+// ContributorsCleared returns if the "contributors" field was cleared in this mutation.
+func (m *ChangeRequestMutation) ContributorsCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldContributors]
+	return ok
+}
+
+// ResetContributors resets all changes to the "contributors" field.
+func (m *ChangeRequestMutation) ResetContributors() {
+	m.contributors = nil
+	m.appendcontributors = nil
+	delete(m.clearedFields, changerequest.FieldContributors)
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ChangeRequestMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[changerequest.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ChangeRequestMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ChangeRequestMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// Where appends a list predicates to the ChangeRequestMutation builder.
+func (m *ChangeRequestMutation) Where(ps ...predicate.ChangeRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequest).
+func (m *ChangeRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.space != nil {
+		fields = append(fields, changerequest.FieldSpaceID)
+	}
+	if m.number != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	if m.subject != nil {
+		fields = append(fields, changerequest.FieldSubject)
+	}
+	if m.description != nil {
+		fields = append(fields, changerequest.FieldDescription)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequest.FieldStatus)
+	}
+	if m.created_by != nil {
+		fields = append(fields, changerequest.FieldCreatedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, changerequest.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequest.FieldUpdatedAt)
+	}
+	if m.revision_initial != nil {
+		fields = append(fields, changerequest.FieldRevisionInitial)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequest.FieldRevisionID)
+	}
+	if m.revision_merged_ancestor != nil {
+		fields = append(fields, changerequest.FieldRevisionMergedAncestor)
+	}
+	if m.revision_merged != nil {
+		fields = append(fields, changerequest.FieldRevisionMerged)
+	}
+	if m.merged_at != nil {
+		fields = append(fields, changerequest.FieldMergedAt)
+	}
+	if m.contributors != nil {
+		fields = append(fields, changerequest.FieldContributors)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldSpaceID:
+		return m.SpaceID()
+	case changerequest.FieldNumber:
+		return m.Number()
+	case changerequest.FieldSubject:
+		return m.Subject()
+	case changerequest.FieldDescription:
+		return m.Description()
+	case changerequest.FieldStatus:
+		return m.Status()
+	case changerequest.FieldCreatedBy:
+		return m.CreatedBy()
+	case changerequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequest.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case changerequest.FieldRevisionInitial:
+		return m.RevisionInitial()
+	case changerequest.FieldRevisionID:
+		return m.RevisionID()
+	case changerequest.FieldRevisionMergedAncestor:
+		return m.RevisionMergedAncestor()
+	case changerequest.FieldRevisionMerged:
+		return m.RevisionMerged()
+	case changerequest.FieldMergedAt:
+		return m.MergedAt()
+	case changerequest.FieldContributors:
+		return m.Contributors()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequest.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequest.FieldNumber:
+		return m.OldNumber(ctx)
+	case changerequest.FieldSubject:
+		return m.OldSubject(ctx)
+	case changerequest.FieldDescription:
+		return m.OldDescription(ctx)
+	case changerequest.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequest.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case changerequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequest.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case changerequest.FieldRevisionInitial:
+		return m.OldRevisionInitial(ctx)
+	case changerequest.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequest.FieldRevisionMergedAncestor:
+		return m.OldRevisionMergedAncestor(ctx)
+	case changerequest.FieldRevisionMerged:
+		return m.OldRevisionMerged(ctx)
+	case changerequest.FieldMergedAt:
+		return m.OldMergedAt(ctx)
+	case changerequest.FieldContributors:
+		return m.OldContributors(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNumber(v)
+		return nil
+	case changerequest.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case changerequest.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case changerequest.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequest.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case changerequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequest.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case changerequest.FieldRevisionInitial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionInitial(v)
+		return nil
+	case changerequest.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequest.FieldRevisionMergedAncestor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionMergedAncestor(v)
+		return nil
+	case changerequest.FieldRevisionMerged:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionMerged(v)
+		return nil
+	case changerequest.FieldMergedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMergedAt(v)
+		return nil
+	case changerequest.FieldContributors:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContributors(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestMutation) AddedFields() []string {
+	var fields []string
+	if m.addnumber != nil {
+		fields = append(fields, changerequest.FieldNumber)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case changerequest.FieldNumber:
+		return m.AddedNumber()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case changerequest.FieldNumber:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNumber(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequest.FieldDescription) {
+		fields = append(fields, changerequest.FieldDescription)
+	}
+	if m.FieldCleared(changerequest.FieldRevisionMergedAncestor) {
+		fields = append(fields, changerequest.FieldRevisionMergedAncestor)
+	}
+	if m.FieldCleared(changerequest.FieldRevisionMerged) {
+		fields = append(fields, changerequest.FieldRevisionMerged)
+	}
+	if m.FieldCleared(changerequest.FieldMergedAt) {
+		fields = append(fields, changerequest.FieldMergedAt)
+	}
+	if m.FieldCleared(changerequest.FieldContributors) {
+		fields = append(fields, changerequest.FieldContributors)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ClearField(name string) error {
+	switch name {
+	case changerequest.FieldDescription:
+		m.ClearDescription()
+		return nil
+	case changerequest.FieldRevisionMergedAncestor:
+		m.ClearRevisionMergedAncestor()
+		return nil
+	case changerequest.FieldRevisionMerged:
+		m.ClearRevisionMerged()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ClearMergedAt()
+		return nil
+	case changerequest.FieldContributors:
+		m.ClearContributors()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestMutation) ResetField(name string) error {
+	switch name {
+	case changerequest.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequest.FieldNumber:
+		m.ResetNumber()
+		return nil
+	case changerequest.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case changerequest.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case changerequest.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequest.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case changerequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequest.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case changerequest.FieldRevisionInitial:
+		m.ResetRevisionInitial()
+		return nil
+	case changerequest.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequest.FieldRevisionMergedAncestor:
+		m.ResetRevisionMergedAncestor()
+		return nil
+	case changerequest.FieldRevisionMerged:
+		m.ResetRevisionMerged()
+		return nil
+	case changerequest.FieldMergedAt:
+		m.ResetMergedAt()
+		return nil
+	case changerequest.FieldContributors:
+		m.ResetContributors()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.space != nil {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequest.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedspace {
+		edges = append(edges, changerequest.EdgeSpace)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequest.EdgeSpace:
+		return m.clearedspace
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequest.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequest.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequest edge %s", name)
 }
 
 // CollectionMutation represents an operation that mutates the Collection nodes in the graph.
@@ -1636,6 +2886,1391 @@ func (m *CollectionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Collection edge %s", name)
+}
+
+// ContentBlobMutation represents an operation that mutates the ContentBlob nodes in the graph.
+type ContentBlobMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	data          *[]byte
+	size          *int64
+	addsize       *int64
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*ContentBlob, error)
+	predicates    []predicate.ContentBlob
+}
+
+var _ ent.Mutation = (*ContentBlobMutation)(nil)
+
+// contentblobOption allows management of the mutation configuration using functional options.
+type contentblobOption func(*ContentBlobMutation)
+
+// newContentBlobMutation creates new mutation for the ContentBlob entity.
+func newContentBlobMutation(c config, op Op, opts ...contentblobOption) *ContentBlobMutation {
+	m := &ContentBlobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContentBlob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContentBlobID sets the ID field of the mutation.
+func withContentBlobID(id string) contentblobOption {
+	return func(m *ContentBlobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContentBlob
+		)
+		m.oldValue = func(ctx context.Context) (*ContentBlob, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContentBlob.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContentBlob sets the old ContentBlob of the mutation.
+func withContentBlob(node *ContentBlob) contentblobOption {
+	return func(m *ContentBlobMutation) {
+		m.oldValue = func(context.Context) (*ContentBlob, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContentBlobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContentBlobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ContentBlob entities.
+func (m *ContentBlobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContentBlobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContentBlobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContentBlob.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetData sets the "data" field.
+func (m *ContentBlobMutation) SetData(b []byte) {
+	m.data = &b
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *ContentBlobMutation) Data() (r []byte, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the ContentBlob entity.
+// If the ContentBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentBlobMutation) OldData(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *ContentBlobMutation) ResetData() {
+	m.data = nil
+}
+
+// SetSize sets the "size" field.
+func (m *ContentBlobMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *ContentBlobMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the ContentBlob entity.
+// If the ContentBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentBlobMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *ContentBlobMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *ContentBlobMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *ContentBlobMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ContentBlobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ContentBlobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ContentBlob entity.
+// If the ContentBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentBlobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ContentBlobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ContentBlobMutation builder.
+func (m *ContentBlobMutation) Where(ps ...predicate.ContentBlob) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContentBlobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContentBlobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContentBlob, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContentBlobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContentBlobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContentBlob).
+func (m *ContentBlobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContentBlobMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.data != nil {
+		fields = append(fields, contentblob.FieldData)
+	}
+	if m.size != nil {
+		fields = append(fields, contentblob.FieldSize)
+	}
+	if m.created_at != nil {
+		fields = append(fields, contentblob.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContentBlobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contentblob.FieldData:
+		return m.Data()
+	case contentblob.FieldSize:
+		return m.Size()
+	case contentblob.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContentBlobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contentblob.FieldData:
+		return m.OldData(ctx)
+	case contentblob.FieldSize:
+		return m.OldSize(ctx)
+	case contentblob.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ContentBlob field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentBlobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contentblob.FieldData:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case contentblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case contentblob.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContentBlob field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContentBlobMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, contentblob.FieldSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContentBlobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case contentblob.FieldSize:
+		return m.AddedSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentBlobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case contentblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContentBlob numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContentBlobMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContentBlobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContentBlobMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ContentBlob nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContentBlobMutation) ResetField(name string) error {
+	switch name {
+	case contentblob.FieldData:
+		m.ResetData()
+		return nil
+	case contentblob.FieldSize:
+		m.ResetSize()
+		return nil
+	case contentblob.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentBlob field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContentBlobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContentBlobMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContentBlobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContentBlobMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContentBlobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContentBlobMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContentBlobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ContentBlob unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContentBlobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ContentBlob edge %s", name)
+}
+
+// FileVersionMutation represents an operation that mutates the FileVersion nodes in the graph.
+type FileVersionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	space_id      *string
+	file_id       *string
+	name          *string
+	content_type  *string
+	size          *int64
+	addsize       *int64
+	blob_id       *string
+	width         *int
+	addwidth      *int
+	height        *int
+	addheight     *int
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*FileVersion, error)
+	predicates    []predicate.FileVersion
+}
+
+var _ ent.Mutation = (*FileVersionMutation)(nil)
+
+// fileversionOption allows management of the mutation configuration using functional options.
+type fileversionOption func(*FileVersionMutation)
+
+// newFileVersionMutation creates new mutation for the FileVersion entity.
+func newFileVersionMutation(c config, op Op, opts ...fileversionOption) *FileVersionMutation {
+	m := &FileVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFileVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFileVersionID sets the ID field of the mutation.
+func withFileVersionID(id string) fileversionOption {
+	return func(m *FileVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FileVersion
+		)
+		m.oldValue = func(ctx context.Context) (*FileVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FileVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFileVersion sets the old FileVersion of the mutation.
+func withFileVersion(node *FileVersion) fileversionOption {
+	return func(m *FileVersionMutation) {
+		m.oldValue = func(context.Context) (*FileVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FileVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FileVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of FileVersion entities.
+func (m *FileVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FileVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FileVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FileVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *FileVersionMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *FileVersionMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *FileVersionMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetFileID sets the "file_id" field.
+func (m *FileVersionMutation) SetFileID(s string) {
+	m.file_id = &s
+}
+
+// FileID returns the value of the "file_id" field in the mutation.
+func (m *FileVersionMutation) FileID() (r string, exists bool) {
+	v := m.file_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileID returns the old "file_id" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldFileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileID: %w", err)
+	}
+	return oldValue.FileID, nil
+}
+
+// ResetFileID resets all changes to the "file_id" field.
+func (m *FileVersionMutation) ResetFileID() {
+	m.file_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *FileVersionMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *FileVersionMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *FileVersionMutation) ResetName() {
+	m.name = nil
+}
+
+// SetContentType sets the "content_type" field.
+func (m *FileVersionMutation) SetContentType(s string) {
+	m.content_type = &s
+}
+
+// ContentType returns the value of the "content_type" field in the mutation.
+func (m *FileVersionMutation) ContentType() (r string, exists bool) {
+	v := m.content_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentType returns the old "content_type" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldContentType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentType: %w", err)
+	}
+	return oldValue.ContentType, nil
+}
+
+// ResetContentType resets all changes to the "content_type" field.
+func (m *FileVersionMutation) ResetContentType() {
+	m.content_type = nil
+}
+
+// SetSize sets the "size" field.
+func (m *FileVersionMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *FileVersionMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *FileVersionMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *FileVersionMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *FileVersionMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetBlobID sets the "blob_id" field.
+func (m *FileVersionMutation) SetBlobID(s string) {
+	m.blob_id = &s
+}
+
+// BlobID returns the value of the "blob_id" field in the mutation.
+func (m *FileVersionMutation) BlobID() (r string, exists bool) {
+	v := m.blob_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlobID returns the old "blob_id" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldBlobID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlobID: %w", err)
+	}
+	return oldValue.BlobID, nil
+}
+
+// ResetBlobID resets all changes to the "blob_id" field.
+func (m *FileVersionMutation) ResetBlobID() {
+	m.blob_id = nil
+}
+
+// SetWidth sets the "width" field.
+func (m *FileVersionMutation) SetWidth(i int) {
+	m.width = &i
+	m.addwidth = nil
+}
+
+// Width returns the value of the "width" field in the mutation.
+func (m *FileVersionMutation) Width() (r int, exists bool) {
+	v := m.width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWidth returns the old "width" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldWidth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWidth: %w", err)
+	}
+	return oldValue.Width, nil
+}
+
+// AddWidth adds i to the "width" field.
+func (m *FileVersionMutation) AddWidth(i int) {
+	if m.addwidth != nil {
+		*m.addwidth += i
+	} else {
+		m.addwidth = &i
+	}
+}
+
+// AddedWidth returns the value that was added to the "width" field in this mutation.
+func (m *FileVersionMutation) AddedWidth() (r int, exists bool) {
+	v := m.addwidth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWidth clears the value of the "width" field.
+func (m *FileVersionMutation) ClearWidth() {
+	m.width = nil
+	m.addwidth = nil
+	m.clearedFields[fileversion.FieldWidth] = struct{}{}
+}
+
+// WidthCleared returns if the "width" field was cleared in this mutation.
+func (m *FileVersionMutation) WidthCleared() bool {
+	_, ok := m.clearedFields[fileversion.FieldWidth]
+	return ok
+}
+
+// ResetWidth resets all changes to the "width" field.
+func (m *FileVersionMutation) ResetWidth() {
+	m.width = nil
+	m.addwidth = nil
+	delete(m.clearedFields, fileversion.FieldWidth)
+}
+
+// SetHeight sets the "height" field.
+func (m *FileVersionMutation) SetHeight(i int) {
+	m.height = &i
+	m.addheight = nil
+}
+
+// Height returns the value of the "height" field in the mutation.
+func (m *FileVersionMutation) Height() (r int, exists bool) {
+	v := m.height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHeight returns the old "height" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldHeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHeight: %w", err)
+	}
+	return oldValue.Height, nil
+}
+
+// AddHeight adds i to the "height" field.
+func (m *FileVersionMutation) AddHeight(i int) {
+	if m.addheight != nil {
+		*m.addheight += i
+	} else {
+		m.addheight = &i
+	}
+}
+
+// AddedHeight returns the value that was added to the "height" field in this mutation.
+func (m *FileVersionMutation) AddedHeight() (r int, exists bool) {
+	v := m.addheight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearHeight clears the value of the "height" field.
+func (m *FileVersionMutation) ClearHeight() {
+	m.height = nil
+	m.addheight = nil
+	m.clearedFields[fileversion.FieldHeight] = struct{}{}
+}
+
+// HeightCleared returns if the "height" field was cleared in this mutation.
+func (m *FileVersionMutation) HeightCleared() bool {
+	_, ok := m.clearedFields[fileversion.FieldHeight]
+	return ok
+}
+
+// ResetHeight resets all changes to the "height" field.
+func (m *FileVersionMutation) ResetHeight() {
+	m.height = nil
+	m.addheight = nil
+	delete(m.clearedFields, fileversion.FieldHeight)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *FileVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *FileVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *FileVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the FileVersionMutation builder.
+func (m *FileVersionMutation) Where(ps ...predicate.FileVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FileVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FileVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FileVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FileVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FileVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FileVersion).
+func (m *FileVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FileVersionMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.space_id != nil {
+		fields = append(fields, fileversion.FieldSpaceID)
+	}
+	if m.file_id != nil {
+		fields = append(fields, fileversion.FieldFileID)
+	}
+	if m.name != nil {
+		fields = append(fields, fileversion.FieldName)
+	}
+	if m.content_type != nil {
+		fields = append(fields, fileversion.FieldContentType)
+	}
+	if m.size != nil {
+		fields = append(fields, fileversion.FieldSize)
+	}
+	if m.blob_id != nil {
+		fields = append(fields, fileversion.FieldBlobID)
+	}
+	if m.width != nil {
+		fields = append(fields, fileversion.FieldWidth)
+	}
+	if m.height != nil {
+		fields = append(fields, fileversion.FieldHeight)
+	}
+	if m.created_at != nil {
+		fields = append(fields, fileversion.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FileVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case fileversion.FieldSpaceID:
+		return m.SpaceID()
+	case fileversion.FieldFileID:
+		return m.FileID()
+	case fileversion.FieldName:
+		return m.Name()
+	case fileversion.FieldContentType:
+		return m.ContentType()
+	case fileversion.FieldSize:
+		return m.Size()
+	case fileversion.FieldBlobID:
+		return m.BlobID()
+	case fileversion.FieldWidth:
+		return m.Width()
+	case fileversion.FieldHeight:
+		return m.Height()
+	case fileversion.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FileVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case fileversion.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case fileversion.FieldFileID:
+		return m.OldFileID(ctx)
+	case fileversion.FieldName:
+		return m.OldName(ctx)
+	case fileversion.FieldContentType:
+		return m.OldContentType(ctx)
+	case fileversion.FieldSize:
+		return m.OldSize(ctx)
+	case fileversion.FieldBlobID:
+		return m.OldBlobID(ctx)
+	case fileversion.FieldWidth:
+		return m.OldWidth(ctx)
+	case fileversion.FieldHeight:
+		return m.OldHeight(ctx)
+	case fileversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown FileVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FileVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case fileversion.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case fileversion.FieldFileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileID(v)
+		return nil
+	case fileversion.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case fileversion.FieldContentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentType(v)
+		return nil
+	case fileversion.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case fileversion.FieldBlobID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlobID(v)
+		return nil
+	case fileversion.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWidth(v)
+		return nil
+	case fileversion.FieldHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHeight(v)
+		return nil
+	case fileversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FileVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FileVersionMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, fileversion.FieldSize)
+	}
+	if m.addwidth != nil {
+		fields = append(fields, fileversion.FieldWidth)
+	}
+	if m.addheight != nil {
+		fields = append(fields, fileversion.FieldHeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FileVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case fileversion.FieldSize:
+		return m.AddedSize()
+	case fileversion.FieldWidth:
+		return m.AddedWidth()
+	case fileversion.FieldHeight:
+		return m.AddedHeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FileVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case fileversion.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	case fileversion.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWidth(v)
+		return nil
+	case fileversion.FieldHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddHeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FileVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FileVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(fileversion.FieldWidth) {
+		fields = append(fields, fileversion.FieldWidth)
+	}
+	if m.FieldCleared(fileversion.FieldHeight) {
+		fields = append(fields, fileversion.FieldHeight)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FileVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FileVersionMutation) ClearField(name string) error {
+	switch name {
+	case fileversion.FieldWidth:
+		m.ClearWidth()
+		return nil
+	case fileversion.FieldHeight:
+		m.ClearHeight()
+		return nil
+	}
+	return fmt.Errorf("unknown FileVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FileVersionMutation) ResetField(name string) error {
+	switch name {
+	case fileversion.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case fileversion.FieldFileID:
+		m.ResetFileID()
+		return nil
+	case fileversion.FieldName:
+		m.ResetName()
+		return nil
+	case fileversion.FieldContentType:
+		m.ResetContentType()
+		return nil
+	case fileversion.FieldSize:
+		m.ResetSize()
+		return nil
+	case fileversion.FieldBlobID:
+		m.ResetBlobID()
+		return nil
+	case fileversion.FieldWidth:
+		m.ResetWidth()
+		return nil
+	case fileversion.FieldHeight:
+		m.ResetHeight()
+		return nil
+	case fileversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown FileVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FileVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FileVersionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FileVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FileVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FileVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FileVersionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FileVersionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown FileVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FileVersionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown FileVersion edge %s", name)
 }
 
 // JobLeaseMutation represents an operation that mutates the JobLease nodes in the graph.
@@ -4092,22 +6727,1559 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Organization edge %s", name)
 }
 
-// RevisionMutation represents an operation that mutates the Revision nodes in the graph.
-type RevisionMutation struct {
+// PageVersionMutation represents an operation that mutates the PageVersion nodes in the graph.
+type PageVersionMutation struct {
 	config
 	op            Op
 	typ           string
 	id            *string
+	space_id      *string
+	page_id       *string
+	parent_id     *string
+	position      *string
 	_type         *string
-	parents       *[]string
-	appendparents []string
+	title         *string
+	slug          *string
+	emoji         *string
+	description   *string
+	hidden        *bool
+	layout        *map[string]interface{}
+	cover         *map[string]interface{}
+	variables     *map[string]interface{}
+	document_id   *string
+	link          **document.ContentRef
+	content_hash  *string
+	meta_hash     *string
+	refs          *[]map[string]string
+	appendrefs    []map[string]string
+	anchors       *[]string
+	appendanchors []string
 	created_at    *time.Time
 	clearedFields map[string]struct{}
-	space         *string
-	clearedspace  bool
 	done          bool
-	oldValue      func(context.Context) (*Revision, error)
-	predicates    []predicate.Revision
+	oldValue      func(context.Context) (*PageVersion, error)
+	predicates    []predicate.PageVersion
+}
+
+var _ ent.Mutation = (*PageVersionMutation)(nil)
+
+// pageversionOption allows management of the mutation configuration using functional options.
+type pageversionOption func(*PageVersionMutation)
+
+// newPageVersionMutation creates new mutation for the PageVersion entity.
+func newPageVersionMutation(c config, op Op, opts ...pageversionOption) *PageVersionMutation {
+	m := &PageVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePageVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPageVersionID sets the ID field of the mutation.
+func withPageVersionID(id string) pageversionOption {
+	return func(m *PageVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PageVersion
+		)
+		m.oldValue = func(ctx context.Context) (*PageVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PageVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPageVersion sets the old PageVersion of the mutation.
+func withPageVersion(node *PageVersion) pageversionOption {
+	return func(m *PageVersionMutation) {
+		m.oldValue = func(context.Context) (*PageVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PageVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PageVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of PageVersion entities.
+func (m *PageVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PageVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PageVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PageVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *PageVersionMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *PageVersionMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *PageVersionMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *PageVersionMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *PageVersionMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *PageVersionMutation) ResetPageID() {
+	m.page_id = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *PageVersionMutation) SetParentID(s string) {
+	m.parent_id = &s
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *PageVersionMutation) ParentID() (r string, exists bool) {
+	v := m.parent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldParentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *PageVersionMutation) ResetParentID() {
+	m.parent_id = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *PageVersionMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *PageVersionMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPosition returns the old "position" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldPosition(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPosition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPosition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPosition: %w", err)
+	}
+	return oldValue.Position, nil
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *PageVersionMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetType sets the "type" field.
+func (m *PageVersionMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PageVersionMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PageVersionMutation) ResetType() {
+	m._type = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *PageVersionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *PageVersionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *PageVersionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *PageVersionMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *PageVersionMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *PageVersionMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *PageVersionMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *PageVersionMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldEmoji(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *PageVersionMutation) ResetEmoji() {
+	m.emoji = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PageVersionMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PageVersionMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PageVersionMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetHidden sets the "hidden" field.
+func (m *PageVersionMutation) SetHidden(b bool) {
+	m.hidden = &b
+}
+
+// Hidden returns the value of the "hidden" field in the mutation.
+func (m *PageVersionMutation) Hidden() (r bool, exists bool) {
+	v := m.hidden
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHidden returns the old "hidden" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldHidden(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHidden is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHidden requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHidden: %w", err)
+	}
+	return oldValue.Hidden, nil
+}
+
+// ResetHidden resets all changes to the "hidden" field.
+func (m *PageVersionMutation) ResetHidden() {
+	m.hidden = nil
+}
+
+// SetLayout sets the "layout" field.
+func (m *PageVersionMutation) SetLayout(value map[string]interface{}) {
+	m.layout = &value
+}
+
+// Layout returns the value of the "layout" field in the mutation.
+func (m *PageVersionMutation) Layout() (r map[string]interface{}, exists bool) {
+	v := m.layout
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLayout returns the old "layout" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldLayout(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLayout is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLayout requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLayout: %w", err)
+	}
+	return oldValue.Layout, nil
+}
+
+// ClearLayout clears the value of the "layout" field.
+func (m *PageVersionMutation) ClearLayout() {
+	m.layout = nil
+	m.clearedFields[pageversion.FieldLayout] = struct{}{}
+}
+
+// LayoutCleared returns if the "layout" field was cleared in this mutation.
+func (m *PageVersionMutation) LayoutCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldLayout]
+	return ok
+}
+
+// ResetLayout resets all changes to the "layout" field.
+func (m *PageVersionMutation) ResetLayout() {
+	m.layout = nil
+	delete(m.clearedFields, pageversion.FieldLayout)
+}
+
+// SetCover sets the "cover" field.
+func (m *PageVersionMutation) SetCover(value map[string]interface{}) {
+	m.cover = &value
+}
+
+// Cover returns the value of the "cover" field in the mutation.
+func (m *PageVersionMutation) Cover() (r map[string]interface{}, exists bool) {
+	v := m.cover
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCover returns the old "cover" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldCover(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCover is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCover requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCover: %w", err)
+	}
+	return oldValue.Cover, nil
+}
+
+// ClearCover clears the value of the "cover" field.
+func (m *PageVersionMutation) ClearCover() {
+	m.cover = nil
+	m.clearedFields[pageversion.FieldCover] = struct{}{}
+}
+
+// CoverCleared returns if the "cover" field was cleared in this mutation.
+func (m *PageVersionMutation) CoverCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldCover]
+	return ok
+}
+
+// ResetCover resets all changes to the "cover" field.
+func (m *PageVersionMutation) ResetCover() {
+	m.cover = nil
+	delete(m.clearedFields, pageversion.FieldCover)
+}
+
+// SetVariables sets the "variables" field.
+func (m *PageVersionMutation) SetVariables(value map[string]interface{}) {
+	m.variables = &value
+}
+
+// Variables returns the value of the "variables" field in the mutation.
+func (m *PageVersionMutation) Variables() (r map[string]interface{}, exists bool) {
+	v := m.variables
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariables returns the old "variables" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldVariables(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariables is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariables requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariables: %w", err)
+	}
+	return oldValue.Variables, nil
+}
+
+// ClearVariables clears the value of the "variables" field.
+func (m *PageVersionMutation) ClearVariables() {
+	m.variables = nil
+	m.clearedFields[pageversion.FieldVariables] = struct{}{}
+}
+
+// VariablesCleared returns if the "variables" field was cleared in this mutation.
+func (m *PageVersionMutation) VariablesCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldVariables]
+	return ok
+}
+
+// ResetVariables resets all changes to the "variables" field.
+func (m *PageVersionMutation) ResetVariables() {
+	m.variables = nil
+	delete(m.clearedFields, pageversion.FieldVariables)
+}
+
+// SetDocumentID sets the "document_id" field.
+func (m *PageVersionMutation) SetDocumentID(s string) {
+	m.document_id = &s
+}
+
+// DocumentID returns the value of the "document_id" field in the mutation.
+func (m *PageVersionMutation) DocumentID() (r string, exists bool) {
+	v := m.document_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentID returns the old "document_id" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldDocumentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentID: %w", err)
+	}
+	return oldValue.DocumentID, nil
+}
+
+// ClearDocumentID clears the value of the "document_id" field.
+func (m *PageVersionMutation) ClearDocumentID() {
+	m.document_id = nil
+	m.clearedFields[pageversion.FieldDocumentID] = struct{}{}
+}
+
+// DocumentIDCleared returns if the "document_id" field was cleared in this mutation.
+func (m *PageVersionMutation) DocumentIDCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldDocumentID]
+	return ok
+}
+
+// ResetDocumentID resets all changes to the "document_id" field.
+func (m *PageVersionMutation) ResetDocumentID() {
+	m.document_id = nil
+	delete(m.clearedFields, pageversion.FieldDocumentID)
+}
+
+// SetLink sets the "link" field.
+func (m *PageVersionMutation) SetLink(dr *document.ContentRef) {
+	m.link = &dr
+}
+
+// Link returns the value of the "link" field in the mutation.
+func (m *PageVersionMutation) Link() (r *document.ContentRef, exists bool) {
+	v := m.link
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLink returns the old "link" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldLink(ctx context.Context) (v *document.ContentRef, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLink is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLink requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLink: %w", err)
+	}
+	return oldValue.Link, nil
+}
+
+// ClearLink clears the value of the "link" field.
+func (m *PageVersionMutation) ClearLink() {
+	m.link = nil
+	m.clearedFields[pageversion.FieldLink] = struct{}{}
+}
+
+// LinkCleared returns if the "link" field was cleared in this mutation.
+func (m *PageVersionMutation) LinkCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldLink]
+	return ok
+}
+
+// ResetLink resets all changes to the "link" field.
+func (m *PageVersionMutation) ResetLink() {
+	m.link = nil
+	delete(m.clearedFields, pageversion.FieldLink)
+}
+
+// SetContentHash sets the "content_hash" field.
+func (m *PageVersionMutation) SetContentHash(s string) {
+	m.content_hash = &s
+}
+
+// ContentHash returns the value of the "content_hash" field in the mutation.
+func (m *PageVersionMutation) ContentHash() (r string, exists bool) {
+	v := m.content_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentHash returns the old "content_hash" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldContentHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentHash: %w", err)
+	}
+	return oldValue.ContentHash, nil
+}
+
+// ResetContentHash resets all changes to the "content_hash" field.
+func (m *PageVersionMutation) ResetContentHash() {
+	m.content_hash = nil
+}
+
+// SetMetaHash sets the "meta_hash" field.
+func (m *PageVersionMutation) SetMetaHash(s string) {
+	m.meta_hash = &s
+}
+
+// MetaHash returns the value of the "meta_hash" field in the mutation.
+func (m *PageVersionMutation) MetaHash() (r string, exists bool) {
+	v := m.meta_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetaHash returns the old "meta_hash" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldMetaHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetaHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetaHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetaHash: %w", err)
+	}
+	return oldValue.MetaHash, nil
+}
+
+// ResetMetaHash resets all changes to the "meta_hash" field.
+func (m *PageVersionMutation) ResetMetaHash() {
+	m.meta_hash = nil
+}
+
+// SetRefs sets the "refs" field.
+func (m *PageVersionMutation) SetRefs(value []map[string]string) {
+	m.refs = &value
+	m.appendrefs = nil
+}
+
+// Refs returns the value of the "refs" field in the mutation.
+func (m *PageVersionMutation) Refs() (r []map[string]string, exists bool) {
+	v := m.refs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefs returns the old "refs" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldRefs(ctx context.Context) (v []map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefs: %w", err)
+	}
+	return oldValue.Refs, nil
+}
+
+// AppendRefs adds value to the "refs" field.
+func (m *PageVersionMutation) AppendRefs(value []map[string]string) {
+	m.appendrefs = append(m.appendrefs, value...)
+}
+
+// AppendedRefs returns the list of values that were appended to the "refs" field in this mutation.
+func (m *PageVersionMutation) AppendedRefs() ([]map[string]string, bool) {
+	if len(m.appendrefs) == 0 {
+		return nil, false
+	}
+	return m.appendrefs, true
+}
+
+// ClearRefs clears the value of the "refs" field.
+func (m *PageVersionMutation) ClearRefs() {
+	m.refs = nil
+	m.appendrefs = nil
+	m.clearedFields[pageversion.FieldRefs] = struct{}{}
+}
+
+// RefsCleared returns if the "refs" field was cleared in this mutation.
+func (m *PageVersionMutation) RefsCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldRefs]
+	return ok
+}
+
+// ResetRefs resets all changes to the "refs" field.
+func (m *PageVersionMutation) ResetRefs() {
+	m.refs = nil
+	m.appendrefs = nil
+	delete(m.clearedFields, pageversion.FieldRefs)
+}
+
+// SetAnchors sets the "anchors" field.
+func (m *PageVersionMutation) SetAnchors(s []string) {
+	m.anchors = &s
+	m.appendanchors = nil
+}
+
+// Anchors returns the value of the "anchors" field in the mutation.
+func (m *PageVersionMutation) Anchors() (r []string, exists bool) {
+	v := m.anchors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAnchors returns the old "anchors" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldAnchors(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAnchors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAnchors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAnchors: %w", err)
+	}
+	return oldValue.Anchors, nil
+}
+
+// AppendAnchors adds s to the "anchors" field.
+func (m *PageVersionMutation) AppendAnchors(s []string) {
+	m.appendanchors = append(m.appendanchors, s...)
+}
+
+// AppendedAnchors returns the list of values that were appended to the "anchors" field in this mutation.
+func (m *PageVersionMutation) AppendedAnchors() ([]string, bool) {
+	if len(m.appendanchors) == 0 {
+		return nil, false
+	}
+	return m.appendanchors, true
+}
+
+// ClearAnchors clears the value of the "anchors" field.
+func (m *PageVersionMutation) ClearAnchors() {
+	m.anchors = nil
+	m.appendanchors = nil
+	m.clearedFields[pageversion.FieldAnchors] = struct{}{}
+}
+
+// AnchorsCleared returns if the "anchors" field was cleared in this mutation.
+func (m *PageVersionMutation) AnchorsCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldAnchors]
+	return ok
+}
+
+// ResetAnchors resets all changes to the "anchors" field.
+func (m *PageVersionMutation) ResetAnchors() {
+	m.anchors = nil
+	m.appendanchors = nil
+	delete(m.clearedFields, pageversion.FieldAnchors)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *PageVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *PageVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *PageVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the PageVersionMutation builder.
+func (m *PageVersionMutation) Where(ps ...predicate.PageVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PageVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PageVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PageVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PageVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PageVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PageVersion).
+func (m *PageVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PageVersionMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.space_id != nil {
+		fields = append(fields, pageversion.FieldSpaceID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, pageversion.FieldPageID)
+	}
+	if m.parent_id != nil {
+		fields = append(fields, pageversion.FieldParentID)
+	}
+	if m.position != nil {
+		fields = append(fields, pageversion.FieldPosition)
+	}
+	if m._type != nil {
+		fields = append(fields, pageversion.FieldType)
+	}
+	if m.title != nil {
+		fields = append(fields, pageversion.FieldTitle)
+	}
+	if m.slug != nil {
+		fields = append(fields, pageversion.FieldSlug)
+	}
+	if m.emoji != nil {
+		fields = append(fields, pageversion.FieldEmoji)
+	}
+	if m.description != nil {
+		fields = append(fields, pageversion.FieldDescription)
+	}
+	if m.hidden != nil {
+		fields = append(fields, pageversion.FieldHidden)
+	}
+	if m.layout != nil {
+		fields = append(fields, pageversion.FieldLayout)
+	}
+	if m.cover != nil {
+		fields = append(fields, pageversion.FieldCover)
+	}
+	if m.variables != nil {
+		fields = append(fields, pageversion.FieldVariables)
+	}
+	if m.document_id != nil {
+		fields = append(fields, pageversion.FieldDocumentID)
+	}
+	if m.link != nil {
+		fields = append(fields, pageversion.FieldLink)
+	}
+	if m.content_hash != nil {
+		fields = append(fields, pageversion.FieldContentHash)
+	}
+	if m.meta_hash != nil {
+		fields = append(fields, pageversion.FieldMetaHash)
+	}
+	if m.refs != nil {
+		fields = append(fields, pageversion.FieldRefs)
+	}
+	if m.anchors != nil {
+		fields = append(fields, pageversion.FieldAnchors)
+	}
+	if m.created_at != nil {
+		fields = append(fields, pageversion.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PageVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case pageversion.FieldSpaceID:
+		return m.SpaceID()
+	case pageversion.FieldPageID:
+		return m.PageID()
+	case pageversion.FieldParentID:
+		return m.ParentID()
+	case pageversion.FieldPosition:
+		return m.Position()
+	case pageversion.FieldType:
+		return m.GetType()
+	case pageversion.FieldTitle:
+		return m.Title()
+	case pageversion.FieldSlug:
+		return m.Slug()
+	case pageversion.FieldEmoji:
+		return m.Emoji()
+	case pageversion.FieldDescription:
+		return m.Description()
+	case pageversion.FieldHidden:
+		return m.Hidden()
+	case pageversion.FieldLayout:
+		return m.Layout()
+	case pageversion.FieldCover:
+		return m.Cover()
+	case pageversion.FieldVariables:
+		return m.Variables()
+	case pageversion.FieldDocumentID:
+		return m.DocumentID()
+	case pageversion.FieldLink:
+		return m.Link()
+	case pageversion.FieldContentHash:
+		return m.ContentHash()
+	case pageversion.FieldMetaHash:
+		return m.MetaHash()
+	case pageversion.FieldRefs:
+		return m.Refs()
+	case pageversion.FieldAnchors:
+		return m.Anchors()
+	case pageversion.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PageVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case pageversion.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case pageversion.FieldPageID:
+		return m.OldPageID(ctx)
+	case pageversion.FieldParentID:
+		return m.OldParentID(ctx)
+	case pageversion.FieldPosition:
+		return m.OldPosition(ctx)
+	case pageversion.FieldType:
+		return m.OldType(ctx)
+	case pageversion.FieldTitle:
+		return m.OldTitle(ctx)
+	case pageversion.FieldSlug:
+		return m.OldSlug(ctx)
+	case pageversion.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case pageversion.FieldDescription:
+		return m.OldDescription(ctx)
+	case pageversion.FieldHidden:
+		return m.OldHidden(ctx)
+	case pageversion.FieldLayout:
+		return m.OldLayout(ctx)
+	case pageversion.FieldCover:
+		return m.OldCover(ctx)
+	case pageversion.FieldVariables:
+		return m.OldVariables(ctx)
+	case pageversion.FieldDocumentID:
+		return m.OldDocumentID(ctx)
+	case pageversion.FieldLink:
+		return m.OldLink(ctx)
+	case pageversion.FieldContentHash:
+		return m.OldContentHash(ctx)
+	case pageversion.FieldMetaHash:
+		return m.OldMetaHash(ctx)
+	case pageversion.FieldRefs:
+		return m.OldRefs(ctx)
+	case pageversion.FieldAnchors:
+		return m.OldAnchors(ctx)
+	case pageversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown PageVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PageVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case pageversion.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case pageversion.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case pageversion.FieldParentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case pageversion.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case pageversion.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case pageversion.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case pageversion.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case pageversion.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case pageversion.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case pageversion.FieldHidden:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHidden(v)
+		return nil
+	case pageversion.FieldLayout:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLayout(v)
+		return nil
+	case pageversion.FieldCover:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCover(v)
+		return nil
+	case pageversion.FieldVariables:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariables(v)
+		return nil
+	case pageversion.FieldDocumentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentID(v)
+		return nil
+	case pageversion.FieldLink:
+		v, ok := value.(*document.ContentRef)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLink(v)
+		return nil
+	case pageversion.FieldContentHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentHash(v)
+		return nil
+	case pageversion.FieldMetaHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetaHash(v)
+		return nil
+	case pageversion.FieldRefs:
+		v, ok := value.([]map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefs(v)
+		return nil
+	case pageversion.FieldAnchors:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAnchors(v)
+		return nil
+	case pageversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PageVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PageVersionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PageVersionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PageVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PageVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PageVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(pageversion.FieldLayout) {
+		fields = append(fields, pageversion.FieldLayout)
+	}
+	if m.FieldCleared(pageversion.FieldCover) {
+		fields = append(fields, pageversion.FieldCover)
+	}
+	if m.FieldCleared(pageversion.FieldVariables) {
+		fields = append(fields, pageversion.FieldVariables)
+	}
+	if m.FieldCleared(pageversion.FieldDocumentID) {
+		fields = append(fields, pageversion.FieldDocumentID)
+	}
+	if m.FieldCleared(pageversion.FieldLink) {
+		fields = append(fields, pageversion.FieldLink)
+	}
+	if m.FieldCleared(pageversion.FieldRefs) {
+		fields = append(fields, pageversion.FieldRefs)
+	}
+	if m.FieldCleared(pageversion.FieldAnchors) {
+		fields = append(fields, pageversion.FieldAnchors)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PageVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PageVersionMutation) ClearField(name string) error {
+	switch name {
+	case pageversion.FieldLayout:
+		m.ClearLayout()
+		return nil
+	case pageversion.FieldCover:
+		m.ClearCover()
+		return nil
+	case pageversion.FieldVariables:
+		m.ClearVariables()
+		return nil
+	case pageversion.FieldDocumentID:
+		m.ClearDocumentID()
+		return nil
+	case pageversion.FieldLink:
+		m.ClearLink()
+		return nil
+	case pageversion.FieldRefs:
+		m.ClearRefs()
+		return nil
+	case pageversion.FieldAnchors:
+		m.ClearAnchors()
+		return nil
+	}
+	return fmt.Errorf("unknown PageVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PageVersionMutation) ResetField(name string) error {
+	switch name {
+	case pageversion.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case pageversion.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case pageversion.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case pageversion.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case pageversion.FieldType:
+		m.ResetType()
+		return nil
+	case pageversion.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case pageversion.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case pageversion.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case pageversion.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case pageversion.FieldHidden:
+		m.ResetHidden()
+		return nil
+	case pageversion.FieldLayout:
+		m.ResetLayout()
+		return nil
+	case pageversion.FieldCover:
+		m.ResetCover()
+		return nil
+	case pageversion.FieldVariables:
+		m.ResetVariables()
+		return nil
+	case pageversion.FieldDocumentID:
+		m.ResetDocumentID()
+		return nil
+	case pageversion.FieldLink:
+		m.ResetLink()
+		return nil
+	case pageversion.FieldContentHash:
+		m.ResetContentHash()
+		return nil
+	case pageversion.FieldMetaHash:
+		m.ResetMetaHash()
+		return nil
+	case pageversion.FieldRefs:
+		m.ResetRefs()
+		return nil
+	case pageversion.FieldAnchors:
+		m.ResetAnchors()
+		return nil
+	case pageversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown PageVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PageVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PageVersionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PageVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PageVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PageVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PageVersionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PageVersionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown PageVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PageVersionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown PageVersion edge %s", name)
+}
+
+// RevisionMutation represents an operation that mutates the Revision nodes in the graph.
+type RevisionMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	_type             *string
+	parents           *[]string
+	appendparents     []string
+	created_at        *time.Time
+	base_id           *string
+	chain             *[]string
+	appendchain       []string
+	change_request_id *string
+	author_id         *string
+	variables         *map[string]interface{}
+	clearedFields     map[string]struct{}
+	space             *string
+	clearedspace      bool
+	entries           map[int]struct{}
+	removedentries    map[int]struct{}
+	clearedentries    bool
+	done              bool
+	oldValue          func(context.Context) (*Revision, error)
+	predicates        []predicate.Revision
 }
 
 var _ ent.Mutation = (*RevisionMutation)(nil)
@@ -4373,6 +8545,267 @@ func (m *RevisionMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
+// SetBaseID sets the "base_id" field.
+func (m *RevisionMutation) SetBaseID(s string) {
+	m.base_id = &s
+}
+
+// BaseID returns the value of the "base_id" field in the mutation.
+func (m *RevisionMutation) BaseID() (r string, exists bool) {
+	v := m.base_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseID returns the old "base_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldBaseID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseID: %w", err)
+	}
+	return oldValue.BaseID, nil
+}
+
+// ClearBaseID clears the value of the "base_id" field.
+func (m *RevisionMutation) ClearBaseID() {
+	m.base_id = nil
+	m.clearedFields[revision.FieldBaseID] = struct{}{}
+}
+
+// BaseIDCleared returns if the "base_id" field was cleared in this mutation.
+func (m *RevisionMutation) BaseIDCleared() bool {
+	_, ok := m.clearedFields[revision.FieldBaseID]
+	return ok
+}
+
+// ResetBaseID resets all changes to the "base_id" field.
+func (m *RevisionMutation) ResetBaseID() {
+	m.base_id = nil
+	delete(m.clearedFields, revision.FieldBaseID)
+}
+
+// SetChain sets the "chain" field.
+func (m *RevisionMutation) SetChain(s []string) {
+	m.chain = &s
+	m.appendchain = nil
+}
+
+// Chain returns the value of the "chain" field in the mutation.
+func (m *RevisionMutation) Chain() (r []string, exists bool) {
+	v := m.chain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChain returns the old "chain" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldChain(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChain is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChain requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChain: %w", err)
+	}
+	return oldValue.Chain, nil
+}
+
+// AppendChain adds s to the "chain" field.
+func (m *RevisionMutation) AppendChain(s []string) {
+	m.appendchain = append(m.appendchain, s...)
+}
+
+// AppendedChain returns the list of values that were appended to the "chain" field in this mutation.
+func (m *RevisionMutation) AppendedChain() ([]string, bool) {
+	if len(m.appendchain) == 0 {
+		return nil, false
+	}
+	return m.appendchain, true
+}
+
+// ClearChain clears the value of the "chain" field.
+func (m *RevisionMutation) ClearChain() {
+	m.chain = nil
+	m.appendchain = nil
+	m.clearedFields[revision.FieldChain] = struct{}{}
+}
+
+// ChainCleared returns if the "chain" field was cleared in this mutation.
+func (m *RevisionMutation) ChainCleared() bool {
+	_, ok := m.clearedFields[revision.FieldChain]
+	return ok
+}
+
+// ResetChain resets all changes to the "chain" field.
+func (m *RevisionMutation) ResetChain() {
+	m.chain = nil
+	m.appendchain = nil
+	delete(m.clearedFields, revision.FieldChain)
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *RevisionMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *RevisionMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *RevisionMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[revision.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *RevisionMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[revision.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *RevisionMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, revision.FieldChangeRequestID)
+}
+
+// SetAuthorID sets the "author_id" field.
+func (m *RevisionMutation) SetAuthorID(s string) {
+	m.author_id = &s
+}
+
+// AuthorID returns the value of the "author_id" field in the mutation.
+func (m *RevisionMutation) AuthorID() (r string, exists bool) {
+	v := m.author_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAuthorID returns the old "author_id" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldAuthorID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAuthorID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAuthorID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAuthorID: %w", err)
+	}
+	return oldValue.AuthorID, nil
+}
+
+// ClearAuthorID clears the value of the "author_id" field.
+func (m *RevisionMutation) ClearAuthorID() {
+	m.author_id = nil
+	m.clearedFields[revision.FieldAuthorID] = struct{}{}
+}
+
+// AuthorIDCleared returns if the "author_id" field was cleared in this mutation.
+func (m *RevisionMutation) AuthorIDCleared() bool {
+	_, ok := m.clearedFields[revision.FieldAuthorID]
+	return ok
+}
+
+// ResetAuthorID resets all changes to the "author_id" field.
+func (m *RevisionMutation) ResetAuthorID() {
+	m.author_id = nil
+	delete(m.clearedFields, revision.FieldAuthorID)
+}
+
+// SetVariables sets the "variables" field.
+func (m *RevisionMutation) SetVariables(value map[string]interface{}) {
+	m.variables = &value
+}
+
+// Variables returns the value of the "variables" field in the mutation.
+func (m *RevisionMutation) Variables() (r map[string]interface{}, exists bool) {
+	v := m.variables
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVariables returns the old "variables" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldVariables(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVariables is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVariables requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVariables: %w", err)
+	}
+	return oldValue.Variables, nil
+}
+
+// ClearVariables clears the value of the "variables" field.
+func (m *RevisionMutation) ClearVariables() {
+	m.variables = nil
+	m.clearedFields[revision.FieldVariables] = struct{}{}
+}
+
+// VariablesCleared returns if the "variables" field was cleared in this mutation.
+func (m *RevisionMutation) VariablesCleared() bool {
+	_, ok := m.clearedFields[revision.FieldVariables]
+	return ok
+}
+
+// ResetVariables resets all changes to the "variables" field.
+func (m *RevisionMutation) ResetVariables() {
+	m.variables = nil
+	delete(m.clearedFields, revision.FieldVariables)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *RevisionMutation) ClearSpace() {
 	m.clearedspace = true
@@ -4398,6 +8831,60 @@ func (m *RevisionMutation) SpaceIDs() (ids []string) {
 func (m *RevisionMutation) ResetSpace() {
 	m.space = nil
 	m.clearedspace = false
+}
+
+// AddEntryIDs adds the "entries" edge to the RevisionEntry entity by ids.
+func (m *RevisionMutation) AddEntryIDs(ids ...int) {
+	if m.entries == nil {
+		m.entries = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.entries[ids[i]] = struct{}{}
+	}
+}
+
+// ClearEntries clears the "entries" edge to the RevisionEntry entity.
+func (m *RevisionMutation) ClearEntries() {
+	m.clearedentries = true
+}
+
+// EntriesCleared reports if the "entries" edge to the RevisionEntry entity was cleared.
+func (m *RevisionMutation) EntriesCleared() bool {
+	return m.clearedentries
+}
+
+// RemoveEntryIDs removes the "entries" edge to the RevisionEntry entity by IDs.
+func (m *RevisionMutation) RemoveEntryIDs(ids ...int) {
+	if m.removedentries == nil {
+		m.removedentries = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.entries, ids[i])
+		m.removedentries[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedEntries returns the removed IDs of the "entries" edge to the RevisionEntry entity.
+func (m *RevisionMutation) RemovedEntriesIDs() (ids []int) {
+	for id := range m.removedentries {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// EntriesIDs returns the "entries" edge IDs in the mutation.
+func (m *RevisionMutation) EntriesIDs() (ids []int) {
+	for id := range m.entries {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetEntries resets all changes to the "entries" edge.
+func (m *RevisionMutation) ResetEntries() {
+	m.entries = nil
+	m.clearedentries = false
+	m.removedentries = nil
 }
 
 // Where appends a list predicates to the RevisionMutation builder.
@@ -4434,7 +8921,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 9)
 	if m.space != nil {
 		fields = append(fields, revision.FieldSpaceID)
 	}
@@ -4446,6 +8933,21 @@ func (m *RevisionMutation) Fields() []string {
 	}
 	if m.created_at != nil {
 		fields = append(fields, revision.FieldCreatedAt)
+	}
+	if m.base_id != nil {
+		fields = append(fields, revision.FieldBaseID)
+	}
+	if m.chain != nil {
+		fields = append(fields, revision.FieldChain)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	if m.author_id != nil {
+		fields = append(fields, revision.FieldAuthorID)
+	}
+	if m.variables != nil {
+		fields = append(fields, revision.FieldVariables)
 	}
 	return fields
 }
@@ -4463,6 +8965,16 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.Parents()
 	case revision.FieldCreatedAt:
 		return m.CreatedAt()
+	case revision.FieldBaseID:
+		return m.BaseID()
+	case revision.FieldChain:
+		return m.Chain()
+	case revision.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case revision.FieldAuthorID:
+		return m.AuthorID()
+	case revision.FieldVariables:
+		return m.Variables()
 	}
 	return nil, false
 }
@@ -4480,6 +8992,16 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldParents(ctx)
 	case revision.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case revision.FieldBaseID:
+		return m.OldBaseID(ctx)
+	case revision.FieldChain:
+		return m.OldChain(ctx)
+	case revision.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case revision.FieldAuthorID:
+		return m.OldAuthorID(ctx)
+	case revision.FieldVariables:
+		return m.OldVariables(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -4517,6 +9039,41 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedAt(v)
 		return nil
+	case revision.FieldBaseID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseID(v)
+		return nil
+	case revision.FieldChain:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChain(v)
+		return nil
+	case revision.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case revision.FieldAuthorID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthorID(v)
+		return nil
+	case revision.FieldVariables:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVariables(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -4546,7 +9103,23 @@ func (m *RevisionMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *RevisionMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(revision.FieldBaseID) {
+		fields = append(fields, revision.FieldBaseID)
+	}
+	if m.FieldCleared(revision.FieldChain) {
+		fields = append(fields, revision.FieldChain)
+	}
+	if m.FieldCleared(revision.FieldChangeRequestID) {
+		fields = append(fields, revision.FieldChangeRequestID)
+	}
+	if m.FieldCleared(revision.FieldAuthorID) {
+		fields = append(fields, revision.FieldAuthorID)
+	}
+	if m.FieldCleared(revision.FieldVariables) {
+		fields = append(fields, revision.FieldVariables)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -4559,6 +9132,23 @@ func (m *RevisionMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *RevisionMutation) ClearField(name string) error {
+	switch name {
+	case revision.FieldBaseID:
+		m.ClearBaseID()
+		return nil
+	case revision.FieldChain:
+		m.ClearChain()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case revision.FieldAuthorID:
+		m.ClearAuthorID()
+		return nil
+	case revision.FieldVariables:
+		m.ClearVariables()
+		return nil
+	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
 }
 
@@ -4578,15 +9168,33 @@ func (m *RevisionMutation) ResetField(name string) error {
 	case revision.FieldCreatedAt:
 		m.ResetCreatedAt()
 		return nil
+	case revision.FieldBaseID:
+		m.ResetBaseID()
+		return nil
+	case revision.FieldChain:
+		m.ResetChain()
+		return nil
+	case revision.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case revision.FieldAuthorID:
+		m.ResetAuthorID()
+		return nil
+	case revision.FieldVariables:
+		m.ResetVariables()
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RevisionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.space != nil {
 		edges = append(edges, revision.EdgeSpace)
+	}
+	if m.entries != nil {
+		edges = append(edges, revision.EdgeEntries)
 	}
 	return edges
 }
@@ -4599,27 +9207,47 @@ func (m *RevisionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.space; id != nil {
 			return []ent.Value{*id}
 		}
+	case revision.EdgeEntries:
+		ids := make([]ent.Value, 0, len(m.entries))
+		for id := range m.entries {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RevisionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedentries != nil {
+		edges = append(edges, revision.EdgeEntries)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *RevisionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case revision.EdgeEntries:
+		ids := make([]ent.Value, 0, len(m.removedentries))
+		for id := range m.removedentries {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RevisionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedspace {
 		edges = append(edges, revision.EdgeSpace)
+	}
+	if m.clearedentries {
+		edges = append(edges, revision.EdgeEntries)
 	}
 	return edges
 }
@@ -4630,6 +9258,8 @@ func (m *RevisionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case revision.EdgeSpace:
 		return m.clearedspace
+	case revision.EdgeEntries:
+		return m.clearedentries
 	}
 	return false
 }
@@ -4652,8 +9282,629 @@ func (m *RevisionMutation) ResetEdge(name string) error {
 	case revision.EdgeSpace:
 		m.ResetSpace()
 		return nil
+	case revision.EdgeEntries:
+		m.ResetEntries()
+		return nil
 	}
 	return fmt.Errorf("unknown Revision edge %s", name)
+}
+
+// RevisionEntryMutation represents an operation that mutates the RevisionEntry nodes in the graph.
+type RevisionEntryMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	space_id        *string
+	kind            *string
+	item_id         *string
+	version_id      *string
+	clearedFields   map[string]struct{}
+	revision        *string
+	clearedrevision bool
+	done            bool
+	oldValue        func(context.Context) (*RevisionEntry, error)
+	predicates      []predicate.RevisionEntry
+}
+
+var _ ent.Mutation = (*RevisionEntryMutation)(nil)
+
+// revisionentryOption allows management of the mutation configuration using functional options.
+type revisionentryOption func(*RevisionEntryMutation)
+
+// newRevisionEntryMutation creates new mutation for the RevisionEntry entity.
+func newRevisionEntryMutation(c config, op Op, opts ...revisionentryOption) *RevisionEntryMutation {
+	m := &RevisionEntryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRevisionEntry,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRevisionEntryID sets the ID field of the mutation.
+func withRevisionEntryID(id int) revisionentryOption {
+	return func(m *RevisionEntryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RevisionEntry
+		)
+		m.oldValue = func(ctx context.Context) (*RevisionEntry, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RevisionEntry.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRevisionEntry sets the old RevisionEntry of the mutation.
+func withRevisionEntry(node *RevisionEntry) revisionentryOption {
+	return func(m *RevisionEntryMutation) {
+		m.oldValue = func(context.Context) (*RevisionEntry, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RevisionEntryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RevisionEntryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RevisionEntryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RevisionEntryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RevisionEntry.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *RevisionEntryMutation) SetRevisionID(s string) {
+	m.revision = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *RevisionEntryMutation) RevisionID() (r string, exists bool) {
+	v := m.revision
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the RevisionEntry entity.
+// If the RevisionEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionEntryMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *RevisionEntryMutation) ResetRevisionID() {
+	m.revision = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *RevisionEntryMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *RevisionEntryMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the RevisionEntry entity.
+// If the RevisionEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionEntryMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *RevisionEntryMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *RevisionEntryMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *RevisionEntryMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the RevisionEntry entity.
+// If the RevisionEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionEntryMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *RevisionEntryMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetItemID sets the "item_id" field.
+func (m *RevisionEntryMutation) SetItemID(s string) {
+	m.item_id = &s
+}
+
+// ItemID returns the value of the "item_id" field in the mutation.
+func (m *RevisionEntryMutation) ItemID() (r string, exists bool) {
+	v := m.item_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldItemID returns the old "item_id" field's value of the RevisionEntry entity.
+// If the RevisionEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionEntryMutation) OldItemID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldItemID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldItemID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldItemID: %w", err)
+	}
+	return oldValue.ItemID, nil
+}
+
+// ResetItemID resets all changes to the "item_id" field.
+func (m *RevisionEntryMutation) ResetItemID() {
+	m.item_id = nil
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *RevisionEntryMutation) SetVersionID(s string) {
+	m.version_id = &s
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *RevisionEntryMutation) VersionID() (r string, exists bool) {
+	v := m.version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the RevisionEntry entity.
+// If the RevisionEntry object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionEntryMutation) OldVersionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ClearVersionID clears the value of the "version_id" field.
+func (m *RevisionEntryMutation) ClearVersionID() {
+	m.version_id = nil
+	m.clearedFields[revisionentry.FieldVersionID] = struct{}{}
+}
+
+// VersionIDCleared returns if the "version_id" field was cleared in this mutation.
+func (m *RevisionEntryMutation) VersionIDCleared() bool {
+	_, ok := m.clearedFields[revisionentry.FieldVersionID]
+	return ok
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *RevisionEntryMutation) ResetVersionID() {
+	m.version_id = nil
+	delete(m.clearedFields, revisionentry.FieldVersionID)
+}
+
+// ClearRevision clears the "revision" edge to the Revision entity.
+func (m *RevisionEntryMutation) ClearRevision() {
+	m.clearedrevision = true
+	m.clearedFields[revisionentry.FieldRevisionID] = struct{}{}
+}
+
+// RevisionCleared reports if the "revision" edge to the Revision entity was cleared.
+func (m *RevisionEntryMutation) RevisionCleared() bool {
+	return m.clearedrevision
+}
+
+// RevisionIDs returns the "revision" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RevisionID instead. It exists only for internal usage by the builders.
+func (m *RevisionEntryMutation) RevisionIDs() (ids []string) {
+	if id := m.revision; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRevision resets all changes to the "revision" edge.
+func (m *RevisionEntryMutation) ResetRevision() {
+	m.revision = nil
+	m.clearedrevision = false
+}
+
+// Where appends a list predicates to the RevisionEntryMutation builder.
+func (m *RevisionEntryMutation) Where(ps ...predicate.RevisionEntry) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RevisionEntryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RevisionEntryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RevisionEntry, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RevisionEntryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RevisionEntryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RevisionEntry).
+func (m *RevisionEntryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RevisionEntryMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.revision != nil {
+		fields = append(fields, revisionentry.FieldRevisionID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, revisionentry.FieldSpaceID)
+	}
+	if m.kind != nil {
+		fields = append(fields, revisionentry.FieldKind)
+	}
+	if m.item_id != nil {
+		fields = append(fields, revisionentry.FieldItemID)
+	}
+	if m.version_id != nil {
+		fields = append(fields, revisionentry.FieldVersionID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RevisionEntryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case revisionentry.FieldRevisionID:
+		return m.RevisionID()
+	case revisionentry.FieldSpaceID:
+		return m.SpaceID()
+	case revisionentry.FieldKind:
+		return m.Kind()
+	case revisionentry.FieldItemID:
+		return m.ItemID()
+	case revisionentry.FieldVersionID:
+		return m.VersionID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RevisionEntryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case revisionentry.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case revisionentry.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case revisionentry.FieldKind:
+		return m.OldKind(ctx)
+	case revisionentry.FieldItemID:
+		return m.OldItemID(ctx)
+	case revisionentry.FieldVersionID:
+		return m.OldVersionID(ctx)
+	}
+	return nil, fmt.Errorf("unknown RevisionEntry field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionEntryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case revisionentry.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case revisionentry.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case revisionentry.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case revisionentry.FieldItemID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetItemID(v)
+		return nil
+	case revisionentry.FieldVersionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionEntry field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RevisionEntryMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RevisionEntryMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RevisionEntryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RevisionEntry numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RevisionEntryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(revisionentry.FieldVersionID) {
+		fields = append(fields, revisionentry.FieldVersionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RevisionEntryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RevisionEntryMutation) ClearField(name string) error {
+	switch name {
+	case revisionentry.FieldVersionID:
+		m.ClearVersionID()
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionEntry nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RevisionEntryMutation) ResetField(name string) error {
+	switch name {
+	case revisionentry.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case revisionentry.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case revisionentry.FieldKind:
+		m.ResetKind()
+		return nil
+	case revisionentry.FieldItemID:
+		m.ResetItemID()
+		return nil
+	case revisionentry.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionEntry field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RevisionEntryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.revision != nil {
+		edges = append(edges, revisionentry.EdgeRevision)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RevisionEntryMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case revisionentry.EdgeRevision:
+		if id := m.revision; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RevisionEntryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RevisionEntryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RevisionEntryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedrevision {
+		edges = append(edges, revisionentry.EdgeRevision)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RevisionEntryMutation) EdgeCleared(name string) bool {
+	switch name {
+	case revisionentry.EdgeRevision:
+		return m.clearedrevision
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RevisionEntryMutation) ClearEdge(name string) error {
+	switch name {
+	case revisionentry.EdgeRevision:
+		m.ClearRevision()
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionEntry unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RevisionEntryMutation) ResetEdge(name string) error {
+	switch name {
+	case revisionentry.EdgeRevision:
+		m.ResetRevision()
+		return nil
+	}
+	return fmt.Errorf("unknown RevisionEntry edge %s", name)
 }
 
 // SiteMutation represents an operation that mutates the Site nodes in the graph.
@@ -9626,44 +14877,47 @@ func (m *SiteSpaceMutation) ResetEdge(name string) error {
 // SpaceMutation represents an operation that mutates the Space nodes in the graph.
 type SpaceMutation struct {
 	config
-	op                       Op
-	typ                      string
-	id                       *string
-	title                    *string
-	emoji                    *string
-	icon                     *string
-	visibility               *types.Visibility
-	default_level            *types.DefaultLevel
-	edit_mode                *types.EditMode
-	language                 *types.Language
-	merge_rules              *types.MergeRules
-	position                 *string
-	revision_id              *string
-	change_requests          *int
-	addchange_requests       *int
-	change_requests_open     *int
-	addchange_requests_open  *int
-	change_requests_draft    *int
-	addchange_requests_draft *int
-	comments                 *int
-	addcomments              *int
-	created_at               *time.Time
-	updated_at               *time.Time
-	deleted_at               *time.Time
-	clearedFields            map[string]struct{}
-	organization             *string
-	clearedorganization      bool
-	parent                   *string
-	clearedparent            bool
-	revisions                map[string]struct{}
-	removedrevisions         map[string]struct{}
-	clearedrevisions         bool
-	site_spaces              map[string]struct{}
-	removedsite_spaces       map[string]struct{}
-	clearedsite_spaces       bool
-	done                     bool
-	oldValue                 func(context.Context) (*Space, error)
-	predicates               []predicate.Space
+	op                         Op
+	typ                        string
+	id                         *string
+	title                      *string
+	emoji                      *string
+	icon                       *string
+	visibility                 *types.Visibility
+	default_level              *types.DefaultLevel
+	edit_mode                  *types.EditMode
+	language                   *types.Language
+	merge_rules                *types.MergeRules
+	position                   *string
+	revision_id                *string
+	change_requests            *int
+	addchange_requests         *int
+	change_requests_open       *int
+	addchange_requests_open    *int
+	change_requests_draft      *int
+	addchange_requests_draft   *int
+	comments                   *int
+	addcomments                *int
+	created_at                 *time.Time
+	updated_at                 *time.Time
+	deleted_at                 *time.Time
+	clearedFields              map[string]struct{}
+	organization               *string
+	clearedorganization        bool
+	parent                     *string
+	clearedparent              bool
+	revisions                  map[string]struct{}
+	removedrevisions           map[string]struct{}
+	clearedrevisions           bool
+	site_spaces                map[string]struct{}
+	removedsite_spaces         map[string]struct{}
+	clearedsite_spaces         bool
+	change_request_list        map[string]struct{}
+	removedchange_request_list map[string]struct{}
+	clearedchange_request_list bool
+	done                       bool
+	oldValue                   func(context.Context) (*Space, error)
+	predicates                 []predicate.Space
 }
 
 var _ ent.Mutation = (*SpaceMutation)(nil)
@@ -10761,6 +16015,60 @@ func (m *SpaceMutation) ResetSiteSpaces() {
 	m.removedsite_spaces = nil
 }
 
+// AddChangeRequestListIDs adds the "change_request_list" edge to the ChangeRequest entity by ids.
+func (m *SpaceMutation) AddChangeRequestListIDs(ids ...string) {
+	if m.change_request_list == nil {
+		m.change_request_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.change_request_list[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChangeRequestList clears the "change_request_list" edge to the ChangeRequest entity.
+func (m *SpaceMutation) ClearChangeRequestList() {
+	m.clearedchange_request_list = true
+}
+
+// ChangeRequestListCleared reports if the "change_request_list" edge to the ChangeRequest entity was cleared.
+func (m *SpaceMutation) ChangeRequestListCleared() bool {
+	return m.clearedchange_request_list
+}
+
+// RemoveChangeRequestListIDs removes the "change_request_list" edge to the ChangeRequest entity by IDs.
+func (m *SpaceMutation) RemoveChangeRequestListIDs(ids ...string) {
+	if m.removedchange_request_list == nil {
+		m.removedchange_request_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.change_request_list, ids[i])
+		m.removedchange_request_list[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChangeRequestList returns the removed IDs of the "change_request_list" edge to the ChangeRequest entity.
+func (m *SpaceMutation) RemovedChangeRequestListIDs() (ids []string) {
+	for id := range m.removedchange_request_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChangeRequestListIDs returns the "change_request_list" edge IDs in the mutation.
+func (m *SpaceMutation) ChangeRequestListIDs() (ids []string) {
+	for id := range m.change_request_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChangeRequestList resets all changes to the "change_request_list" edge.
+func (m *SpaceMutation) ResetChangeRequestList() {
+	m.change_request_list = nil
+	m.clearedchange_request_list = false
+	m.removedchange_request_list = nil
+}
+
 // Where appends a list predicates to the SpaceMutation builder.
 func (m *SpaceMutation) Where(ps ...predicate.Space) {
 	m.predicates = append(m.predicates, ps...)
@@ -11284,7 +16592,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -11296,6 +16604,9 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.site_spaces != nil {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.change_request_list != nil {
+		edges = append(edges, space.EdgeChangeRequestList)
 	}
 	return edges
 }
@@ -11324,18 +16635,27 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeChangeRequestList:
+		ids := make([]ent.Value, 0, len(m.change_request_list))
+		for id := range m.change_request_list {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
 	if m.removedsite_spaces != nil {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.removedchange_request_list != nil {
+		edges = append(edges, space.EdgeChangeRequestList)
 	}
 	return edges
 }
@@ -11356,13 +16676,19 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeChangeRequestList:
+		ids := make([]ent.Value, 0, len(m.removedchange_request_list))
+		for id := range m.removedchange_request_list {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -11374,6 +16700,9 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedsite_spaces {
 		edges = append(edges, space.EdgeSiteSpaces)
+	}
+	if m.clearedchange_request_list {
+		edges = append(edges, space.EdgeChangeRequestList)
 	}
 	return edges
 }
@@ -11390,6 +16719,8 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedrevisions
 	case space.EdgeSiteSpaces:
 		return m.clearedsite_spaces
+	case space.EdgeChangeRequestList:
+		return m.clearedchange_request_list
 	}
 	return false
 }
@@ -11423,6 +16754,9 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeSiteSpaces:
 		m.ResetSiteSpaces()
+		return nil
+	case space.EdgeChangeRequestList:
+		m.ResetChangeRequestList()
 		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)

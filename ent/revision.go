@@ -27,6 +27,16 @@ type Revision struct {
 	Parents []string `json:"parents,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
+	// BaseID holds the value of the "base_id" field.
+	BaseID *string `json:"base_id,omitempty"`
+	// Chain holds the value of the "chain" field.
+	Chain []string `json:"chain,omitempty"`
+	// ChangeRequestID holds the value of the "change_request_id" field.
+	ChangeRequestID *string `json:"change_request_id,omitempty"`
+	// AuthorID holds the value of the "author_id" field.
+	AuthorID *string `json:"author_id,omitempty"`
+	// Variables holds the value of the "variables" field.
+	Variables map[string]interface{} `json:"variables,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RevisionQuery when eager-loading is set.
 	Edges        RevisionEdges `json:"edges"`
@@ -37,9 +47,11 @@ type Revision struct {
 type RevisionEdges struct {
 	// Space holds the value of the space edge.
 	Space *Space `json:"space,omitempty"`
+	// Entries holds the value of the entries edge.
+	Entries []*RevisionEntry `json:"entries,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // SpaceOrErr returns the Space value or an error if the edge
@@ -53,14 +65,23 @@ func (e RevisionEdges) SpaceOrErr() (*Space, error) {
 	return nil, &NotLoadedError{edge: "space"}
 }
 
+// EntriesOrErr returns the Entries value or an error if the edge
+// was not loaded in eager-loading.
+func (e RevisionEdges) EntriesOrErr() ([]*RevisionEntry, error) {
+	if e.loadedTypes[1] {
+		return e.Entries, nil
+	}
+	return nil, &NotLoadedError{edge: "entries"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Revision) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case revision.FieldParents:
+		case revision.FieldParents, revision.FieldChain, revision.FieldVariables:
 			values[i] = new([]byte)
-		case revision.FieldID, revision.FieldSpaceID, revision.FieldType:
+		case revision.FieldID, revision.FieldSpaceID, revision.FieldType, revision.FieldBaseID, revision.FieldChangeRequestID, revision.FieldAuthorID:
 			values[i] = new(sql.NullString)
 		case revision.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -111,6 +132,43 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
 			}
+		case revision.FieldBaseID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field base_id", values[i])
+			} else if value.Valid {
+				_m.BaseID = new(string)
+				*_m.BaseID = value.String
+			}
+		case revision.FieldChain:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field chain", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Chain); err != nil {
+					return fmt.Errorf("unmarshal field chain: %w", err)
+				}
+			}
+		case revision.FieldChangeRequestID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field change_request_id", values[i])
+			} else if value.Valid {
+				_m.ChangeRequestID = new(string)
+				*_m.ChangeRequestID = value.String
+			}
+		case revision.FieldAuthorID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field author_id", values[i])
+			} else if value.Valid {
+				_m.AuthorID = new(string)
+				*_m.AuthorID = value.String
+			}
+		case revision.FieldVariables:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field variables", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Variables); err != nil {
+					return fmt.Errorf("unmarshal field variables: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -127,6 +185,11 @@ func (_m *Revision) Value(name string) (ent.Value, error) {
 // QuerySpace queries the "space" edge of the Revision entity.
 func (_m *Revision) QuerySpace() *SpaceQuery {
 	return NewRevisionClient(_m.config).QuerySpace(_m)
+}
+
+// QueryEntries queries the "entries" edge of the Revision entity.
+func (_m *Revision) QueryEntries() *RevisionEntryQuery {
+	return NewRevisionClient(_m.config).QueryEntries(_m)
 }
 
 // Update returns a builder for updating this Revision.
@@ -163,6 +226,27 @@ func (_m *Revision) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.BaseID; v != nil {
+		builder.WriteString("base_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("chain=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Chain))
+	builder.WriteString(", ")
+	if v := _m.ChangeRequestID; v != nil {
+		builder.WriteString("change_request_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.AuthorID; v != nil {
+		builder.WriteString("author_id=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	builder.WriteString("variables=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Variables))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/space"
 	"time"
 
@@ -64,6 +65,60 @@ func (_c *RevisionCreate) SetNillableCreatedAt(v *time.Time) *RevisionCreate {
 	return _c
 }
 
+// SetBaseID sets the "base_id" field.
+func (_c *RevisionCreate) SetBaseID(v string) *RevisionCreate {
+	_c.mutation.SetBaseID(v)
+	return _c
+}
+
+// SetNillableBaseID sets the "base_id" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableBaseID(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetBaseID(*v)
+	}
+	return _c
+}
+
+// SetChain sets the "chain" field.
+func (_c *RevisionCreate) SetChain(v []string) *RevisionCreate {
+	_c.mutation.SetChain(v)
+	return _c
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (_c *RevisionCreate) SetChangeRequestID(v string) *RevisionCreate {
+	_c.mutation.SetChangeRequestID(v)
+	return _c
+}
+
+// SetNillableChangeRequestID sets the "change_request_id" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableChangeRequestID(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetChangeRequestID(*v)
+	}
+	return _c
+}
+
+// SetAuthorID sets the "author_id" field.
+func (_c *RevisionCreate) SetAuthorID(v string) *RevisionCreate {
+	_c.mutation.SetAuthorID(v)
+	return _c
+}
+
+// SetNillableAuthorID sets the "author_id" field if the given value is not nil.
+func (_c *RevisionCreate) SetNillableAuthorID(v *string) *RevisionCreate {
+	if v != nil {
+		_c.SetAuthorID(*v)
+	}
+	return _c
+}
+
+// SetVariables sets the "variables" field.
+func (_c *RevisionCreate) SetVariables(v map[string]interface{}) *RevisionCreate {
+	_c.mutation.SetVariables(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *RevisionCreate) SetID(v string) *RevisionCreate {
 	_c.mutation.SetID(v)
@@ -81,6 +136,21 @@ func (_c *RevisionCreate) SetNillableID(v *string) *RevisionCreate {
 // SetSpace sets the "space" edge to the Space entity.
 func (_c *RevisionCreate) SetSpace(v *Space) *RevisionCreate {
 	return _c.SetSpaceID(v.ID)
+}
+
+// AddEntryIDs adds the "entries" edge to the RevisionEntry entity by IDs.
+func (_c *RevisionCreate) AddEntryIDs(ids ...int) *RevisionCreate {
+	_c.mutation.AddEntryIDs(ids...)
+	return _c
+}
+
+// AddEntries adds the "entries" edges to the RevisionEntry entity.
+func (_c *RevisionCreate) AddEntries(v ...*RevisionEntry) *RevisionCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddEntryIDs(ids...)
 }
 
 // Mutation returns the RevisionMutation object of the builder.
@@ -201,6 +271,26 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 		_spec.SetField(revision.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
 	}
+	if value, ok := _c.mutation.BaseID(); ok {
+		_spec.SetField(revision.FieldBaseID, field.TypeString, value)
+		_node.BaseID = &value
+	}
+	if value, ok := _c.mutation.Chain(); ok {
+		_spec.SetField(revision.FieldChain, field.TypeJSON, value)
+		_node.Chain = value
+	}
+	if value, ok := _c.mutation.ChangeRequestID(); ok {
+		_spec.SetField(revision.FieldChangeRequestID, field.TypeString, value)
+		_node.ChangeRequestID = &value
+	}
+	if value, ok := _c.mutation.AuthorID(); ok {
+		_spec.SetField(revision.FieldAuthorID, field.TypeString, value)
+		_node.AuthorID = &value
+	}
+	if value, ok := _c.mutation.Variables(); ok {
+		_spec.SetField(revision.FieldVariables, field.TypeJSON, value)
+		_node.Variables = value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -216,6 +306,22 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.SpaceID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.EntriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -298,6 +404,21 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(revision.FieldCreatedAt)
+		}
+		if _, exists := u.create.mutation.BaseID(); exists {
+			s.SetIgnore(revision.FieldBaseID)
+		}
+		if _, exists := u.create.mutation.Chain(); exists {
+			s.SetIgnore(revision.FieldChain)
+		}
+		if _, exists := u.create.mutation.ChangeRequestID(); exists {
+			s.SetIgnore(revision.FieldChangeRequestID)
+		}
+		if _, exists := u.create.mutation.AuthorID(); exists {
+			s.SetIgnore(revision.FieldAuthorID)
+		}
+		if _, exists := u.create.mutation.Variables(); exists {
+			s.SetIgnore(revision.FieldVariables)
 		}
 	}))
 	return u
@@ -524,6 +645,21 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(revision.FieldCreatedAt)
+			}
+			if _, exists := b.mutation.BaseID(); exists {
+				s.SetIgnore(revision.FieldBaseID)
+			}
+			if _, exists := b.mutation.Chain(); exists {
+				s.SetIgnore(revision.FieldChain)
+			}
+			if _, exists := b.mutation.ChangeRequestID(); exists {
+				s.SetIgnore(revision.FieldChangeRequestID)
+			}
+			if _, exists := b.mutation.AuthorID(); exists {
+				s.SetIgnore(revision.FieldAuthorID)
+			}
+			if _, exists := b.mutation.Variables(); exists {
+				s.SetIgnore(revision.FieldVariables)
 			}
 		}
 	}))

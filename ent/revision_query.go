@@ -4,10 +4,12 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/space"
 
 	"entgo.io/ent"
@@ -20,12 +22,13 @@ import (
 // RevisionQuery is the builder for querying Revision entities.
 type RevisionQuery struct {
 	config
-	ctx        *QueryContext
-	order      []revision.OrderOption
-	inters     []Interceptor
-	predicates []predicate.Revision
-	withSpace  *SpaceQuery
-	modifiers  []func(*sql.Selector)
+	ctx         *QueryContext
+	order       []revision.OrderOption
+	inters      []Interceptor
+	predicates  []predicate.Revision
+	withSpace   *SpaceQuery
+	withEntries *RevisionEntryQuery
+	modifiers   []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -77,6 +80,28 @@ func (_q *RevisionQuery) QuerySpace() *SpaceQuery {
 			sqlgraph.From(revision.Table, revision.FieldID, selector),
 			sqlgraph.To(space.Table, space.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, revision.SpaceTable, revision.SpaceColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryEntries chains the current query on the "entries" edge.
+func (_q *RevisionQuery) QueryEntries() *RevisionEntryQuery {
+	query := (&RevisionEntryClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(revision.Table, revision.FieldID, selector),
+			sqlgraph.To(revisionentry.Table, revisionentry.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, revision.EntriesTable, revision.EntriesColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -271,12 +296,13 @@ func (_q *RevisionQuery) Clone() *RevisionQuery {
 		return nil
 	}
 	return &RevisionQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]revision.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.Revision{}, _q.predicates...),
-		withSpace:  _q.withSpace.Clone(),
+		config:      _q.config,
+		ctx:         _q.ctx.Clone(),
+		order:       append([]revision.OrderOption{}, _q.order...),
+		inters:      append([]Interceptor{}, _q.inters...),
+		predicates:  append([]predicate.Revision{}, _q.predicates...),
+		withSpace:   _q.withSpace.Clone(),
+		withEntries: _q.withEntries.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -291,6 +317,17 @@ func (_q *RevisionQuery) WithSpace(opts ...func(*SpaceQuery)) *RevisionQuery {
 		opt(query)
 	}
 	_q.withSpace = query
+	return _q
+}
+
+// WithEntries tells the query-builder to eager-load the nodes that are connected to
+// the "entries" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *RevisionQuery) WithEntries(opts ...func(*RevisionEntryQuery)) *RevisionQuery {
+	query := (&RevisionEntryClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withEntries = query
 	return _q
 }
 
@@ -372,8 +409,9 @@ func (_q *RevisionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rev
 	var (
 		nodes       = []*Revision{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withSpace != nil,
+			_q.withEntries != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -400,6 +438,13 @@ func (_q *RevisionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rev
 	if query := _q.withSpace; query != nil {
 		if err := _q.loadSpace(ctx, query, nodes, nil,
 			func(n *Revision, e *Space) { n.Edges.Space = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withEntries; query != nil {
+		if err := _q.loadEntries(ctx, query, nodes,
+			func(n *Revision) { n.Edges.Entries = []*RevisionEntry{} },
+			func(n *Revision, e *RevisionEntry) { n.Edges.Entries = append(n.Edges.Entries, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -432,6 +477,36 @@ func (_q *RevisionQuery) loadSpace(ctx context.Context, query *SpaceQuery, nodes
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *RevisionQuery) loadEntries(ctx context.Context, query *RevisionEntryQuery, nodes []*Revision, init func(*Revision), assign func(*Revision, *RevisionEntry)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Revision)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(revisionentry.FieldRevisionID)
+	}
+	query.Where(predicate.RevisionEntry(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(revision.EntriesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.RevisionID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "revision_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

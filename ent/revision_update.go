@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -27,9 +28,45 @@ func (_u *RevisionUpdate) Where(ps ...predicate.Revision) *RevisionUpdate {
 	return _u
 }
 
+// AddEntryIDs adds the "entries" edge to the RevisionEntry entity by IDs.
+func (_u *RevisionUpdate) AddEntryIDs(ids ...int) *RevisionUpdate {
+	_u.mutation.AddEntryIDs(ids...)
+	return _u
+}
+
+// AddEntries adds the "entries" edges to the RevisionEntry entity.
+func (_u *RevisionUpdate) AddEntries(v ...*RevisionEntry) *RevisionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEntryIDs(ids...)
+}
+
 // Mutation returns the RevisionMutation object of the builder.
 func (_u *RevisionUpdate) Mutation() *RevisionMutation {
 	return _u.mutation
+}
+
+// ClearEntries clears all "entries" edges to the RevisionEntry entity.
+func (_u *RevisionUpdate) ClearEntries() *RevisionUpdate {
+	_u.mutation.ClearEntries()
+	return _u
+}
+
+// RemoveEntryIDs removes the "entries" edge to RevisionEntry entities by IDs.
+func (_u *RevisionUpdate) RemoveEntryIDs(ids ...int) *RevisionUpdate {
+	_u.mutation.RemoveEntryIDs(ids...)
+	return _u
+}
+
+// RemoveEntries removes "entries" edges to RevisionEntry entities.
+func (_u *RevisionUpdate) RemoveEntries(v ...*RevisionEntry) *RevisionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEntryIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -79,6 +116,66 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			}
 		}
 	}
+	if _u.mutation.BaseIDCleared() {
+		_spec.ClearField(revision.FieldBaseID, field.TypeString)
+	}
+	if _u.mutation.ChainCleared() {
+		_spec.ClearField(revision.FieldChain, field.TypeJSON)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
+	}
+	if _u.mutation.AuthorIDCleared() {
+		_spec.ClearField(revision.FieldAuthorID, field.TypeString)
+	}
+	if _u.mutation.VariablesCleared() {
+		_spec.ClearField(revision.FieldVariables, field.TypeJSON)
+	}
+	if _u.mutation.EntriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEntriesIDs(); len(nodes) > 0 && !_u.mutation.EntriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EntriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{revision.Label}
@@ -99,9 +196,45 @@ type RevisionUpdateOne struct {
 	mutation *RevisionMutation
 }
 
+// AddEntryIDs adds the "entries" edge to the RevisionEntry entity by IDs.
+func (_u *RevisionUpdateOne) AddEntryIDs(ids ...int) *RevisionUpdateOne {
+	_u.mutation.AddEntryIDs(ids...)
+	return _u
+}
+
+// AddEntries adds the "entries" edges to the RevisionEntry entity.
+func (_u *RevisionUpdateOne) AddEntries(v ...*RevisionEntry) *RevisionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddEntryIDs(ids...)
+}
+
 // Mutation returns the RevisionMutation object of the builder.
 func (_u *RevisionUpdateOne) Mutation() *RevisionMutation {
 	return _u.mutation
+}
+
+// ClearEntries clears all "entries" edges to the RevisionEntry entity.
+func (_u *RevisionUpdateOne) ClearEntries() *RevisionUpdateOne {
+	_u.mutation.ClearEntries()
+	return _u
+}
+
+// RemoveEntryIDs removes the "entries" edge to RevisionEntry entities by IDs.
+func (_u *RevisionUpdateOne) RemoveEntryIDs(ids ...int) *RevisionUpdateOne {
+	_u.mutation.RemoveEntryIDs(ids...)
+	return _u
+}
+
+// RemoveEntries removes "entries" edges to RevisionEntry entities.
+func (_u *RevisionUpdateOne) RemoveEntries(v ...*RevisionEntry) *RevisionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveEntryIDs(ids...)
 }
 
 // Where appends a list predicates to the RevisionUpdate builder.
@@ -180,6 +313,66 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 				ps[i](selector)
 			}
 		}
+	}
+	if _u.mutation.BaseIDCleared() {
+		_spec.ClearField(revision.FieldBaseID, field.TypeString)
+	}
+	if _u.mutation.ChainCleared() {
+		_spec.ClearField(revision.FieldChain, field.TypeJSON)
+	}
+	if _u.mutation.ChangeRequestIDCleared() {
+		_spec.ClearField(revision.FieldChangeRequestID, field.TypeString)
+	}
+	if _u.mutation.AuthorIDCleared() {
+		_spec.ClearField(revision.FieldAuthorID, field.TypeString)
+	}
+	if _u.mutation.VariablesCleared() {
+		_spec.ClearField(revision.FieldVariables, field.TypeJSON)
+	}
+	if _u.mutation.EntriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedEntriesIDs(); len(nodes) > 0 && !_u.mutation.EntriesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.EntriesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   revision.EntriesTable,
+			Columns: []string{revision.EntriesColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(revisionentry.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &Revision{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -4,10 +4,14 @@ package ent
 
 import (
 	"quire/ent/apitoken"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/contentblob"
+	"quire/ent/fileversion"
 	"quire/ent/joblease"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/pageversion"
 	"quire/ent/revision"
 	"quire/ent/schema"
 	"quire/ent/site"
@@ -39,6 +43,28 @@ func init() {
 	apitokenDescID := apitokenFields[0].Descriptor()
 	// apitoken.DefaultID holds the default value on creation for the id field.
 	apitoken.DefaultID = apitokenDescID.Default.(func() string)
+	changerequestFields := schema.ChangeRequest{}.Fields()
+	_ = changerequestFields
+	// changerequestDescSubject is the schema descriptor for subject field.
+	changerequestDescSubject := changerequestFields[3].Descriptor()
+	// changerequest.DefaultSubject holds the default value on creation for the subject field.
+	changerequest.DefaultSubject = changerequestDescSubject.Default.(string)
+	// changerequestDescStatus is the schema descriptor for status field.
+	changerequestDescStatus := changerequestFields[5].Descriptor()
+	// changerequest.DefaultStatus holds the default value on creation for the status field.
+	changerequest.DefaultStatus = changerequestDescStatus.Default.(string)
+	// changerequestDescCreatedAt is the schema descriptor for created_at field.
+	changerequestDescCreatedAt := changerequestFields[7].Descriptor()
+	// changerequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequest.DefaultCreatedAt = changerequestDescCreatedAt.Default.(func() time.Time)
+	// changerequestDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestDescUpdatedAt := changerequestFields[8].Descriptor()
+	// changerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequest.DefaultUpdatedAt = changerequestDescUpdatedAt.Default.(func() time.Time)
+	// changerequestDescID is the schema descriptor for id field.
+	changerequestDescID := changerequestFields[0].Descriptor()
+	// changerequest.DefaultID holds the default value on creation for the id field.
+	changerequest.DefaultID = changerequestDescID.Default.(func() string)
 	collectionFields := schema.Collection{}.Fields()
 	_ = collectionFields
 	// collectionDescCreatedAt is the schema descriptor for created_at field.
@@ -55,6 +81,26 @@ func init() {
 	collectionDescID := collectionFields[0].Descriptor()
 	// collection.DefaultID holds the default value on creation for the id field.
 	collection.DefaultID = collectionDescID.Default.(func() string)
+	contentblobFields := schema.ContentBlob{}.Fields()
+	_ = contentblobFields
+	// contentblobDescCreatedAt is the schema descriptor for created_at field.
+	contentblobDescCreatedAt := contentblobFields[3].Descriptor()
+	// contentblob.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentblob.DefaultCreatedAt = contentblobDescCreatedAt.Default.(func() time.Time)
+	// contentblobDescID is the schema descriptor for id field.
+	contentblobDescID := contentblobFields[0].Descriptor()
+	// contentblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	contentblob.IDValidator = contentblobDescID.Validators[0].(func(string) error)
+	fileversionFields := schema.FileVersion{}.Fields()
+	_ = fileversionFields
+	// fileversionDescCreatedAt is the schema descriptor for created_at field.
+	fileversionDescCreatedAt := fileversionFields[9].Descriptor()
+	// fileversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	fileversion.DefaultCreatedAt = fileversionDescCreatedAt.Default.(func() time.Time)
+	// fileversionDescID is the schema descriptor for id field.
+	fileversionDescID := fileversionFields[0].Descriptor()
+	// fileversion.DefaultID holds the default value on creation for the id field.
+	fileversion.DefaultID = fileversionDescID.Default.(func() string)
 	jobleaseFields := schema.JobLease{}.Fields()
 	_ = jobleaseFields
 	// jobleaseDescHolder is the schema descriptor for holder field.
@@ -121,6 +167,52 @@ func init() {
 	organizationDescID := organizationFields[0].Descriptor()
 	// organization.DefaultID holds the default value on creation for the id field.
 	organization.DefaultID = organizationDescID.Default.(func() string)
+	pageversionFields := schema.PageVersion{}.Fields()
+	_ = pageversionFields
+	// pageversionDescParentID is the schema descriptor for parent_id field.
+	pageversionDescParentID := pageversionFields[3].Descriptor()
+	// pageversion.DefaultParentID holds the default value on creation for the parent_id field.
+	pageversion.DefaultParentID = pageversionDescParentID.Default.(string)
+	// pageversionDescType is the schema descriptor for type field.
+	pageversionDescType := pageversionFields[5].Descriptor()
+	// pageversion.DefaultType holds the default value on creation for the type field.
+	pageversion.DefaultType = pageversionDescType.Default.(string)
+	// pageversionDescTitle is the schema descriptor for title field.
+	pageversionDescTitle := pageversionFields[6].Descriptor()
+	// pageversion.DefaultTitle holds the default value on creation for the title field.
+	pageversion.DefaultTitle = pageversionDescTitle.Default.(string)
+	// pageversionDescSlug is the schema descriptor for slug field.
+	pageversionDescSlug := pageversionFields[7].Descriptor()
+	// pageversion.DefaultSlug holds the default value on creation for the slug field.
+	pageversion.DefaultSlug = pageversionDescSlug.Default.(string)
+	// pageversionDescEmoji is the schema descriptor for emoji field.
+	pageversionDescEmoji := pageversionFields[8].Descriptor()
+	// pageversion.DefaultEmoji holds the default value on creation for the emoji field.
+	pageversion.DefaultEmoji = pageversionDescEmoji.Default.(string)
+	// pageversionDescDescription is the schema descriptor for description field.
+	pageversionDescDescription := pageversionFields[9].Descriptor()
+	// pageversion.DefaultDescription holds the default value on creation for the description field.
+	pageversion.DefaultDescription = pageversionDescDescription.Default.(string)
+	// pageversionDescHidden is the schema descriptor for hidden field.
+	pageversionDescHidden := pageversionFields[10].Descriptor()
+	// pageversion.DefaultHidden holds the default value on creation for the hidden field.
+	pageversion.DefaultHidden = pageversionDescHidden.Default.(bool)
+	// pageversionDescContentHash is the schema descriptor for content_hash field.
+	pageversionDescContentHash := pageversionFields[16].Descriptor()
+	// pageversion.DefaultContentHash holds the default value on creation for the content_hash field.
+	pageversion.DefaultContentHash = pageversionDescContentHash.Default.(string)
+	// pageversionDescMetaHash is the schema descriptor for meta_hash field.
+	pageversionDescMetaHash := pageversionFields[17].Descriptor()
+	// pageversion.DefaultMetaHash holds the default value on creation for the meta_hash field.
+	pageversion.DefaultMetaHash = pageversionDescMetaHash.Default.(string)
+	// pageversionDescCreatedAt is the schema descriptor for created_at field.
+	pageversionDescCreatedAt := pageversionFields[20].Descriptor()
+	// pageversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	pageversion.DefaultCreatedAt = pageversionDescCreatedAt.Default.(func() time.Time)
+	// pageversionDescID is the schema descriptor for id field.
+	pageversionDescID := pageversionFields[0].Descriptor()
+	// pageversion.DefaultID holds the default value on creation for the id field.
+	pageversion.DefaultID = pageversionDescID.Default.(func() string)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescType is the schema descriptor for type field.

@@ -75,9 +75,11 @@ type SpaceEdges struct {
 	Revisions []*Revision `json:"revisions,omitempty"`
 	// SiteSpaces holds the value of the site_spaces edge.
 	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
+	// ChangeRequestList holds the value of the change_request_list edge.
+	ChangeRequestList []*ChangeRequest `json:"change_request_list,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [5]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -118,6 +120,15 @@ func (e SpaceEdges) SiteSpacesOrErr() ([]*SiteSpace, error) {
 		return e.SiteSpaces, nil
 	}
 	return nil, &NotLoadedError{edge: "site_spaces"}
+}
+
+// ChangeRequestListOrErr returns the ChangeRequestList value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) ChangeRequestListOrErr() ([]*ChangeRequest, error) {
+	if e.loadedTypes[4] {
+		return e.ChangeRequestList, nil
+	}
+	return nil, &NotLoadedError{edge: "change_request_list"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -306,6 +317,11 @@ func (_m *Space) QueryRevisions() *RevisionQuery {
 // QuerySiteSpaces queries the "site_spaces" edge of the Space entity.
 func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
 	return NewSpaceClient(_m.config).QuerySiteSpaces(_m)
+}
+
+// QueryChangeRequestList queries the "change_request_list" edge of the Space entity.
+func (_m *Space) QueryChangeRequestList() *ChangeRequestQuery {
+	return NewSpaceClient(_m.config).QueryChangeRequestList(_m)
 }
 
 // Update returns a builder for updating this Space.

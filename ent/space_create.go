@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/organization"
 	"quire/ent/revision"
@@ -324,6 +325,21 @@ func (_c *SpaceCreate) AddSiteSpaces(v ...*SiteSpace) *SpaceCreate {
 	return _c.AddSiteSpaceIDs(ids...)
 }
 
+// AddChangeRequestListIDs adds the "change_request_list" edge to the ChangeRequest entity by IDs.
+func (_c *SpaceCreate) AddChangeRequestListIDs(ids ...string) *SpaceCreate {
+	_c.mutation.AddChangeRequestListIDs(ids...)
+	return _c
+}
+
+// AddChangeRequestList adds the "change_request_list" edges to the ChangeRequest entity.
+func (_c *SpaceCreate) AddChangeRequestList(v ...*ChangeRequest) *SpaceCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddChangeRequestListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_c *SpaceCreate) Mutation() *SpaceMutation {
 	return _c.mutation
@@ -619,6 +635,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ChangeRequestListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

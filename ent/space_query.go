@@ -7,6 +7,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"math"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/organization"
 	"quire/ent/predicate"
@@ -24,15 +25,16 @@ import (
 // SpaceQuery is the builder for querying Space entities.
 type SpaceQuery struct {
 	config
-	ctx              *QueryContext
-	order            []space.OrderOption
-	inters           []Interceptor
-	predicates       []predicate.Space
-	withOrganization *OrganizationQuery
-	withParent       *CollectionQuery
-	withRevisions    *RevisionQuery
-	withSiteSpaces   *SiteSpaceQuery
-	modifiers        []func(*sql.Selector)
+	ctx                   *QueryContext
+	order                 []space.OrderOption
+	inters                []Interceptor
+	predicates            []predicate.Space
+	withOrganization      *OrganizationQuery
+	withParent            *CollectionQuery
+	withRevisions         *RevisionQuery
+	withSiteSpaces        *SiteSpaceQuery
+	withChangeRequestList *ChangeRequestQuery
+	modifiers             []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -150,6 +152,28 @@ func (_q *SpaceQuery) QuerySiteSpaces() *SiteSpaceQuery {
 			sqlgraph.From(space.Table, space.FieldID, selector),
 			sqlgraph.To(sitespace.Table, sitespace.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, space.SiteSpacesTable, space.SiteSpacesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryChangeRequestList chains the current query on the "change_request_list" edge.
+func (_q *SpaceQuery) QueryChangeRequestList() *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.ChangeRequestListTable, space.ChangeRequestListColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -344,15 +368,16 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		return nil
 	}
 	return &SpaceQuery{
-		config:           _q.config,
-		ctx:              _q.ctx.Clone(),
-		order:            append([]space.OrderOption{}, _q.order...),
-		inters:           append([]Interceptor{}, _q.inters...),
-		predicates:       append([]predicate.Space{}, _q.predicates...),
-		withOrganization: _q.withOrganization.Clone(),
-		withParent:       _q.withParent.Clone(),
-		withRevisions:    _q.withRevisions.Clone(),
-		withSiteSpaces:   _q.withSiteSpaces.Clone(),
+		config:                _q.config,
+		ctx:                   _q.ctx.Clone(),
+		order:                 append([]space.OrderOption{}, _q.order...),
+		inters:                append([]Interceptor{}, _q.inters...),
+		predicates:            append([]predicate.Space{}, _q.predicates...),
+		withOrganization:      _q.withOrganization.Clone(),
+		withParent:            _q.withParent.Clone(),
+		withRevisions:         _q.withRevisions.Clone(),
+		withSiteSpaces:        _q.withSiteSpaces.Clone(),
+		withChangeRequestList: _q.withChangeRequestList.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -400,6 +425,17 @@ func (_q *SpaceQuery) WithSiteSpaces(opts ...func(*SiteSpaceQuery)) *SpaceQuery 
 		opt(query)
 	}
 	_q.withSiteSpaces = query
+	return _q
+}
+
+// WithChangeRequestList tells the query-builder to eager-load the nodes that are connected to
+// the "change_request_list" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithChangeRequestList(opts ...func(*ChangeRequestQuery)) *SpaceQuery {
+	query := (&ChangeRequestClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withChangeRequestList = query
 	return _q
 }
 
@@ -481,11 +517,12 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [5]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevisions != nil,
 			_q.withSiteSpaces != nil,
+			_q.withChangeRequestList != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -532,6 +569,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadSiteSpaces(ctx, query, nodes,
 			func(n *Space) { n.Edges.SiteSpaces = []*SiteSpace{} },
 			func(n *Space, e *SiteSpace) { n.Edges.SiteSpaces = append(n.Edges.SiteSpaces, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withChangeRequestList; query != nil {
+		if err := _q.loadChangeRequestList(ctx, query, nodes,
+			func(n *Space) { n.Edges.ChangeRequestList = []*ChangeRequest{} },
+			func(n *Space, e *ChangeRequest) { n.Edges.ChangeRequestList = append(n.Edges.ChangeRequestList, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -644,6 +688,36 @@ func (_q *SpaceQuery) loadSiteSpaces(ctx context.Context, query *SiteSpaceQuery,
 	}
 	query.Where(predicate.SiteSpace(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(space.SiteSpacesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadChangeRequestList(ctx context.Context, query *ChangeRequestQuery, nodes []*Space, init func(*Space), assign func(*Space, *ChangeRequest)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(changerequest.FieldSpaceID)
+	}
+	query.Where(predicate.ChangeRequest(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.ChangeRequestListColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/organization"
 	"quire/ent/predicate"
@@ -375,6 +376,21 @@ func (_u *SpaceUpdate) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
 	return _u.AddSiteSpaceIDs(ids...)
 }
 
+// AddChangeRequestListIDs adds the "change_request_list" edge to the ChangeRequest entity by IDs.
+func (_u *SpaceUpdate) AddChangeRequestListIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.AddChangeRequestListIDs(ids...)
+	return _u
+}
+
+// AddChangeRequestList adds the "change_request_list" edges to the ChangeRequest entity.
+func (_u *SpaceUpdate) AddChangeRequestList(v ...*ChangeRequest) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChangeRequestListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdate) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -432,6 +448,27 @@ func (_u *SpaceUpdate) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteSpaceIDs(ids...)
+}
+
+// ClearChangeRequestList clears all "change_request_list" edges to the ChangeRequest entity.
+func (_u *SpaceUpdate) ClearChangeRequestList() *SpaceUpdate {
+	_u.mutation.ClearChangeRequestList()
+	return _u
+}
+
+// RemoveChangeRequestListIDs removes the "change_request_list" edge to ChangeRequest entities by IDs.
+func (_u *SpaceUpdate) RemoveChangeRequestListIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.RemoveChangeRequestListIDs(ids...)
+	return _u
+}
+
+// RemoveChangeRequestList removes "change_request_list" edges to ChangeRequest entities.
+func (_u *SpaceUpdate) RemoveChangeRequestList(v ...*ChangeRequest) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChangeRequestListIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -703,6 +740,51 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChangeRequestListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChangeRequestListIDs(); len(nodes) > 0 && !_u.mutation.ChangeRequestListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChangeRequestListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -1072,6 +1154,21 @@ func (_u *SpaceUpdateOne) AddSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
 	return _u.AddSiteSpaceIDs(ids...)
 }
 
+// AddChangeRequestListIDs adds the "change_request_list" edge to the ChangeRequest entity by IDs.
+func (_u *SpaceUpdateOne) AddChangeRequestListIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.AddChangeRequestListIDs(ids...)
+	return _u
+}
+
+// AddChangeRequestList adds the "change_request_list" edges to the ChangeRequest entity.
+func (_u *SpaceUpdateOne) AddChangeRequestList(v ...*ChangeRequest) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChangeRequestListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdateOne) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -1129,6 +1226,27 @@ func (_u *SpaceUpdateOne) RemoveSiteSpaces(v ...*SiteSpace) *SpaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteSpaceIDs(ids...)
+}
+
+// ClearChangeRequestList clears all "change_request_list" edges to the ChangeRequest entity.
+func (_u *SpaceUpdateOne) ClearChangeRequestList() *SpaceUpdateOne {
+	_u.mutation.ClearChangeRequestList()
+	return _u
+}
+
+// RemoveChangeRequestListIDs removes the "change_request_list" edge to ChangeRequest entities by IDs.
+func (_u *SpaceUpdateOne) RemoveChangeRequestListIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.RemoveChangeRequestListIDs(ids...)
+	return _u
+}
+
+// RemoveChangeRequestList removes "change_request_list" edges to ChangeRequest entities.
+func (_u *SpaceUpdateOne) RemoveChangeRequestList(v ...*ChangeRequest) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChangeRequestListIDs(ids...)
 }
 
 // Where appends a list predicates to the SpaceUpdate builder.
@@ -1430,6 +1548,51 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitespace.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChangeRequestListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChangeRequestListIDs(); len(nodes) > 0 && !_u.mutation.ChangeRequestListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChangeRequestListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.ChangeRequestListTable,
+			Columns: []string{space.ChangeRequestListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

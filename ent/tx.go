@@ -16,16 +16,26 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// ChangeRequest is the client for interacting with the ChangeRequest builders.
+	ChangeRequest *ChangeRequestClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
+	// ContentBlob is the client for interacting with the ContentBlob builders.
+	ContentBlob *ContentBlobClient
+	// FileVersion is the client for interacting with the FileVersion builders.
+	FileVersion *FileVersionClient
 	// JobLease is the client for interacting with the JobLease builders.
 	JobLease *JobLeaseClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
+	// PageVersion is the client for interacting with the PageVersion builders.
+	PageVersion *PageVersionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
+	// RevisionEntry is the client for interacting with the RevisionEntry builders.
+	RevisionEntry *RevisionEntryClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -172,11 +182,16 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
+	tx.ContentBlob = NewContentBlobClient(tx.config)
+	tx.FileVersion = NewFileVersionClient(tx.config)
 	tx.JobLease = NewJobLeaseClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
+	tx.PageVersion = NewPageVersionClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
+	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)

@@ -1309,13 +1309,28 @@ func TestGraphQLStatementsDoNotGrowWithItems(t *testing.T) {
 		measure(full, small, 3, 2)
 		measure(flat, small, 3, 2)
 
-		f1, f2 := measure(flat, small, 3, 2), measure(flat, big, 12, 5)
+		// Loaders batch within a 1 ms window: a scheduler stall on a busy
+		// machine can split a batch and add a statement, never remove one,
+		// so each side is the minimum of a few runs. A load per item would
+		// still show on every run.
+		lowest := func(f func() int64) int64 {
+			m := f()
+			for i := 0; i < 4; i++ {
+				if n := f(); n < m {
+					m = n
+				}
+			}
+			return m
+		}
+		f1 := lowest(func() int64 { return measure(flat, small, 3, 2) })
+		f2 := lowest(func() int64 { return measure(flat, big, 12, 5) })
 		t.Logf("GraphQL statements without Collection.spaces: 3×2 → %d, 12×5 → %d", f1, f2)
 		if f1 != f2 {
 			t.Errorf("GraphQL statements grow with items: 3 collections × 2 spaces → %d, 12 × 5 → %d", f1, f2)
 		}
 
-		n1, n2 := measure(full, small, 3, 2), measure(full, big, 12, 5)
+		n1 := lowest(func() int64 { return measure(full, small, 3, 2) })
+		n2 := lowest(func() int64 { return measure(full, big, 12, 5) })
 		t.Logf("GraphQL statements of the full query: 3×2 → %d, 12×5 → %d", n1, n2)
 		if n1 != n2 {
 			t.Errorf("GraphQL statements of the full query grow with items: 3×2 → %d, 12×5 → %d", n1, n2)

@@ -328,6 +328,10 @@ func (r *mutationResolver) UpdateSiteSpace(ctx context.Context, site string, id 
 // DeleteSiteSpace is the resolver for the deleteSiteSpace field.
 func (r *mutationResolver) DeleteSiteSpace(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
 	st, err := r.siteOf(ctx, site)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Like REST's 204: nothing the caller can see was deleted.
+		return &model.DeletePayload{ID: id, Deleted: false}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -370,6 +374,10 @@ func (r *mutationResolver) UpdateSiteSection(ctx context.Context, site string, i
 // DeleteSiteSection is the resolver for the deleteSiteSection field.
 func (r *mutationResolver) DeleteSiteSection(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
 	st, err := r.siteOf(ctx, site)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Like REST's 204: nothing the caller can see was deleted.
+		return &model.DeletePayload{ID: id, Deleted: false}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -409,6 +417,10 @@ func (r *mutationResolver) UpdateSiteSectionGroup(ctx context.Context, site stri
 // DeleteSiteSectionGroup is the resolver for the deleteSiteSectionGroup field.
 func (r *mutationResolver) DeleteSiteSectionGroup(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
 	st, err := r.siteOf(ctx, site)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Like REST's 204: nothing the caller can see was deleted.
+		return &model.DeletePayload{ID: id, Deleted: false}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -548,6 +560,10 @@ func (r *mutationResolver) UpdateSiteShareLink(ctx context.Context, site string,
 // DeleteSiteShareLink is the resolver for the deleteSiteShareLink field.
 func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, site string, id string) (*model.DeletePayload, error) {
 	st, err := r.siteOf(ctx, site)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Like REST's 204: nothing the caller can see was deleted.
+		return &model.DeletePayload{ID: id, Deleted: false}, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -709,7 +725,7 @@ func (r *siteResolver) Proxy(ctx context.Context, obj *ent.Site) (*model.SitePro
 	if obj.Proxy == nil {
 		return nil, nil
 	}
-	return &model.SiteProxy{Origin: "https://" + *obj.Proxy, Target: sites.SiteBaseURL(r.PublicURL, obj)}, nil
+	return &model.SiteProxy{Origin: *obj.Proxy, Target: sites.SiteBaseURL(r.PublicURL, obj)}, nil
 }
 
 // Visibility is the resolver for the visibility field.
@@ -1036,12 +1052,12 @@ func (r *siteSpaceResolver) Section(ctx context.Context, obj *ent.SiteSpace) (*e
 
 // Space is the resolver for the space field.
 func (r *siteSpaceResolver) Space(ctx context.Context, obj *ent.SiteSpace) (*ent.Space, error) {
-	return loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+	return r.spaceOfSiteSpace(ctx, obj)
 }
 
 // Title is the resolver for the title field.
 func (r *siteSpaceResolver) Title(ctx context.Context, obj *ent.SiteSpace) (string, error) {
-	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+	sp, err := r.spaceOfSiteSpace(ctx, obj)
 	if err != nil {
 		return "", err
 	}

@@ -277,12 +277,16 @@ func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
 		ids[i] = st.ID
 		l.SiteByID.Prime(ctx, st.ID, st)
 	}
-	a := l.SectionsBySite.LoadMany(ctx, ids)
-	b := l.GroupsBySite.LoadMany(ctx, ids)
-	c := l.SiteSpacesBySite.LoadMany(ctx, ids)
-	a()
-	b()
-	c()
+	// Queued from this goroutine before waiting, so that each loader
+	// gets one batch.
+	var wait []func()
+	for _, id := range ids {
+		a, b, c := l.SectionsBySite.Load(ctx, id), l.GroupsBySite.Load(ctx, id), l.SiteSpacesBySite.Load(ctx, id)
+		wait = append(wait, func() { a(); b(); c() })
+	}
+	for _, w := range wait {
+		w()
+	}
 }
 
 // WarmSpaces loads the spaces of site spaces, and the collections above
@@ -290,6 +294,57 @@ func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
 func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
 	_, err := sites.LoadSpaces(ctx, sss)
 	return err
+}
+
+// spaceOfSiteSpace returns the space of a site space. The first call for a
+// site in a request loads, in one batch, the spaces of every site space of
+// the site, and, when the space's permissions are asked for, the collections
+// above them, a batch per level. Sibling site spaces, resolved concurrently,
+// wait for it instead of each joining whichever batch window it happens to
+// reach, which made the statements grow with the site.
+func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
+	l := loaders.For(ctx)
+	err := l.Sites.WarmOnce(ss.SiteID, "spaces", func() error {
+		all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
+		if err != nil {
+			return err
+		}
+		ids := make([]string, len(all))
+		for i, x := range all {
+			ids[i] = x.SpaceID
+		}
+		loaders.LoadAll(ctx, l.SpaceByID, ids) // errors show at each item's own load
+		return nil
+	})
+	if err == nil && selectsPermissions(ctx) {
+		err = l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
+			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
+			if err != nil {
+				return err
+			}
+			_, err = sites.LoadSpaces(ctx, all)
+			return err
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l.SpaceByID.Load(ctx, ss.SpaceID)()
+}
+
+// selectsPermissions reports whether the GraphQL field being resolved asks
+// for permissions; outside GraphQL (REST presents them always) it is true.
+func selectsPermissions(ctx context.Context) bool {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return true
+	}
+	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
+		if f.Name == "permissions" {
+			return true
+		}
+	}
+	return false
 }
 
 // SiteChildURL is the API location of an object below a site.

@@ -53,6 +53,10 @@ func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, 
 		ac, _ := sr.AdaptiveContent(ctx, st)
 		ads, _ := sr.Ads(ctx, st)
 		feats, _ := sr.Features(ctx, st)
+		for _, f := range feats {
+			// The documented spelling (legacy-basic), not GraphQL's.
+			f.Plan = model.SiteType(rest(f.Plan))
+		}
 		typ, _ := sr.Type(ctx, st)
 		applied, _ := sr.AppliedType(ctx, st)
 		vis, _ := sr.Visibility(ctx, st)

@@ -390,7 +390,7 @@ func TestSiteCreateGetPatch(t *testing.T) {
 			t.Errorf("patch back: %v", p)
 		}
 		p = f.do(t, "PATCH", f.path(id), map[string]any{"proxy": "example.com/docs", "hostname": "docs.example.com"}, 200)
-		if sitStr(p, "proxy", "origin") != "https://example.com/docs" || p["hostname"] != "docs.example.com" {
+		if sitStr(p, "proxy", "origin") != "example.com/docs" || p["hostname"] != "docs.example.com" {
 			t.Errorf("patch proxy/hostname: proxy %v hostname %v", p["proxy"], p["hostname"])
 		}
 		p = f.do(t, "PATCH", f.path(id), map[string]any{"proxy": nil, "hostname": nil}, 200)

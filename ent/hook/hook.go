@@ -20,6 +20,18 @@ func (f APITokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.APITokenMutation", m)
 }
 
+// The ChangeRequestFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequest mutator.
+type ChangeRequestFunc func(context.Context, *ent.ChangeRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestMutation", m)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary
 // function as Collection mutator.
 type CollectionFunc func(context.Context, *ent.CollectionMutation) (ent.Value, error)
@@ -30,6 +42,30 @@ func (f CollectionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CollectionMutation", m)
+}
+
+// The ContentBlobFunc type is an adapter to allow the use of ordinary
+// function as ContentBlob mutator.
+type ContentBlobFunc func(context.Context, *ent.ContentBlobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContentBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContentBlobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentBlobMutation", m)
+}
+
+// The FileVersionFunc type is an adapter to allow the use of ordinary
+// function as FileVersion mutator.
+type FileVersionFunc func(context.Context, *ent.FileVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FileVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FileVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileVersionMutation", m)
 }
 
 // The JobLeaseFunc type is an adapter to allow the use of ordinary
@@ -68,6 +104,18 @@ func (f OrganizationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OrganizationMutation", m)
 }
 
+// The PageVersionFunc type is an adapter to allow the use of ordinary
+// function as PageVersion mutator.
+type PageVersionFunc func(context.Context, *ent.PageVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PageVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PageVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PageVersionMutation", m)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary
 // function as Revision mutator.
 type RevisionFunc func(context.Context, *ent.RevisionMutation) (ent.Value, error)
@@ -78,6 +126,18 @@ func (f RevisionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionMutation", m)
+}
+
+// The RevisionEntryFunc type is an adapter to allow the use of ordinary
+// function as RevisionEntry mutator.
+type RevisionEntryFunc func(context.Context, *ent.RevisionEntryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RevisionEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RevisionEntryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionEntryMutation", m)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary

@@ -8,12 +8,17 @@ import (
 
 	"quire/ent"
 	"quire/ent/apitoken"
+	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/contentblob"
+	"quire/ent/fileversion"
 	"quire/ent/joblease"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/pageversion"
 	"quire/ent/predicate"
 	"quire/ent/revision"
+	"quire/ent/revisionentry"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -108,6 +113,33 @@ func (f TraverseAPIToken) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.APITokenQuery", q)
 }
 
+// The ChangeRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestFunc func(context.Context, *ent.ChangeRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
+}
+
+// The TraverseChangeRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequest func(context.Context, *ent.ChangeRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type CollectionFunc func(context.Context, *ent.CollectionQuery) (ent.Value, error)
 
@@ -133,6 +165,60 @@ func (f TraverseCollection) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CollectionQuery", q)
+}
+
+// The ContentBlobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ContentBlobFunc func(context.Context, *ent.ContentBlobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ContentBlobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ContentBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ContentBlobQuery", q)
+}
+
+// The TraverseContentBlob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseContentBlob func(context.Context, *ent.ContentBlobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseContentBlob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseContentBlob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ContentBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ContentBlobQuery", q)
+}
+
+// The FileVersionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type FileVersionFunc func(context.Context, *ent.FileVersionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f FileVersionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.FileVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.FileVersionQuery", q)
+}
+
+// The TraverseFileVersion type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseFileVersion func(context.Context, *ent.FileVersionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseFileVersion) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseFileVersion) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.FileVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.FileVersionQuery", q)
 }
 
 // The JobLeaseFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -216,6 +302,33 @@ func (f TraverseOrganization) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.OrganizationQuery", q)
 }
 
+// The PageVersionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PageVersionFunc func(context.Context, *ent.PageVersionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PageVersionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PageVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PageVersionQuery", q)
+}
+
+// The TraversePageVersion type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePageVersion func(context.Context, *ent.PageVersionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePageVersion) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePageVersion) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PageVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PageVersionQuery", q)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RevisionFunc func(context.Context, *ent.RevisionQuery) (ent.Value, error)
 
@@ -241,6 +354,33 @@ func (f TraverseRevision) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionQuery", q)
+}
+
+// The RevisionEntryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RevisionEntryFunc func(context.Context, *ent.RevisionEntryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RevisionEntryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RevisionEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RevisionEntryQuery", q)
+}
+
+// The TraverseRevisionEntry type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRevisionEntry func(context.Context, *ent.RevisionEntryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRevisionEntry) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRevisionEntry) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RevisionEntryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionEntryQuery", q)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -437,16 +577,26 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
+	case *ent.ChangeRequestQuery:
+		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
 	case *ent.CollectionQuery:
 		return &query[*ent.CollectionQuery, predicate.Collection, collection.OrderOption]{typ: ent.TypeCollection, tq: q}, nil
+	case *ent.ContentBlobQuery:
+		return &query[*ent.ContentBlobQuery, predicate.ContentBlob, contentblob.OrderOption]{typ: ent.TypeContentBlob, tq: q}, nil
+	case *ent.FileVersionQuery:
+		return &query[*ent.FileVersionQuery, predicate.FileVersion, fileversion.OrderOption]{typ: ent.TypeFileVersion, tq: q}, nil
 	case *ent.JobLeaseQuery:
 		return &query[*ent.JobLeaseQuery, predicate.JobLease, joblease.OrderOption]{typ: ent.TypeJobLease, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.OrganizationQuery:
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
+	case *ent.PageVersionQuery:
+		return &query[*ent.PageVersionQuery, predicate.PageVersion, pageversion.OrderOption]{typ: ent.TypePageVersion, tq: q}, nil
 	case *ent.RevisionQuery:
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
+	case *ent.RevisionEntryQuery:
+		return &query[*ent.RevisionEntryQuery, predicate.RevisionEntry, revisionentry.OrderOption]{typ: ent.TypeRevisionEntry, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SiteSectionQuery:

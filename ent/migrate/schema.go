@@ -30,6 +30,50 @@ var (
 			},
 		},
 	}
+	// ChangeRequestsColumns holds the columns for the "change_requests" table.
+	ChangeRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "number", Type: field.TypeInt},
+		{Name: "subject", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "status", Type: field.TypeString, Default: "draft"},
+		{Name: "created_by", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "revision_initial", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "revision_merged_ancestor", Type: field.TypeString, Nullable: true},
+		{Name: "revision_merged", Type: field.TypeString, Nullable: true},
+		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
+		{Name: "contributors", Type: field.TypeJSON, Nullable: true},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// ChangeRequestsTable holds the schema information for the "change_requests" table.
+	ChangeRequestsTable = &schema.Table{
+		Name:       "change_requests",
+		Columns:    ChangeRequestsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_requests_spaces_change_request_list",
+				Columns:    []*schema.Column{ChangeRequestsColumns[14]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequest_space_id_number",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestsColumns[14], ChangeRequestsColumns[1]},
+			},
+			{
+				Name:    "changerequest_space_id_status",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[14], ChangeRequestsColumns[4]},
+			},
+		},
+	}
 	// CollectionsColumns holds the columns for the "collections" table.
 	CollectionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -71,6 +115,50 @@ var (
 				Name:    "collection_parent_id",
 				Unique:  false,
 				Columns: []*schema.Column{CollectionsColumns[7]},
+			},
+		},
+	}
+	// ContentBlobsColumns holds the columns for the "content_blobs" table.
+	ContentBlobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "data", Type: field.TypeBytes},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ContentBlobsTable holds the schema information for the "content_blobs" table.
+	ContentBlobsTable = &schema.Table{
+		Name:       "content_blobs",
+		Columns:    ContentBlobsColumns,
+		PrimaryKey: []*schema.Column{ContentBlobsColumns[0]},
+	}
+	// FileVersionsColumns holds the columns for the "file_versions" table.
+	FileVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "file_id", Type: field.TypeString},
+		{Name: "name", Type: field.TypeString},
+		{Name: "content_type", Type: field.TypeString},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "blob_id", Type: field.TypeString},
+		{Name: "width", Type: field.TypeInt, Nullable: true},
+		{Name: "height", Type: field.TypeInt, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// FileVersionsTable holds the schema information for the "file_versions" table.
+	FileVersionsTable = &schema.Table{
+		Name:       "file_versions",
+		Columns:    FileVersionsColumns,
+		PrimaryKey: []*schema.Column{FileVersionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "fileversion_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{FileVersionsColumns[1]},
+			},
+			{
+				Name:    "fileversion_blob_id",
+				Unique:  false,
+				Columns: []*schema.Column{FileVersionsColumns[6]},
 			},
 		},
 	}
@@ -150,12 +238,59 @@ var (
 		Columns:    OrganizationsColumns,
 		PrimaryKey: []*schema.Column{OrganizationsColumns[0]},
 	}
+	// PageVersionsColumns holds the columns for the "page_versions" table.
+	PageVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "page_id", Type: field.TypeString},
+		{Name: "parent_id", Type: field.TypeString, Default: ""},
+		{Name: "position", Type: field.TypeString},
+		{Name: "type", Type: field.TypeString, Default: "document"},
+		{Name: "title", Type: field.TypeString, Default: ""},
+		{Name: "slug", Type: field.TypeString, Default: ""},
+		{Name: "emoji", Type: field.TypeString, Default: ""},
+		{Name: "description", Type: field.TypeString, Default: ""},
+		{Name: "hidden", Type: field.TypeBool, Default: false},
+		{Name: "layout", Type: field.TypeJSON, Nullable: true},
+		{Name: "cover", Type: field.TypeJSON, Nullable: true},
+		{Name: "variables", Type: field.TypeJSON, Nullable: true},
+		{Name: "document_id", Type: field.TypeString, Nullable: true},
+		{Name: "link", Type: field.TypeJSON, Nullable: true},
+		{Name: "content_hash", Type: field.TypeString, Default: ""},
+		{Name: "meta_hash", Type: field.TypeString, Default: ""},
+		{Name: "refs", Type: field.TypeJSON, Nullable: true},
+		{Name: "anchors", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// PageVersionsTable holds the schema information for the "page_versions" table.
+	PageVersionsTable = &schema.Table{
+		Name:       "page_versions",
+		Columns:    PageVersionsColumns,
+		PrimaryKey: []*schema.Column{PageVersionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "pageversion_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{PageVersionsColumns[1]},
+			},
+			{
+				Name:    "pageversion_document_id",
+				Unique:  false,
+				Columns: []*schema.Column{PageVersionsColumns[14]},
+			},
+		},
+	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
 		{Name: "type", Type: field.TypeString, Default: "edits"},
 		{Name: "parents", Type: field.TypeJSON},
 		{Name: "created_at", Type: field.TypeTime},
+		{Name: "base_id", Type: field.TypeString, Nullable: true},
+		{Name: "chain", Type: field.TypeJSON, Nullable: true},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "author_id", Type: field.TypeString, Nullable: true},
+		{Name: "variables", Type: field.TypeJSON, Nullable: true},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// RevisionsTable holds the schema information for the "revisions" table.
@@ -166,9 +301,49 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "revisions_spaces_revisions",
-				Columns:    []*schema.Column{RevisionsColumns[4]},
+				Columns:    []*schema.Column{RevisionsColumns[9]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// RevisionEntriesColumns holds the columns for the "revision_entries" table.
+	RevisionEntriesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "item_id", Type: field.TypeString},
+		{Name: "version_id", Type: field.TypeString, Nullable: true},
+		{Name: "revision_id", Type: field.TypeString},
+	}
+	// RevisionEntriesTable holds the schema information for the "revision_entries" table.
+	RevisionEntriesTable = &schema.Table{
+		Name:       "revision_entries",
+		Columns:    RevisionEntriesColumns,
+		PrimaryKey: []*schema.Column{RevisionEntriesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "revision_entries_revisions_entries",
+				Columns:    []*schema.Column{RevisionEntriesColumns[5]},
+				RefColumns: []*schema.Column{RevisionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "revisionentry_revision_id_kind_item_id",
+				Unique:  true,
+				Columns: []*schema.Column{RevisionEntriesColumns[5], RevisionEntriesColumns[2], RevisionEntriesColumns[3]},
+			},
+			{
+				Name:    "revisionentry_version_id",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionEntriesColumns[4]},
+			},
+			{
+				Name:    "revisionentry_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{RevisionEntriesColumns[1]},
 			},
 		},
 	}
@@ -431,11 +606,16 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		ChangeRequestsTable,
 		CollectionsTable,
+		ContentBlobsTable,
+		FileVersionsTable,
 		JobLeasesTable,
 		MembersTable,
 		OrganizationsTable,
+		PageVersionsTable,
 		RevisionsTable,
+		RevisionEntriesTable,
 		SitesTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,
@@ -448,11 +628,13 @@ var (
 
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
+	ChangeRequestsTable.ForeignKeys[0].RefTable = SpacesTable
 	CollectionsTable.ForeignKeys[0].RefTable = CollectionsTable
 	CollectionsTable.ForeignKeys[1].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	RevisionsTable.ForeignKeys[0].RefTable = SpacesTable
+	RevisionEntriesTable.ForeignKeys[0].RefTable = RevisionsTable
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionsTable.ForeignKeys[0].RefTable = SitesTable
 	SiteSectionGroupsTable.ForeignKeys[0].RefTable = SitesTable

@@ -9,8 +9,17 @@ import (
 // APIToken is the predicate function for apitoken builders.
 type APIToken func(*sql.Selector)
 
+// ChangeRequest is the predicate function for changerequest builders.
+type ChangeRequest func(*sql.Selector)
+
 // Collection is the predicate function for collection builders.
 type Collection func(*sql.Selector)
+
+// ContentBlob is the predicate function for contentblob builders.
+type ContentBlob func(*sql.Selector)
+
+// FileVersion is the predicate function for fileversion builders.
+type FileVersion func(*sql.Selector)
 
 // JobLease is the predicate function for joblease builders.
 type JobLease func(*sql.Selector)
@@ -21,8 +30,14 @@ type Member func(*sql.Selector)
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
 
+// PageVersion is the predicate function for pageversion builders.
+type PageVersion func(*sql.Selector)
+
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
+
+// RevisionEntry is the predicate function for revisionentry builders.
+type RevisionEntry func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)

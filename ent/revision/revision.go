@@ -22,8 +22,20 @@ const (
 	FieldParents = "parents"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
+	// FieldBaseID holds the string denoting the base_id field in the database.
+	FieldBaseID = "base_id"
+	// FieldChain holds the string denoting the chain field in the database.
+	FieldChain = "chain"
+	// FieldChangeRequestID holds the string denoting the change_request_id field in the database.
+	FieldChangeRequestID = "change_request_id"
+	// FieldAuthorID holds the string denoting the author_id field in the database.
+	FieldAuthorID = "author_id"
+	// FieldVariables holds the string denoting the variables field in the database.
+	FieldVariables = "variables"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
+	// EdgeEntries holds the string denoting the entries edge name in mutations.
+	EdgeEntries = "entries"
 	// Table holds the table name of the revision in the database.
 	Table = "revisions"
 	// SpaceTable is the table that holds the space relation/edge.
@@ -33,6 +45,13 @@ const (
 	SpaceInverseTable = "spaces"
 	// SpaceColumn is the table column denoting the space relation/edge.
 	SpaceColumn = "space_id"
+	// EntriesTable is the table that holds the entries relation/edge.
+	EntriesTable = "revision_entries"
+	// EntriesInverseTable is the table name for the RevisionEntry entity.
+	// It exists in this package in order to avoid circular dependency with the "revisionentry" package.
+	EntriesInverseTable = "revision_entries"
+	// EntriesColumn is the table column denoting the entries relation/edge.
+	EntriesColumn = "revision_id"
 )
 
 // Columns holds all SQL columns for revision fields.
@@ -42,6 +61,11 @@ var Columns = []string{
 	FieldType,
 	FieldParents,
 	FieldCreatedAt,
+	FieldBaseID,
+	FieldChain,
+	FieldChangeRequestID,
+	FieldAuthorID,
+	FieldVariables,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -88,10 +112,39 @@ func ByCreatedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldCreatedAt, opts...).ToFunc()
 }
 
+// ByBaseID orders the results by the base_id field.
+func ByBaseID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBaseID, opts...).ToFunc()
+}
+
+// ByChangeRequestID orders the results by the change_request_id field.
+func ByChangeRequestID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldChangeRequestID, opts...).ToFunc()
+}
+
+// ByAuthorID orders the results by the author_id field.
+func ByAuthorID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldAuthorID, opts...).ToFunc()
+}
+
 // BySpaceField orders the results by space field.
 func BySpaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newSpaceStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByEntriesCount orders the results by entries count.
+func ByEntriesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newEntriesStep(), opts...)
+	}
+}
+
+// ByEntries orders the results by entries terms.
+func ByEntries(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newEntriesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
 func newSpaceStep() *sqlgraph.Step {
@@ -99,5 +152,12 @@ func newSpaceStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SpaceInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, SpaceTable, SpaceColumn),
+	)
+}
+func newEntriesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(EntriesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, EntriesTable, EntriesColumn),
 	)
 }

@@ -80,6 +80,21 @@ func CreatedAt(v time.Time) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldCreatedAt, v))
 }
 
+// BaseID applies equality check predicate on the "base_id" field. It's identical to BaseIDEQ.
+func BaseID(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldBaseID, v))
+}
+
+// ChangeRequestID applies equality check predicate on the "change_request_id" field. It's identical to ChangeRequestIDEQ.
+func ChangeRequestID(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
+// AuthorID applies equality check predicate on the "author_id" field. It's identical to AuthorIDEQ.
+func AuthorID(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldAuthorID, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.Revision {
 	return predicate.Revision(sql.FieldEQ(FieldSpaceID, v))
@@ -250,6 +265,251 @@ func CreatedAtLTE(v time.Time) predicate.Revision {
 	return predicate.Revision(sql.FieldLTE(FieldCreatedAt, v))
 }
 
+// BaseIDEQ applies the EQ predicate on the "base_id" field.
+func BaseIDEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldBaseID, v))
+}
+
+// BaseIDNEQ applies the NEQ predicate on the "base_id" field.
+func BaseIDNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldBaseID, v))
+}
+
+// BaseIDIn applies the In predicate on the "base_id" field.
+func BaseIDIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldBaseID, vs...))
+}
+
+// BaseIDNotIn applies the NotIn predicate on the "base_id" field.
+func BaseIDNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldBaseID, vs...))
+}
+
+// BaseIDGT applies the GT predicate on the "base_id" field.
+func BaseIDGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldBaseID, v))
+}
+
+// BaseIDGTE applies the GTE predicate on the "base_id" field.
+func BaseIDGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldBaseID, v))
+}
+
+// BaseIDLT applies the LT predicate on the "base_id" field.
+func BaseIDLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldBaseID, v))
+}
+
+// BaseIDLTE applies the LTE predicate on the "base_id" field.
+func BaseIDLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldBaseID, v))
+}
+
+// BaseIDContains applies the Contains predicate on the "base_id" field.
+func BaseIDContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldBaseID, v))
+}
+
+// BaseIDHasPrefix applies the HasPrefix predicate on the "base_id" field.
+func BaseIDHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldBaseID, v))
+}
+
+// BaseIDHasSuffix applies the HasSuffix predicate on the "base_id" field.
+func BaseIDHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldBaseID, v))
+}
+
+// BaseIDIsNil applies the IsNil predicate on the "base_id" field.
+func BaseIDIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldBaseID))
+}
+
+// BaseIDNotNil applies the NotNil predicate on the "base_id" field.
+func BaseIDNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldBaseID))
+}
+
+// BaseIDEqualFold applies the EqualFold predicate on the "base_id" field.
+func BaseIDEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldBaseID, v))
+}
+
+// BaseIDContainsFold applies the ContainsFold predicate on the "base_id" field.
+func BaseIDContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldBaseID, v))
+}
+
+// ChainIsNil applies the IsNil predicate on the "chain" field.
+func ChainIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldChain))
+}
+
+// ChainNotNil applies the NotNil predicate on the "chain" field.
+func ChainNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldChain))
+}
+
+// ChangeRequestIDEQ applies the EQ predicate on the "change_request_id" field.
+func ChangeRequestIDEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDNEQ applies the NEQ predicate on the "change_request_id" field.
+func ChangeRequestIDNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIn applies the In predicate on the "change_request_id" field.
+func ChangeRequestIDIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDNotIn applies the NotIn predicate on the "change_request_id" field.
+func ChangeRequestIDNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldChangeRequestID, vs...))
+}
+
+// ChangeRequestIDGT applies the GT predicate on the "change_request_id" field.
+func ChangeRequestIDGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDGTE applies the GTE predicate on the "change_request_id" field.
+func ChangeRequestIDGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLT applies the LT predicate on the "change_request_id" field.
+func ChangeRequestIDLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDLTE applies the LTE predicate on the "change_request_id" field.
+func ChangeRequestIDLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContains applies the Contains predicate on the "change_request_id" field.
+func ChangeRequestIDContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasPrefix applies the HasPrefix predicate on the "change_request_id" field.
+func ChangeRequestIDHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDHasSuffix applies the HasSuffix predicate on the "change_request_id" field.
+func ChangeRequestIDHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDIsNil applies the IsNil predicate on the "change_request_id" field.
+func ChangeRequestIDIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDNotNil applies the NotNil predicate on the "change_request_id" field.
+func ChangeRequestIDNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldChangeRequestID))
+}
+
+// ChangeRequestIDEqualFold applies the EqualFold predicate on the "change_request_id" field.
+func ChangeRequestIDEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldChangeRequestID, v))
+}
+
+// ChangeRequestIDContainsFold applies the ContainsFold predicate on the "change_request_id" field.
+func ChangeRequestIDContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldChangeRequestID, v))
+}
+
+// AuthorIDEQ applies the EQ predicate on the "author_id" field.
+func AuthorIDEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEQ(FieldAuthorID, v))
+}
+
+// AuthorIDNEQ applies the NEQ predicate on the "author_id" field.
+func AuthorIDNEQ(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldNEQ(FieldAuthorID, v))
+}
+
+// AuthorIDIn applies the In predicate on the "author_id" field.
+func AuthorIDIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldIn(FieldAuthorID, vs...))
+}
+
+// AuthorIDNotIn applies the NotIn predicate on the "author_id" field.
+func AuthorIDNotIn(vs ...string) predicate.Revision {
+	return predicate.Revision(sql.FieldNotIn(FieldAuthorID, vs...))
+}
+
+// AuthorIDGT applies the GT predicate on the "author_id" field.
+func AuthorIDGT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGT(FieldAuthorID, v))
+}
+
+// AuthorIDGTE applies the GTE predicate on the "author_id" field.
+func AuthorIDGTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldGTE(FieldAuthorID, v))
+}
+
+// AuthorIDLT applies the LT predicate on the "author_id" field.
+func AuthorIDLT(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLT(FieldAuthorID, v))
+}
+
+// AuthorIDLTE applies the LTE predicate on the "author_id" field.
+func AuthorIDLTE(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldLTE(FieldAuthorID, v))
+}
+
+// AuthorIDContains applies the Contains predicate on the "author_id" field.
+func AuthorIDContains(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContains(FieldAuthorID, v))
+}
+
+// AuthorIDHasPrefix applies the HasPrefix predicate on the "author_id" field.
+func AuthorIDHasPrefix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasPrefix(FieldAuthorID, v))
+}
+
+// AuthorIDHasSuffix applies the HasSuffix predicate on the "author_id" field.
+func AuthorIDHasSuffix(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldHasSuffix(FieldAuthorID, v))
+}
+
+// AuthorIDIsNil applies the IsNil predicate on the "author_id" field.
+func AuthorIDIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldAuthorID))
+}
+
+// AuthorIDNotNil applies the NotNil predicate on the "author_id" field.
+func AuthorIDNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldAuthorID))
+}
+
+// AuthorIDEqualFold applies the EqualFold predicate on the "author_id" field.
+func AuthorIDEqualFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldEqualFold(FieldAuthorID, v))
+}
+
+// AuthorIDContainsFold applies the ContainsFold predicate on the "author_id" field.
+func AuthorIDContainsFold(v string) predicate.Revision {
+	return predicate.Revision(sql.FieldContainsFold(FieldAuthorID, v))
+}
+
+// VariablesIsNil applies the IsNil predicate on the "variables" field.
+func VariablesIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldVariables))
+}
+
+// VariablesNotNil applies the NotNil predicate on the "variables" field.
+func VariablesNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldVariables))
+}
+
 // HasSpace applies the HasEdge predicate on the "space" edge.
 func HasSpace() predicate.Revision {
 	return predicate.Revision(func(s *sql.Selector) {
@@ -265,6 +525,29 @@ func HasSpace() predicate.Revision {
 func HasSpaceWith(preds ...predicate.Space) predicate.Revision {
 	return predicate.Revision(func(s *sql.Selector) {
 		step := newSpaceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasEntries applies the HasEdge predicate on the "entries" edge.
+func HasEntries() predicate.Revision {
+	return predicate.Revision(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, EntriesTable, EntriesColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasEntriesWith applies the HasEdge predicate on the "entries" edge with a given conditions (other predicates).
+func HasEntriesWith(preds ...predicate.RevisionEntry) predicate.Revision {
+	return predicate.Revision(func(s *sql.Selector) {
+		step := newEntriesStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

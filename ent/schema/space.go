@@ -48,6 +48,7 @@ func (Space) Edges() []ent.Edge {
 		edge.From("parent", Collection.Type).Ref("spaces").Field("parent_id").Unique(),
 		edge.To("revisions", Revision.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("change_request_list", ChangeRequest.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -61,6 +61,8 @@ const (
 	EdgeRevisions = "revisions"
 	// EdgeSiteSpaces holds the string denoting the site_spaces edge name in mutations.
 	EdgeSiteSpaces = "site_spaces"
+	// EdgeChangeRequestList holds the string denoting the change_request_list edge name in mutations.
+	EdgeChangeRequestList = "change_request_list"
 	// Table holds the table name of the space in the database.
 	Table = "spaces"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -91,6 +93,13 @@ const (
 	SiteSpacesInverseTable = "site_spaces"
 	// SiteSpacesColumn is the table column denoting the site_spaces relation/edge.
 	SiteSpacesColumn = "space_id"
+	// ChangeRequestListTable is the table that holds the change_request_list relation/edge.
+	ChangeRequestListTable = "change_requests"
+	// ChangeRequestListInverseTable is the table name for the ChangeRequest entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequest" package.
+	ChangeRequestListInverseTable = "change_requests"
+	// ChangeRequestListColumn is the table column denoting the change_request_list relation/edge.
+	ChangeRequestListColumn = "space_id"
 )
 
 // Columns holds all SQL columns for space fields.
@@ -295,6 +304,20 @@ func BySiteSpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSiteSpacesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByChangeRequestListCount orders the results by change_request_list count.
+func ByChangeRequestListCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newChangeRequestListStep(), opts...)
+	}
+}
+
+// ByChangeRequestList orders the results by change_request_list terms.
+func ByChangeRequestList(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newChangeRequestListStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -321,5 +344,12 @@ func newSiteSpacesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SiteSpacesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SiteSpacesTable, SiteSpacesColumn),
+	)
+}
+func newChangeRequestListStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ChangeRequestListInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ChangeRequestListTable, ChangeRequestListColumn),
 	)
 }

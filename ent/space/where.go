@@ -1373,6 +1373,29 @@ func HasSiteSpacesWith(preds ...predicate.SiteSpace) predicate.Space {
 	})
 }
 
+// HasChangeRequestList applies the HasEdge predicate on the "change_request_list" edge.
+func HasChangeRequestList() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ChangeRequestListTable, ChangeRequestListColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasChangeRequestListWith applies the HasEdge predicate on the "change_request_list" edge with a given conditions (other predicates).
+func HasChangeRequestListWith(preds ...predicate.ChangeRequest) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newChangeRequestListStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Space) predicate.Space {
 	return predicate.Space(sql.AndPredicates(predicates...))

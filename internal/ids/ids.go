@@ -28,6 +28,12 @@ const (
 	SectionGroup Kind = 'G'
 	SiteSpace    Kind = 'V'
 	ShareLink    Kind = 'L'
+	// Content of spaces (internal/content).
+	Page          Kind = 'P'
+	PageVersion   Kind = 'E'
+	File          Kind = 'F'
+	FileVersion   Kind = 'Y'
+	ChangeRequest Kind = 'Q'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -63,7 +69,8 @@ func KindOf(id string) (Kind, bool) {
 		}
 	}
 	switch k := Kind(id[0]); k {
-	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink:
+	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
+		Page, PageVersion, File, FileVersion, ChangeRequest:
 		return k, true
 	}
 	return 0, false

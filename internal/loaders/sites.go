@@ -3,6 +3,7 @@ package loaders
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -26,6 +27,38 @@ type SiteLoaders struct {
 	// ShareLinksBySite lets a request check share keys once per site,
 	// not once per object whose URL it presents.
 	ShareLinksBySite *dataloader.Loader[string, []*ent.SiteShareLink]
+
+	warmed *onceMap
+}
+
+type onceMap struct {
+	mu sync.Mutex
+	m  map[string]map[string]*onceErr // site id, then what
+}
+
+type onceErr struct {
+	once sync.Once
+	err  error
+}
+
+// WarmOnce runs warm the first time it is called for a site and what in a
+// request; concurrent callers wait until it has run and get its error.
+// Resolvers of sibling items, which gqlgen runs concurrently, use it to load
+// what all of them need in one batch: left to the batch window, their loads
+// may be split into several batches as the scheduler pleases.
+func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
+	l.warmed.mu.Lock()
+	if l.warmed.m[siteID] == nil {
+		l.warmed.m[siteID] = map[string]*onceErr{}
+	}
+	o := l.warmed.m[siteID][what]
+	if o == nil {
+		o = &onceErr{}
+		l.warmed.m[siteID][what] = o
+	}
+	l.warmed.mu.Unlock()
+	o.once.Do(func() { o.err = warm() })
+	return o.err
 }
 
 func newSiteLoaders(client *ent.Client) SiteLoaders {
@@ -45,6 +78,7 @@ func newSiteLoaders(client *ent.Client) SiteLoaders {
 		ShareLinksBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteShareLink, error) {
 			return client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(keys...)).All(ctx)
 		}, func(l *ent.SiteShareLink) string { return l.SiteID }, "site share links"),
+		warmed: &onceMap{m: map[string]map[string]*onceErr{}},
 	}
 }
 
@@ -72,6 +106,31 @@ func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), p
 	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, []T](Wait), dataloader.WithBatchCapacity[string, []T](maxBatch))
 }
 
+// LoadAll loads keys in one batch and waits for them: the Loads are queued
+// from this goroutine, one after the other, before waiting. (The library's
+// LoadMany starts a goroutine per key: under load they reach the loader
+// over more than the batch window, and the batch is split.) errs is nil
+// when every key loaded.
+func LoadAll[K comparable, V any](ctx context.Context, l *dataloader.Loader[K, V], keys []K) ([]V, []error) {
+	thunks := make([]dataloader.Thunk[V], len(keys))
+	for i, k := range keys {
+		thunks[i] = l.Load(ctx, k)
+	}
+	out := make([]V, len(keys))
+	var errs []error
+	for i, th := range thunks {
+		v, err := th()
+		out[i] = v
+		if err != nil {
+			if errs == nil {
+				errs = make([]error, len(keys))
+			}
+			errs[i] = err
+		}
+	}
+	return out, errs
+}
+
 // ForgetSite drops everything cached about a site after a write.
 func (l *Loaders) ForgetSite(ctx context.Context, siteID string) {
 	l.Sites.SiteByID.Clear(ctx, siteID)
@@ -79,4 +138,7 @@ func (l *Loaders) ForgetSite(ctx context.Context, siteID string) {
 	l.Sites.GroupsBySite.Clear(ctx, siteID)
 	l.Sites.SiteSpacesBySite.Clear(ctx, siteID)
 	l.Sites.ShareLinksBySite.Clear(ctx, siteID)
+	l.Sites.warmed.mu.Lock()
+	delete(l.Sites.warmed.m, siteID)
+	l.Sites.warmed.mu.Unlock()
 }

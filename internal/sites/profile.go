@@ -72,7 +72,7 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, errs := l.SpaceByID.LoadMany(ctx, ids)()
+	rows, errs := loaders.LoadAll(ctx, l.SpaceByID, ids)
 	var list []*ent.Space
 	for i, sp := range rows {
 		if errs != nil && errs[i] != nil {

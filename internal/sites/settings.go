@@ -182,7 +182,8 @@ func (s *Service) PutAdaptiveSchema(ctx context.Context, orgID, siteID string, s
 	if err != nil {
 		return nil, err
 	}
-	now := s.Now()
+	// Stored times keep microseconds (PostgreSQL); answer what a GET will read.
+	now := s.Now().Truncate(time.Microsecond)
 	if err := s.Client.Site.UpdateOneID(st.ID).SetAdaptiveSchema(schema).SetAdaptiveSchemaUpdatedAt(now).Exec(ctx); err != nil {
 		return nil, fmt.Errorf("store adaptive schema: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/internal/apierr"
 	"quire/internal/catalog"
+	"quire/internal/loaders"
 )
 
 // ShareLinks lists a site's share links, oldest first.
@@ -46,6 +47,7 @@ func (s *Service) CreateShareLink(ctx context.Context, orgID, siteID, name strin
 	if err != nil {
 		return nil, fmt.Errorf("create share link: %w", err)
 	}
+	forgetShareLinks(ctx, st.ID)
 	return l, nil
 }
 
@@ -81,6 +83,7 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, id string,
 	if err != nil {
 		return nil, fmt.Errorf("update share link: %w", err)
 	}
+	forgetShareLinks(ctx, l.SiteID)
 	return out, nil
 }
 
@@ -97,7 +100,15 @@ func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, id string)
 	if err := s.Client.SiteShareLink.DeleteOneID(l.ID).Exec(ctx); err != nil {
 		return false, fmt.Errorf("delete share link: %w", err)
 	}
+	forgetShareLinks(ctx, l.SiteID)
 	return true, nil
+}
+
+// forgetShareLinks drops the request's cached share links of a site.
+func forgetShareLinks(ctx context.Context, siteID string) {
+	if l := loaders.For(ctx); l != nil {
+		l.Sites.ShareLinksBySite.Clear(ctx, siteID)
+	}
 }
 
 func (s *Service) shareLink(ctx context.Context, orgID, siteID, id string) (*ent.SiteShareLink, error) {
@@ -123,9 +134,22 @@ func (s *Service) ResolveShareKey(ctx context.Context, st *ent.Site, key *string
 	if st.Visibility != "share-link" || key == nil || strings.TrimSpace(*key) == "" {
 		return nil, nil
 	}
-	ok, err := s.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(st.ID), sitesharelink.Key(*key), sitesharelink.Active(true)).Exist(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("check share key: %w", err)
+	var ok bool
+	if l := loaders.For(ctx); l != nil {
+		// Once per site and request, however many URLs are presented.
+		links, err := l.Sites.ShareLinksBySite.Load(ctx, st.ID)()
+		if err != nil {
+			return nil, fmt.Errorf("check share key: %w", err)
+		}
+		for _, sl := range links {
+			ok = ok || (sl.Active && sl.Key == *key)
+		}
+	} else {
+		var err error
+		ok, err = s.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(st.ID), sitesharelink.Key(*key), sitesharelink.Active(true)).Exist(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("check share key: %w", err)
+		}
 	}
 	if !ok {
 		return nil, apierr.NotFoundf("No matching site found for id %q", st.ID)

@@ -105,7 +105,13 @@ func (s *Service) SiteByID(ctx context.Context, siteID string) (*ent.Site, error
 	if err != nil {
 		return nil, apierr.NotFoundf("No matching site found for id %q", siteID)
 	}
-	return s.Site(ctx, st.OrganizationID, siteID)
+	st, err = s.Site(ctx, st.OrganizationID, siteID)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Not "no matching organization": that would name the site's
+		// organization to a caller who may not see it.
+		return nil, apierr.NotFoundf("No matching site found for id %q", siteID)
+	}
+	return st, err
 }
 
 // writable returns a site the caller may change.

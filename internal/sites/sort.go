@@ -51,10 +51,10 @@ func (s *Service) Sort(ctx context.Context, orgID, siteID string, item Pointer, 
 			return nil, apierr.Invalid(field+".type", "%s.type must be site-space, site-section or site-section-group", field)
 		}
 		if (item.Type == "site-space") != (p.Type == "site-space") {
-			return nil, apierr.Invalid(field, "A site space can only be placed next to site spaces, and sections and groups next to sections and groups")
+			return nil, apierr.Invalid(field, "%s: a site space can only be placed next to site spaces, and sections and groups next to sections and groups", field)
 		}
 		if p.ID == item.ID {
-			return nil, apierr.Invalid(field, "An item cannot be placed next to itself")
+			return nil, apierr.Invalid(field, "%s: an item cannot be placed next to itself", field)
 		}
 	}
 	st, err := s.writable(ctx, orgID, siteID)
@@ -166,7 +166,7 @@ func sortSectionOrGroup(ctx context.Context, tx *ent.Tx, c *ent.Client, st *ent.
 		// A group cannot move inside itself or one of its descendants.
 		for cur, depth := target, 0; cur != nil && depth < 64; cur, depth = groupParent[*cur], depth+1 {
 			if *cur == item.ID {
-				return apierr.Invalid("position", "A section group cannot be moved inside itself")
+				return apierr.Invalid("position", "position: a section group cannot be moved inside itself")
 			}
 		}
 	}

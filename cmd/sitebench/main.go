@@ -1,0 +1,620 @@
+// Command sitebench measures the published profile of a docs site through
+// Quire's two doors against a one-statement SQL baseline.
+//
+//	go run ./cmd/sitebench [--database-url URL | --postgres-throwaway] [--duration 5s] [--loadgen auto|wrk|hey|builtin]
+//
+// It creates a fresh database (a temporary SQLite file by default), seeds an
+// organization, an admin and its token, then (through Quire's REST API)
+// spaces in collections and two published sites, of 4 sections × 3 site
+// spaces and of 20 sections × 5 site spaces. Quire's real handler and the
+// baseline handler run in this process on loopback ports; a load generator
+// (wrk or hey when installed, else a built-in one) drives, for each site, at
+// 1 and 10 connections:
+//
+//   - rest:     GET /v1/orgs/{org}/sites/{site}/published
+//   - graphql:  POST /graphql, the same information through site → sections →
+//     siteSpaces → space → organization, plus customizations
+//   - baseline: the same JSON from ONE hand-written SQL statement
+//
+// and prints a markdown table: requests per second, p50/p99 latency, SQL
+// statements per request, response size and the ratio of each door's
+// requests per second to the baseline's (target: at least 0.7).
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"quire/internal/db"
+	"quire/internal/metrics"
+	"quire/internal/server"
+)
+
+// targetRatio is the required ratio of a door's requests per second to the
+// baseline's.
+const targetRatio = 0.7
+
+type options struct {
+	databaseURL string
+	throwaway   bool
+	duration    time.Duration
+	loadgen     string
+	sizes       []siteSize
+	conns       []int
+	count       int
+	cpuprofile  string
+	timeout     time.Duration
+	only        string
+	rounds      int
+	logSQL      bool
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sitebench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o options
+	var sizes, conns string
+	fs.StringVar(&o.databaseURL, "database-url", "", "database to seed and measure (sqlite:PATH or postgres://...); default: a fresh SQLite file in a temporary directory")
+	fs.BoolVar(&o.throwaway, "postgres-throwaway", false, "start a throwaway PostgreSQL cluster (initdb + postgres) and measure on it")
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "length of each load run")
+	fs.StringVar(&o.loadgen, "loadgen", "auto", "load generator: wrk, hey, builtin, or auto (wrk, else hey, else builtin)")
+	fs.StringVar(&sizes, "sizes", "4x3,20x5", "site sizes: sections x site spaces per section, comma separated")
+	fs.StringVar(&conns, "connections", "1,10", "connection counts, comma separated")
+	fs.IntVar(&o.count, "count", 50, "requests sent one at a time per target to count SQL statements (and warm up)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "directory to write one CPU profile per load run of rest and graphql")
+	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long")
+	fs.StringVar(&o.only, "targets", "baseline,rest,graphql", "targets to load, comma separated")
+	fs.IntVar(&o.rounds, "rounds", 1, "load runs per target and setting, interleaved across targets; the table shows the median run")
+	fs.BoolVar(&o.logSQL, "log-sql", false, "with --postgres-throwaway: print the SQL statements of one request of each target (from the server log)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	var err error
+	if o.sizes, err = parseSizes(sizes); err != nil {
+		fmt.Fprintln(stderr, "sitebench:", err)
+		return 2
+	}
+	if o.conns, err = parseInts(conns); err != nil {
+		fmt.Fprintln(stderr, "sitebench: --connections:", err)
+		return 2
+	}
+	if o.logSQL && !o.throwaway {
+		fmt.Fprintln(stderr, "sitebench: --log-sql needs --postgres-throwaway")
+		return 2
+	}
+	if o.throwaway && o.databaseURL != "" {
+		fmt.Fprintln(stderr, "sitebench: --postgres-throwaway and --database-url exclude each other")
+		return 2
+	}
+	if o.duration <= 0 || o.duration > 5*time.Minute || o.count < 1 || o.count > 10000 || o.rounds < 1 || o.rounds > 20 {
+		fmt.Fprintln(stderr, "sitebench: --duration must be in (0, 5m], --count in [1, 10000], --rounds in [1, 20]")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
+	defer cancel()
+	if err := bench(ctx, o, stdout, stderr); err != nil {
+		fmt.Fprintln(stderr, "sitebench:", err)
+		return 1
+	}
+	return 0
+}
+
+func parseSizes(s string) ([]siteSize, error) {
+	var out []siteSize
+	for _, p := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(strings.TrimSpace(p), "x")
+		x, err1 := strconv.Atoi(a)
+		y, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > 100 || y > 20 {
+			return nil, fmt.Errorf("--sizes: %q is not SECTIONSxSITESPACES (at most 100x20)", p)
+		}
+		out = append(out, siteSize{x, y})
+	}
+	return out, nil
+}
+
+func parseInts(s string) ([]int, error) {
+	var out []int
+	for _, p := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 256 {
+			return nil, fmt.Errorf("%q is not a count in [1, 256]", p)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// row is one line of the report.
+type row struct {
+	Target     string
+	Size       siteSize
+	Conns      int
+	Res        result
+	CPU        time.Duration // this process's CPU time per request
+	DBCPU      time.Duration // the throwaway PostgreSQL's CPU time per request (-1: unknown)
+	Statements float64
+	Bytes      int
+	Ratio      float64 // vs baseline; 0 for the baseline
+	Same       string  // content check against REST
+}
+
+func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
+	tmp, err := os.MkdirTemp("", "sitebench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	url, backend := o.databaseURL, ""
+	var pgLog string
+	var pg *pgServer // the throwaway cluster, if any
+	switch {
+	case o.throwaway:
+		fmt.Fprintln(stderr, "sitebench: starting a throwaway PostgreSQL cluster")
+		u, stopPG, err := throwawayPostgres(ctx, o.logSQL)
+		if err != nil {
+			return fmt.Errorf("throwaway PostgreSQL: %w", err)
+		}
+		defer stopPG.stop()
+		url, backend, pgLog = u, "PostgreSQL (throwaway cluster)", stopPG.log
+		pg = &stopPG
+	case url == "":
+		url, backend = "sqlite:"+filepath.Join(tmp, "quire.db"), "SQLite (temporary file)"
+	case strings.HasPrefix(url, "sqlite:"):
+		backend = "SQLite"
+	default:
+		backend = "PostgreSQL"
+	}
+
+	m := metrics.New()
+	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Migrate(ctx); err != nil {
+		return err
+	}
+	var pgVersion string
+	if d.Dialect == "postgres" {
+		_ = d.SQL.QueryRowContext(ctx, "SHOW server_version").Scan(&pgVersion)
+		backend += " " + pgVersion
+	}
+
+	// Quire's handler and the baseline, each on its own loopback port.
+	qln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	base := "http://" + qln.Addr().String()
+	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m}), ReadHeaderTimeout: 10 * time.Second}
+	go quire.Serve(qln)
+	defer quire.Close()
+	bl, err := newBaseline(ctx, d.SQL, d.Dialect, base)
+	if err != nil {
+		return err
+	}
+	bln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	blURL := "http://" + bln.Addr().String()
+	blSrv := &http.Server{Handler: bl, ReadHeaderTimeout: 10 * time.Second}
+	go blSrv.Serve(bln)
+	defer blSrv.Close()
+
+	orgID, token, err := seedAdmin(ctx, d)
+	if err != nil {
+		return err
+	}
+	api := &apiClient{base: base, token: token, http: &http.Client{Timeout: 30 * time.Second}}
+
+	lg, err := pickLoadgen(o.loadgen, tmp)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "## Published site profile: %s\n\n", backend)
+	fmt.Fprintf(stdout, "load generator: %s; %v per run; CPUs: %d (GOMAXPROCS %d), shared by the load generator, Quire, the baseline and the database; statements/request counted over %d sequential requests per target\n\n",
+		lg.Name(), o.duration, runtime.NumCPU(), runtime.GOMAXPROCS(0), o.count)
+	if o.rounds > 1 {
+		fmt.Fprintf(stdout, "%d interleaved rounds per setting; each line is the round with the median req/s\n\n", o.rounds)
+	}
+	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Fprintf(stdout, "load average before the runs: %s\n\n", strings.Join(strings.Fields(string(l))[:3], " "))
+	}
+
+	var rows []row
+	var notes []string
+	for _, size := range o.sizes {
+		fmt.Fprintf(stderr, "sitebench: seeding a %s site\n", size)
+		siteID, err := seedSite(ctx, api, orgID, size)
+		if err != nil {
+			return fmt.Errorf("seed %s: %w", size, err)
+		}
+		path := "/v1/orgs/" + orgID + "/sites/" + siteID + "/published"
+		gqlBody, _ := json.Marshal(map[string]any{"query": publishedQuery, "operationName": "PublishedSite", "variables": map[string]any{"site": siteID}})
+		targets := map[string]target{
+			"baseline": {Name: "baseline", Method: "GET", URL: blURL + path, Token: token},
+			"rest":     {Name: "rest", Method: "GET", URL: base + path, Token: token},
+			"graphql":  {Name: "graphql", Method: "POST", URL: base + "/graphql", Token: token, Body: gqlBody},
+		}
+
+		// One answer of each, compared with REST's.
+		bodies := map[string][]byte{}
+		for _, name := range []string{"rest", "graphql", "baseline"} {
+			b, err := fetch(ctx, targets[name])
+			if err != nil {
+				return fmt.Errorf("%s %s: %w", name, size, err)
+			}
+			bodies[name] = b
+		}
+		same := checkSame(bodies, size, &notes)
+
+		// Statements per request, over count sequential requests (which
+		// also warm caches and connection pools).
+		stmts := map[string]float64{}
+		latency := map[string]time.Duration{} // mean, one request at a time
+		for _, name := range []string{"rest", "graphql", "baseline"} {
+			before, blBefore := d.Statements(), bl.Statements.Load()
+			t0 := time.Now()
+			for range o.count {
+				if _, err := fetch(ctx, targets[name]); err != nil {
+					return fmt.Errorf("%s %s: %w", name, size, err)
+				}
+			}
+			n := d.Statements() - before
+			if name == "baseline" {
+				n = bl.Statements.Load() - blBefore
+			}
+			stmts[name] = float64(n) / float64(o.count)
+			latency[name] = time.Since(t0) / time.Duration(o.count)
+		}
+		if err := crossCheckMetrics(ctx, base, d); err != nil {
+			notes = append(notes, "metrics cross-check: "+err.Error())
+		}
+
+		if o.logSQL {
+			for _, name := range []string{"rest", "graphql", "baseline"} {
+				logged, err := logStatements(ctx, d, pgLog, func() error { _, err := fetch(ctx, targets[name]); return err })
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "### SQL statements of one %s request, %s site (%d)\n\n```sql\n%s\n```\n\n", name, size, len(logged), strings.Join(logged, "\n"))
+			}
+		}
+
+		for _, c := range o.conns {
+			runs := map[string][]row{}
+			for round := range o.rounds {
+				for _, name := range []string{"baseline", "rest", "graphql"} {
+					if !strings.Contains(","+o.only+",", ","+name+",") {
+						continue
+					}
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					stopProf := func() {}
+					if o.cpuprofile != "" && name != "baseline" {
+						if stopProf, err = startProfile(o.cpuprofile, fmt.Sprintf("%s-%s-%s-c%d-r%d.pprof", d.Dialect, name, strings.ReplaceAll(size.String(), "×", "x"), c, round+1)); err != nil {
+							return err
+						}
+					}
+					// Long enough for every connection to complete a few
+					// requests, whatever one costs.
+					dur := min(max(o.duration, 3*time.Duration(c)*latency[name]), max(o.duration, time.Minute))
+					fmt.Fprintf(stderr, "sitebench: %s %s, %d connection(s), %v, round %d/%d\n", name, size, c, dur.Round(time.Second), round+1, o.rounds)
+					var db0 map[int]time.Duration
+					if pg != nil {
+						db0 = pg.cpuTimes()
+					}
+					cpu0 := cpuTime()
+					res, err := lg.Run(ctx, targets[name], c, dur)
+					cpu := cpuTime() - cpu0
+					dbc := time.Duration(-1)
+					if pg != nil {
+						dbc = pg.cpuSince(db0)
+					}
+					stopProf()
+					if err != nil {
+						return fmt.Errorf("load %s %s c=%d: %w", name, size, c, err)
+					}
+					r := row{Target: name, Size: size, Conns: c, Res: res, Statements: stmts[name], Bytes: len(bodies[name]), Same: same[name]}
+					r.DBCPU = -1
+					if res.Requests > 0 {
+						r.CPU = cpu / time.Duration(res.Requests)
+						if dbc >= 0 {
+							r.DBCPU = dbc / time.Duration(res.Requests)
+						}
+					}
+					runs[name] = append(runs[name], r)
+				}
+			}
+			var baseRPS float64
+			for _, name := range []string{"baseline", "rest", "graphql"} {
+				if len(runs[name]) == 0 {
+					continue
+				}
+				r := median(runs[name])
+				if name == "baseline" {
+					baseRPS = r.Res.RPS()
+				} else if baseRPS > 0 {
+					r.Ratio = r.Res.RPS() / baseRPS
+				}
+				rows = append(rows, r)
+			}
+		}
+	}
+	printTable(stdout, rows)
+	var met, missed []string
+	for _, r := range rows {
+		if r.Target == "baseline" {
+			continue
+		}
+		k := fmt.Sprintf("%s %s c=%d (%.2f)", r.Target, r.Size, r.Conns, r.Ratio)
+		if r.Ratio >= targetRatio {
+			met = append(met, k)
+		} else {
+			missed = append(missed, k)
+		}
+	}
+	fmt.Fprintf(stdout, "Target ratio ≥ %.1f of the baseline's req/s: met by %d of %d", targetRatio, len(met), len(met)+len(missed))
+	if len(missed) > 0 {
+		fmt.Fprintf(stdout, "; missed by %s", strings.Join(missed, ", "))
+	}
+	fmt.Fprintln(stdout)
+	fmt.Fprintln(stdout)
+	for _, n := range notes {
+		fmt.Fprintln(stdout, "- "+n)
+	}
+	fmt.Fprintln(stdout)
+	return nil
+}
+
+// fetch sends one request and returns the body; anything but 200 is an error.
+func fetch(ctx context.Context, t target) ([]byte, error) {
+	var body io.Reader
+	if t.Body != nil {
+		body = bytes.NewReader(t.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+t.Token)
+	if t.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, truncate(b, 300))
+	}
+	if t.Name == "graphql" && bytes.Contains(b, []byte(`"errors"`)) {
+		return nil, fmt.Errorf("GraphQL errors: %s", truncate(b, 500))
+	}
+	return b, nil
+}
+
+// checkSame compares the GraphQL and baseline answers with REST's, as
+// decoded JSON (null members dropped), and returns "yes" or "NO" per target.
+func checkSame(bodies map[string][]byte, size siteSize, notes *[]string) map[string]string {
+	out := map[string]string{"rest": "—"}
+	rest, err := decode(bodies["rest"])
+	if err != nil {
+		*notes = append(*notes, fmt.Sprintf("%s: REST answer is not JSON: %v", size, err))
+		return out
+	}
+	bl, err := decode(bodies["baseline"])
+	if err != nil {
+		*notes = append(*notes, fmt.Sprintf("%s: baseline answer is not JSON: %v", size, err))
+		out["baseline"] = "NO"
+	} else if ds := diff(rest, bl, "$", 5); len(ds) > 0 {
+		out["baseline"] = "NO"
+		*notes = append(*notes, fmt.Sprintf("%s: baseline differs from REST (left REST, right baseline): %s", size, strings.Join(ds, "; ")))
+	} else {
+		out["baseline"] = "yes"
+	}
+	gq, err := graphQLAsREST(bodies["graphql"])
+	if err != nil {
+		*notes = append(*notes, fmt.Sprintf("%s: GraphQL answer: %v", size, err))
+		out["graphql"] = "NO"
+	} else if ds := diff(rest, gq, "$", 5); len(ds) > 0 {
+		out["graphql"] = "NO"
+		*notes = append(*notes, fmt.Sprintf("%s: GraphQL differs from REST (left REST, right GraphQL rebuilt in the REST shape): %s", size, strings.Join(ds, "; ")))
+	} else {
+		out["graphql"] = "yes"
+	}
+	return out
+}
+
+// crossCheckMetrics checks that /metrics reports the statement counter the
+// benchmark reads in process.
+func crossCheckMetrics(ctx context.Context, base string, d *db.DB) error {
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	want := d.Statements()
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "quire_db_statements_total "); ok {
+			got, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				return err
+			}
+			if int64(got) != want {
+				return fmt.Errorf("/metrics says %v statements, the in-process counter %d", got, want)
+			}
+			return nil
+		}
+	}
+	return errors.New("no quire_db_statements_total in /metrics")
+}
+
+func startProfile(dir, name string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(dir, name))
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+func printTable(w io.Writer, rows []row) {
+	fmt.Fprintln(w, "| target | site | conns | req/s | p50 | p99 | CPU/req: Go process | CPU/req: PostgreSQL | statements/req | bytes | same as REST | ratio vs baseline | requests (errors) / run |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
+	for _, r := range rows {
+		ratio := "—"
+		if r.Target != "baseline" {
+			mark := "✅"
+			if r.Ratio < targetRatio {
+				mark = "❌"
+			}
+			ratio = fmt.Sprintf("%.2f %s", r.Ratio, mark)
+		}
+		p50, p99, cpu, dbc := ms(r.Res.P50), ms(r.Res.P99), ms(r.CPU), ms(r.DBCPU)
+		if r.DBCPU < 0 {
+			dbc = "(in process)"
+		}
+		if r.Res.Requests == 0 {
+			p50, p99, cpu, dbc = "—", "—", "—", "—"
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %s | %s | %s | %s | %.1f | %d | %s | %s | %d (%d) / %.0fs |\n",
+			r.Target, r.Size, r.Conns, rps(r.Res.RPS()), p50, p99, cpu, dbc, r.Statements, r.Bytes, r.Same, ratio, r.Res.Requests, r.Res.Errors, r.Res.Elapsed.Seconds())
+	}
+	fmt.Fprintln(w)
+}
+
+func rps(v float64) string {
+	if v < 10 {
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
+}
+
+// median returns the run with the median requests per second.
+func median(runs []row) row {
+	sorted := slices.Clone(runs)
+	slices.SortFunc(sorted, func(a, b row) int { return cmp.Compare(a.Res.RPS(), b.Res.RPS()) })
+	return sorted[len(sorted)/2]
+}
+
+// cpuTime returns the CPU time (user + system) this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// logStatements runs fn between two marker statements and returns the
+// statements PostgreSQL logged in between (log_statement=all).
+func logStatements(ctx context.Context, d *db.DB, logPath string, fn func() error) ([]string, error) {
+	mark := func(s string) error { _, err := d.SQL.ExecContext(ctx, "SELECT '"+s+"'"); return err }
+	if err := mark("sitebench-begin"); err != nil {
+		return nil, err
+	}
+	if err := fn(); err != nil {
+		return nil, err
+	}
+	if err := mark("sitebench-end"); err != nil {
+		return nil, err
+	}
+	var b []byte
+	for range 50 { // the server writes its log asynchronously
+		var err error
+		if b, err = os.ReadFile(logPath); err != nil {
+			return nil, err
+		}
+		if bytes.Contains(b, []byte("'sitebench-end'")) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	text := string(b)
+	i := strings.LastIndex(text, "'sitebench-begin'")
+	j := strings.LastIndex(text, "'sitebench-end'")
+	if i < 0 || j < i {
+		return nil, errors.New("markers not found in the PostgreSQL log")
+	}
+	j = strings.LastIndex(text[:j], "\n") // the start of the end marker's line
+	if k := strings.Index(text[i:], "\n"); k >= 0 && i+k < j {
+		i += k + 1
+	} else {
+		return nil, nil
+	}
+	// Log lines start with a timestamp; other lines continue a statement.
+	var out []string
+	for _, line := range strings.Split(text[i:j], "\n") {
+		if line == "" {
+			continue
+		}
+		if line[0] < '0' || line[0] > '9' {
+			if n := len(out); n > 0 {
+				out[n-1] += " " + strings.Join(strings.Fields(line), " ")
+			}
+			continue
+		}
+		k := strings.Index(line, "statement: ")
+		if k < 0 {
+			k = strings.Index(line, "execute ")
+		}
+		if k >= 0 {
+			out = append(out, strings.Join(strings.Fields(line[k:]), " "))
+		}
+	}
+	for n := range out {
+		if len(out[n]) > 200 {
+			out[n] = out[n][:200] + "..."
+		}
+	}
+	return out, nil
+}

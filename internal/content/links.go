@@ -1,0 +1,216 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"quire/ent"
+	"quire/ent/collection"
+	"quire/ent/space"
+	"quire/ent/user"
+	"quire/internal/apierr"
+	"quire/internal/document"
+)
+
+// Link statuses.
+const (
+	LinkOK     = "ok"     // the target exists (external URLs are not fetched)
+	LinkBroken = "broken" // the target page, anchor, file, space, user or collection does not exist
+	LinkInApp  = "in-app" // a URL pointing inside the application (PublicURL/app/...), which readers of a published site cannot open
+)
+
+// Link is one reference from a page: a link, a content-ref block, a
+// mention, a button, a file, image or drawing block, or the target of a
+// link page.
+type Link struct {
+	// Page is the id of the page holding the reference.
+	Page string
+	// Node is the type of node holding it (link, content-ref, mention,
+	// button, file, image, inline-image, drawing, swagger), or "link-page"
+	// for the target of a link page.
+	Node string
+	Ref  document.ContentRef
+	// Text is the text of a link.
+	Text   string
+	Status string
+}
+
+// Links resolves the references of every page of a revision, or of one page
+// when pageID is set, in tree and document order. Page, anchor and file
+// references are checked against the revision; references to other spaces,
+// users and collections against the database.
+// Errors: NotFound (revision, page).
+func (s *Service) Links(ctx context.Context, revisionID string, pageID *string) ([]Link, error) {
+	revs, states, err := loadStates(ctx, s.Client, loadLinks, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	st := states[revisionID]
+	if pageID != nil && st.pages[*pageID] == nil {
+		return nil, apierr.NotFoundf("No matching page found for id %q in revision %q", *pageID, revisionID)
+	}
+	links := collectLinks(st, func(v *ent.PageVersion) bool { return pageID == nil || v.PageID == *pageID })
+	if err := s.resolve(ctx, revs[revisionID].SpaceID, st, links); err != nil {
+		return nil, err
+	}
+	return links, nil
+}
+
+// Backlinks lists the references to a page (targetKind "page": links to it
+// or to one of its anchors) or to a file (targetKind "file") from the pages
+// of a revision.
+// Errors: NotFound (revision), BadRequest (targetKind).
+func (s *Service) Backlinks(ctx context.Context, revisionID, targetKind, targetID string) ([]Link, error) {
+	if targetKind != kindPage && targetKind != kindFile {
+		return nil, apierr.Invalid("kind", "The target kind must be page or file")
+	}
+	revs, states, err := loadStates(ctx, s.Client, loadLinks, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	spaceID := revs[revisionID].SpaceID
+	st := states[revisionID]
+	all := collectLinks(st, func(*ent.PageVersion) bool { return true })
+	var links []Link
+	for _, l := range all {
+		r := l.Ref
+		sameSpace := r.Space == "" || r.Space == spaceID
+		switch {
+		case targetKind == kindPage && sameSpace && (r.Kind == document.RefPage || r.Kind == document.RefAnchor) &&
+			r.Page == targetID:
+			links = append(links, l)
+		case targetKind == kindFile && r.Kind == document.RefFile && r.File == targetID:
+			links = append(links, l)
+		}
+	}
+	if err := s.resolve(ctx, spaceID, st, links); err != nil {
+		return nil, err
+	}
+	return links, nil
+}
+
+// collectLinks lists the references of the pages keep accepts, pages in
+// tree order.
+func collectLinks(st *state, keep func(*ent.PageVersion) bool) []Link {
+	kids := childrenOf(st)
+	var out []Link
+	var walk func(parent string)
+	walk = func(parent string) {
+		for _, v := range kids[parent] {
+			if keep(v) {
+				for _, m := range v.Refs {
+					out = append(out, Link{Page: v.PageID, Node: m["node"], Ref: refFromMap(m), Text: m["text"]})
+				}
+			}
+			walk(v.PageID)
+		}
+	}
+	walk("")
+	return out
+}
+
+// resolve sets the status of links found in a revision of spaceID.
+func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links []Link) error {
+	var spaces, users, collections []string
+	for _, l := range links {
+		r := l.Ref
+		switch {
+		case r.Kind == document.RefUser:
+			users = append(users, r.User)
+		case r.Kind == document.RefCollection:
+			collections = append(collections, r.Collection)
+		case r.Space != "" && r.Space != spaceID:
+			spaces = append(spaces, r.Space)
+		}
+	}
+	exists := map[string]bool{spaceID: true}
+	for _, part := range chunks(uniq(spaces), chunk) {
+		found, err := s.Client.Space.Query().Where(space.IDIn(part...), space.DeletedAtIsNil()).IDs(ctx)
+		if err != nil {
+			return fmt.Errorf("check linked spaces: %w", err)
+		}
+		for _, id := range found {
+			exists[id] = true
+		}
+	}
+	for _, part := range chunks(uniq(users), chunk) {
+		found, err := s.Client.User.Query().Where(user.IDIn(part...)).IDs(ctx)
+		if err != nil {
+			return fmt.Errorf("check linked users: %w", err)
+		}
+		for _, id := range found {
+			exists[id] = true
+		}
+	}
+	for _, part := range chunks(uniq(collections), chunk) {
+		found, err := s.Client.Collection.Query().Where(collection.IDIn(part...)).IDs(ctx)
+		if err != nil {
+			return fmt.Errorf("check linked collections: %w", err)
+		}
+		for _, id := range found {
+			exists[id] = true
+		}
+	}
+	ok := func(b bool) string {
+		if b {
+			return LinkOK
+		}
+		return LinkBroken
+	}
+	for i := range links {
+		l := &links[i]
+		r := l.Ref
+		other := r.Space != "" && r.Space != spaceID
+		switch r.Kind {
+		case document.RefURL:
+			l.Status = LinkOK
+			if s.inApp(r.URL) {
+				l.Status = LinkInApp
+			}
+		case document.RefPage:
+			if other {
+				l.Status = ok(exists[r.Space])
+			} else {
+				l.Status = ok(st.pages[r.Page] != nil)
+			}
+		case document.RefAnchor:
+			switch {
+			case other:
+				l.Status = ok(exists[r.Space])
+			default:
+				target := r.Page
+				if target == "" {
+					target = l.Page
+				}
+				p := st.pages[target]
+				l.Status = ok(p != nil && slices.Contains(p.Anchors, r.Anchor))
+			}
+		case document.RefFile:
+			l.Status = ok(st.files[r.File] != nil)
+		case document.RefSpace:
+			l.Status = ok(exists[r.Space])
+		case document.RefUser:
+			l.Status = ok(exists[r.User])
+		case document.RefCollection:
+			l.Status = ok(exists[r.Collection])
+		default:
+			l.Status = LinkOK
+		}
+	}
+	return nil
+}
+
+// inApp reports a URL pointing inside the application rather than at
+// published content.
+func (s *Service) inApp(u string) bool {
+	if strings.HasPrefix(u, "/app/") || u == "/app" {
+		return true
+	}
+	base := strings.TrimRight(s.PublicURL, "/")
+	if base == "" {
+		return false
+	}
+	return u == base+"/app" || strings.HasPrefix(u, base+"/app/") || strings.HasPrefix(u, base+"/app?") || strings.HasPrefix(u, base+"/app#")
+}

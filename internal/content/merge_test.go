@@ -1,0 +1,544 @@
+package content_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"quire/ent"
+	"quire/internal/catalog"
+	"quire/internal/content"
+	"quire/internal/jobs"
+	"quire/internal/merge"
+)
+
+// seed merges a change request creating pages with the given titles at the
+// root, each with Markdown content, and returns their ids by title.
+func (e *env) seed(titles ...string) map[string]string {
+	e.t.Helper()
+	cr := e.cr("Seed")
+	var ops []content.Op
+	for _, title := range titles {
+		ops = append(ops, &content.CreatePage{Title: title, Markdown: md("Text of " + title + ".\n")})
+	}
+	res := e.edit(cr, e.alice.ID, ops...)
+	if m := e.merge(res.ChangeRequest); m.Result != content.ResultMerge {
+		e.t.Fatalf("seed merge: %+v", m)
+	}
+	out := map[string]string{}
+	for i, title := range titles {
+		out[title] = res.IDs[i]
+	}
+	return out
+}
+
+func (e *env) markdown(revisionID, pageID string) string {
+	e.t.Helper()
+	p, err := e.svc.Page(context.Background(), revisionID, pageID)
+	if err != nil {
+		e.t.Fatalf("read page: %v", err)
+	}
+	return p.Markdown
+}
+
+func TestMergeConflicts(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		ids := e.seed("Alpha", "Beta", "Gamma")
+		a, b := e.cr("Edit alpha one way"), e.cr("Edit alpha another way")
+		e.edit(a, e.alice.ID, &content.UpdatePage{Page: ids["Alpha"], Markdown: md("Alpha by A.\n")})
+		e.edit(b, e.bob.ID, &content.UpdatePage{Page: ids["Alpha"], Markdown: md("Alpha by B.\n")},
+			&content.UpdatePage{Page: ids["Beta"], Title: str("Beta by B")})
+		if m := e.merge(a); m.Result != content.ResultMerge {
+			t.Fatalf("first merge: %+v", m)
+		}
+		before := e.reload(e.space.ID)
+		revisions := e.count(e.db.Client.Revision.Query().Count(ctx))
+		versions := e.count(e.db.Client.PageVersion.Query().Count(ctx))
+
+		m, err := e.svc.Merge(ctx, b.ID, e.bob.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Result != content.ResultConflicts || len(m.Conflicts) != 1 || m.Conflicts[0].Kind != merge.KindContent ||
+			m.Conflicts[0].Page != ids["Alpha"] || m.Revision != "" {
+			t.Fatalf("second merge: %+v", m)
+		}
+		// Nothing changed.
+		after := e.reload(e.space.ID)
+		if after.RevisionID != before.RevisionID || after.ChangeRequestsDraft != before.ChangeRequestsDraft {
+			t.Fatalf("space changed by a conflicting merge")
+		}
+		if got, _ := e.svc.ChangeRequest(ctx, b.ID); got.Status != content.StatusDraft || got.RevisionMerged != nil {
+			t.Fatalf("change request changed by a conflicting merge: %+v", got)
+		}
+		if n := e.count(e.db.Client.Revision.Query().Count(ctx)); n != revisions {
+			t.Fatalf("revisions %d → %d", revisions, n)
+		}
+		if n := e.count(e.db.Client.PageVersion.Query().Count(ctx)); n != versions {
+			t.Fatalf("page versions %d → %d", versions, n)
+		}
+		if got := e.markdown(after.RevisionID, ids["Alpha"]); got != "Alpha by A.\n" {
+			t.Fatalf("alpha = %q", got)
+		}
+	})
+}
+
+func TestMergeCombinesSides(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		ids := e.seed("Alpha", "Beta", "Gamma")
+		a, b, c := e.cr("A"), e.cr("B"), e.cr("C")
+		// Same page, different properties; and different pages.
+		e.edit(a, e.alice.ID,
+			&content.UpdatePage{Page: ids["Alpha"], Title: str("Alpha (A)")},
+			&content.UpdatePage{Page: ids["Beta"], Markdown: md("Beta by A.\n")},
+			&content.CreatePage{Title: "New from A"},
+		)
+		e.edit(b, e.bob.ID,
+			&content.UpdatePage{Page: ids["Alpha"], Markdown: md("Alpha by B.\n"), Emoji: str("2728")},
+			&content.MovePage{Page: ids["Gamma"], Position: &content.Position{Before: ids["Alpha"]}},
+			&content.DeletePage{Page: ids["Beta"]},
+		)
+		// C makes the same edits as B but for the delete.
+		e.edit(c, e.bob.ID,
+			&content.UpdatePage{Page: ids["Alpha"], Markdown: md("Alpha by B.\n"), Emoji: str("2728")},
+			&content.MovePage{Page: ids["Gamma"], Position: &content.Position{Before: ids["Alpha"]}},
+		)
+		if m := e.merge(a); m.Result != content.ResultMerge {
+			t.Fatalf("merge a: %+v", m)
+		}
+		// B deleted Beta, which the space (ours) now has edited: an
+		// edit-delete conflict. Updating B from the space reports it too.
+		m, err := e.svc.Merge(ctx, b.ID, e.bob.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Result != content.ResultConflicts || len(m.Conflicts) != 1 || m.Conflicts[0].Kind != merge.KindEditDelete || m.Conflicts[0].Page != ids["Beta"] {
+			t.Fatalf("merge b: %+v", m)
+		}
+		up, err := e.svc.UpdateFromSpace(ctx, b.ID, e.bob.ID)
+		if err != nil || up.Result != content.ResultConflicts || up.Conflicts[0].Kind != merge.KindDeleteEdit {
+			t.Fatalf("update b: %+v %v", up, err)
+		}
+		versions := e.count(e.db.Client.PageVersion.Query().Count(ctx))
+		if m := e.merge(c); m.Result != content.ResultMerge {
+			t.Fatalf("merge c: %+v", m)
+		}
+		rev := e.current()
+		if got, want := titles(rev.Pages), []string{"Gamma", "Alpha (A)", "Beta", "New from A"}; !slices.Equal(got, want) {
+			t.Fatalf("tree = %q, want %q", got, want)
+		}
+		alpha := findPage(rev, "Alpha (A)")
+		if alpha.Emoji != "2728" || e.markdown(rev.ID, alpha.ID) != "Alpha by B.\n" {
+			t.Fatalf("alpha = %+v", alpha)
+		}
+		if e.markdown(rev.ID, ids["Beta"]) != "Beta by A.\n" {
+			t.Fatalf("beta lost A's edit")
+		}
+		// Only Alpha, which combines both sides, got a new version: Gamma
+		// is C's version as is.
+		if n := e.count(e.db.Client.PageVersion.Query().Count(ctx)); n != versions+1 {
+			t.Fatalf("page versions %d → %d, want one more", versions, n)
+		}
+	})
+}
+
+func TestUpdateFromSpace(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		ids := e.seed("Alpha", "Beta")
+		a, b := e.cr("A"), e.cr("B")
+		e.edit(a, e.alice.ID, &content.UpdatePage{Page: ids["Alpha"], Markdown: md("Alpha by A.\n")})
+		e.edit(b, e.bob.ID, &content.UpdatePage{Page: ids["Beta"], Markdown: md("Beta by B.\n")},
+			&content.CreatePage{Title: "Delta"})
+		if content.Outdated(a, e.reload(e.space.ID)) {
+			t.Fatalf("fresh change request is outdated")
+		}
+		e.merge(b)
+		sp := e.reload(e.space.ID)
+		a, _ = e.svc.ChangeRequest(ctx, a.ID)
+		if !content.Outdated(a, sp) {
+			t.Fatalf("change request not outdated after a merge into the space")
+		}
+		up, err := e.svc.UpdateFromSpace(ctx, a.ID, e.alice.ID)
+		if err != nil || up.Result != content.ResultUpdate {
+			t.Fatalf("update: %+v %v", up, err)
+		}
+		a = up.ChangeRequest
+		if content.Outdated(a, sp) || a.RevisionMergedAncestor == nil || *a.RevisionMergedAncestor != sp.RevisionID || a.RevisionID != up.Revision {
+			t.Fatalf("after update: %+v", a)
+		}
+		head, err := e.svc.Revision(ctx, a.RevisionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head.Type != content.RevisionUpdate || !slices.Equal(titles(head.Pages), []string{"Alpha", "Beta", "Delta"}) {
+			t.Fatalf("head: %s %q", head.Type, titles(head.Pages))
+		}
+		if e.markdown(head.ID, ids["Alpha"]) != "Alpha by A.\n" || e.markdown(head.ID, ids["Beta"]) != "Beta by B.\n" {
+			t.Fatalf("update lost edits")
+		}
+		// Updating again has nothing to bring.
+		again, err := e.svc.UpdateFromSpace(ctx, a.ID, e.alice.ID)
+		if err != nil || again.Result != content.ResultUpdate || again.Revision != a.RevisionID {
+			t.Fatalf("second update: %+v %v", again, err)
+		}
+		// Merging uses the merged ancestor as base: no conflict on Beta.
+		if m := e.merge(a); m.Result != content.ResultMerge {
+			t.Fatalf("merge: %+v", m)
+		}
+		rev := e.current()
+		if e.markdown(rev.ID, ids["Alpha"]) != "Alpha by A.\n" || e.markdown(rev.ID, ids["Beta"]) != "Beta by B.\n" || findPage(rev, "Delta") == nil {
+			t.Fatalf("merged content wrong")
+		}
+		changes, err := e.svc.Changes(ctx, a.ID)
+		if err != nil || len(changes) != 1 || changes[0].PageID != ids["Alpha"] || changes[0].Kind != merge.ChangeModified {
+			t.Fatalf("changes: %+v %v", changes, err)
+		}
+	})
+}
+
+func TestConcurrentNumbers(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		const n = 50
+		var wg sync.WaitGroup
+		numbers := make([]int, n)
+		errs := make([]error, n)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{Subject: fmt.Sprint(i)})
+				if err == nil {
+					numbers[i] = cr.Number
+				}
+				errs[i] = err
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		sort.Ints(numbers)
+		for i, got := range numbers {
+			if got != i+1 {
+				t.Fatalf("numbers = %v, want 1..%d", numbers, n)
+			}
+		}
+		if sp := e.reload(e.space.ID); sp.ChangeRequests != n || sp.ChangeRequestsDraft != n {
+			t.Fatalf("counters: %d %d", sp.ChangeRequests, sp.ChangeRequestsDraft)
+		}
+	})
+}
+
+func TestConcurrentMerges(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		const n = 8
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("Page %d", i)
+		}
+		ids := e.seed(names...)
+		// n change requests edit different pages, and two more edit the same
+		// page in conflicting ways.
+		crs := make([]*ent.ChangeRequest, n+2)
+		for i := range n {
+			crs[i] = e.cr(names[i])
+			e.edit(crs[i], e.alice.ID, &content.UpdatePage{Page: ids[names[i]], Markdown: md(fmt.Sprintf("Edited %d.\n", i))},
+				&content.CreatePage{Title: fmt.Sprintf("New %d", i)})
+		}
+		for i := n; i < n+2; i++ {
+			crs[i] = e.cr("conflict")
+			e.edit(crs[i], e.bob.ID, &content.UpdatePage{Page: ids[names[0]], Title: str(fmt.Sprintf("Title %d", i))})
+		}
+		results := make([]*content.MergeResult, len(crs))
+		errs := make([]error, len(crs))
+		var wg sync.WaitGroup
+		for i := range crs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				results[i], errs[i] = e.svc.Merge(ctx, crs[i].ID, e.alice.ID)
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("merge %d: %v", i, err)
+			}
+		}
+		for i := range n {
+			if results[i].Result != content.ResultMerge {
+				t.Fatalf("merge %d: %+v", i, results[i])
+			}
+		}
+		a, b := results[n].Result, results[n+1].Result
+		if !(a == content.ResultMerge && b == content.ResultConflicts || a == content.ResultConflicts && b == content.ResultMerge) {
+			t.Fatalf("conflicting merges: %s and %s", a, b)
+		}
+		// No edit is lost.
+		rev := e.current()
+		for i := range n {
+			if got := e.markdown(rev.ID, ids[names[i]]); got != fmt.Sprintf("Edited %d.\n", i) {
+				t.Fatalf("page %d = %q", i, got)
+			}
+			if findPage(rev, fmt.Sprintf("New %d", i)) == nil {
+				t.Fatalf("page New %d lost", i)
+			}
+		}
+		var first *content.Page
+		content.Walk(rev.Pages, func(p *content.Page) {
+			if p.ID == ids[names[0]] {
+				first = p
+			}
+		})
+		if first.Title != "Title 8" && first.Title != "Title 9" {
+			t.Fatalf("title = %q", first.Title)
+		}
+		// The space's revisions form one line: each merge's first parent is
+		// the previous merge.
+		merges, err := e.db.Client.Revision.Query().All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parents := map[string]bool{}
+		count := 0
+		for _, r := range merges {
+			if r.Type == content.RevisionMerge {
+				count++
+				if parents[r.Parents[0]] {
+					t.Fatalf("two merges on the same space revision %s", r.Parents[0])
+				}
+				parents[r.Parents[0]] = true
+			}
+		}
+		if count != n+1+1 { // n, one of the conflicting pair, and the seed
+			t.Fatalf("%d merge revisions", count)
+		}
+		if sp := e.reload(e.space.ID); sp.ChangeRequestsDraft != 1 || sp.ChangeRequestsOpen != 0 {
+			t.Fatalf("counters: draft %d open %d", sp.ChangeRequestsDraft, sp.ChangeRequestsOpen)
+		}
+	})
+}
+
+func TestSnapshotChain(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		ids := e.seed("Alpha", "Beta")
+		cr := e.cr("Many edits")
+		const edits = 2*content.MaxChain + 5
+		for i := range edits {
+			cr = e.edit(cr, e.alice.ID, &content.UpdatePage{Page: ids["Alpha"], Markdown: md(fmt.Sprintf("Version %d.\n", i))},
+				&content.CreatePage{Title: fmt.Sprintf("P%02d", i)}).ChangeRequest
+		}
+		revs, err := e.db.Client.Revision.Query().All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snapshots := 0
+		for _, r := range revs {
+			if len(r.Chain) > content.MaxChain+1 {
+				t.Fatalf("revision %s has a chain of %d", r.ID, len(r.Chain))
+			}
+			if r.BaseID == nil && r.ChangeRequestID != nil {
+				snapshots++
+			}
+		}
+		if snapshots != 2 {
+			t.Fatalf("%d snapshots in the change request, want 2", snapshots)
+		}
+		rev, err := e.svc.Revision(ctx, cr.RevisionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rev.Pages) != edits+2 || rev.Pages[2].Title != "P00" || rev.Pages[edits+1].Title != fmt.Sprintf("P%02d", edits-1) {
+			t.Fatalf("tree: %q", titles(rev.Pages))
+		}
+		if got := e.markdown(cr.RevisionID, ids["Alpha"]); got != fmt.Sprintf("Version %d.\n", edits-1) {
+			t.Fatalf("alpha = %q", got)
+		}
+		// Reads cost the same whatever the history: revision row, entries,
+		// versions.
+		before := e.db.Statements()
+		if _, err := e.svc.Revision(ctx, cr.RevisionID); err != nil {
+			t.Fatal(err)
+		}
+		// Revision row, entries of the chain, page versions (no files).
+		if n := e.db.Statements() - before; n != 3 {
+			t.Fatalf("statements to read a revision: %d", n)
+		}
+		if m := e.merge(cr); m.Result != content.ResultMerge {
+			t.Fatalf("merge: %+v", m)
+		}
+		if got := titles(e.current().Pages); len(got) != edits+2 {
+			t.Fatalf("merged tree has %d pages", len(got))
+		}
+	})
+}
+
+func TestStatementsDoNotGrow(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		measure := func(pages int) (create, page int64) {
+			e.space = e.newSpace(fmt.Sprintf("Space %d", pages))
+			cr := e.cr("Seed")
+			ops := make([]content.Op, pages)
+			for i := range ops {
+				ops[i] = &content.CreatePage{Title: fmt.Sprintf("Page %d", i), Markdown: md("Some text.\n")}
+			}
+			res := e.edit(cr, e.alice.ID, ops...)
+			e.merge(res.ChangeRequest)
+			rev := e.reload(e.space.ID).RevisionID
+			before := e.db.Statements()
+			e.cr("Measured")
+			create = e.db.Statements() - before
+			before = e.db.Statements()
+			if _, err := e.svc.Page(ctx, rev, res.IDs[pages/2]); err != nil {
+				t.Fatal(err)
+			}
+			page = e.db.Statements() - before
+			return create, page
+		}
+		c1, p1 := measure(10)
+		c2, p2 := measure(1200)
+		if c1 != c2 || p1 != p2 {
+			t.Fatalf("statements: create %d vs %d, read page %d vs %d", c1, c2, p1, p2)
+		}
+		t.Logf("create change request: %d statements; read a page: %d statements", c1, p1)
+	})
+}
+
+func TestDuplicateAndPurge(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		c := e.db.Client
+		ids := e.seed("Alpha", "Beta")
+		cr := e.cr("Files")
+		e.edit(cr, e.alice.ID, &content.UploadFile{Name: "a.txt", Data: []byte("hello")},
+			&content.CreatePage{Title: "Child", Parent: ids["Alpha"], Markdown: md("Child.\n")})
+		e.merge(cr)
+		open := e.cr("Still open")
+		e.edit(open, e.bob.ID, &content.UpdatePage{Page: ids["Beta"], Markdown: md("Unmerged.\n")})
+
+		versions := e.count(c.PageVersion.Query().Count(ctx))
+		files := e.count(c.FileVersion.Query().Count(ctx))
+		blobs := e.count(c.ContentBlob.Query().Count(ctx))
+		src := e.reload(e.space.ID)
+		var dst *ent.Space
+		err := catalog.WithTx(ctx, c, func(tx *ent.Tx) error {
+			var err error
+			dst, err = tx.Space.Create().SetOrganizationID(e.org.ID).SetTitle("Copy").SetPosition("i2").Save(ctx)
+			if err != nil {
+				return err
+			}
+			return catalog.DuplicateContent(ctx, tx, src, dst) // installed by content.Register
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst = e.reload(dst.ID)
+		if n := e.count(c.PageVersion.Query().Count(ctx)); n != versions {
+			t.Fatalf("duplicate wrote page versions: %d → %d", versions, n)
+		}
+		if e.count(c.FileVersion.Query().Count(ctx)) != files || e.count(c.ContentBlob.Query().Count(ctx)) != blobs {
+			t.Fatalf("duplicate copied files or blobs")
+		}
+		a, err := e.svc.Revision(ctx, src.RevisionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := e.svc.Revision(ctx, dst.RevisionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Space != dst.ID || b.Type != content.RevisionInitial || !slices.Equal(titles(a.Pages), titles(b.Pages)) ||
+			len(b.Files) != 1 || b.Files[0].ID != a.Files[0].ID || findPage(b, "Alpha").Version != findPage(a, "Alpha").Version {
+			t.Fatalf("duplicate content differs: %q %q", titles(a.Pages), titles(b.Pages))
+		}
+
+		// Purging the source keeps what the copy uses.
+		purge := func(id string) {
+			t.Helper()
+			err := catalog.WithTx(ctx, c, func(tx *ent.Tx) error {
+				if err := content.PurgeSpace(ctx, tx, id); err != nil {
+					return err
+				}
+				return tx.Space.DeleteOneID(id).Exec(ctx)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		purge(src.ID)
+		b2, err := e.svc.Revision(ctx, dst.RevisionID)
+		if err != nil || !slices.Equal(titles(b2.Pages), titles(b.Pages)) {
+			t.Fatalf("copy after purge: %v", err)
+		}
+		if got := e.markdown(dst.RevisionID, ids["Alpha"]); got != "Text of Alpha.\n" {
+			t.Fatalf("copy's document after purge: %q", got)
+		}
+		if _, data, err := e.svc.FileContent(ctx, dst.RevisionID, b.Files[0].ID); err != nil || string(data) != "hello" {
+			t.Fatalf("copy's file after purge: %q %v", data, err)
+		}
+		if n := e.count(c.ChangeRequest.Query().Count(ctx)); n != 0 {
+			t.Fatalf("%d change requests left", n)
+		}
+		// The unmerged version of Beta, used by no one now, is gone.
+		if n := e.count(c.PageVersion.Query().Count(ctx)); n != len(b.Pages)+1 {
+			t.Fatalf("%d page versions left, want %d", n, len(b.Pages)+1)
+		}
+		purge(dst.ID)
+		for name, n := range map[string]int{
+			"revisions":       e.count(c.Revision.Query().Count(ctx)),
+			"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
+			"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
+			"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
+			"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
+			"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
+		} {
+			if n != 0 {
+				t.Errorf("%d %s left", n, name)
+			}
+		}
+	})
+}
+
+func TestSweeperPurgesContent(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		c := e.db.Client
+		e.seed("Alpha", "Beta")
+		cr := e.cr("Open")
+		e.edit(cr, e.alice.ID, &content.UploadFile{Name: "a.bin", Data: []byte{1, 2, 3}})
+		now := time.Date(2030, 6, 1, 0, 0, 0, 0, time.UTC)
+		if err := c.Space.UpdateOneID(e.space.ID).SetDeletedAt(now.Add(-8 * 24 * time.Hour)).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n, err := jobs.PurgeDeletedSpaces(ctx, c, now) // uses content.PurgeSpace, installed by content.Register
+		if err != nil || n != 1 {
+			t.Fatalf("purge: %d %v", n, err)
+		}
+		for name, n := range map[string]int{
+			"spaces":          e.count(c.Space.Query().Count(ctx)),
+			"revisions":       e.count(c.Revision.Query().Count(ctx)),
+			"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
+			"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
+			"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
+			"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
+			"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
+		} {
+			if n != 0 {
+				t.Errorf("%d %s left", n, name)
+			}
+		}
+	})
+}
