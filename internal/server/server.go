@@ -27,6 +27,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/auth"
 	"quire/internal/catalog"
+	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/graphiql"
 	"quire/internal/loaders"
@@ -69,6 +70,8 @@ func NewServer(cfg Config) *Server {
 		cfg.Metrics = metrics.New()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	// Space content engine: duplicating and purging spaces carry their content.
+	content.Register()
 	cat := catalog.New(cfg.DB.Client)
 	r := &graph.Resolver{Catalog: cat, Sites: sites.New(cfg.DB.Client, cat, cfg.PublicURL), PublicURL: cfg.PublicURL}
 	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
