@@ -636,7 +636,21 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 	if err != nil {
 		return nil, err
 	}
-	return siteConnection(items, pageArgs(first, after, last, before))
+	conn, err := siteConnection(items, pageArgs(first, after, last, before))
+	if err != nil {
+		return nil, err
+	}
+	// Load the structure and spaces of the whole page of sites at once, so
+	// that the sites' fields, resolved concurrently, read the caches.
+	r.WarmSites(ctx, conn.Nodes)
+	var sss []*ent.SiteSpace
+	for _, st := range conn.Nodes {
+		sss = append(sss, r.SiteSpacesOfSite(ctx, st)...)
+	}
+	if err := r.WarmSpaces(ctx, sss); err != nil {
+		return nil, err
+	}
+	return conn, nil
 }
 
 // Node is the resolver for the node field.
