@@ -4,7 +4,7 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test generate check-generate vet bench interop test-browser
+.PHONY: run build test generate check-generate vet bench bench-sites interop test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
@@ -42,3 +42,7 @@ interop:
 ## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot
 test-browser:
 	cd web/graphiql && npm ci --no-audit --no-fund && npm test
+
+## bench-sites: published site profile, REST and GraphQL against a one-statement SQL baseline, on SQLite and a throwaway PostgreSQL (loopback, bounded)
+bench-sites:
+	scripts/bench-sites.sh $(BENCH_SITES_FLAGS)
