@@ -760,7 +760,7 @@ func (r *siteResolver) AdaptiveContent(ctx context.Context, obj *ent.Site) (*mod
 
 // Ads is the resolver for the ads field.
 func (r *siteResolver) Ads(ctx context.Context, obj *ent.Site) (*model.SiteAds, error) {
-	submittable := obj.Published && obj.Visibility == "public"
+	submittable := sites.AdsSubmittable(obj)
 	return &model.SiteAds{Status: obj.AdsStatus, Submittable: &submittable}, nil
 }
 
@@ -1093,7 +1093,7 @@ func (r *siteSpaceResolver) HasAdvancedCustomizationFeature(ctx context.Context,
 	if err != nil {
 		return false, err
 	}
-	return st.Type == "ultimate", nil
+	return sites.AdvancedCustomization(st), nil
 }
 
 // Site is the resolver for the site field.

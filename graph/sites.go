@@ -186,19 +186,10 @@ func requiredOpt[T any](o graphql.Omittable[*T], field string, errs []error) (ca
 	return v, errs
 }
 
-// siteFeatures lists the features of a site's plan.
+// siteFeatures presents the features of a site's plan.
 func siteFeatures(st *ent.Site) []*model.SiteFeature {
 	plan := gqlEnum[model.SiteType](st.Type)
-	keys := []string{"sites-public-visibility", "sites-unlisted-visibility", "sites-share-links", "sites-sections",
-		"sites-basic-customization", "sites-full-text-search", "sites-page-feedback", "sites-pdf-export"}
-	switch st.Type {
-	case "premium", "ultimate", "legacy-premium", "sponsored":
-		keys = append(keys, "sites-custom-domain", "sites-custom-subdirectory", "sites-visitor-authentication",
-			"sites-adaptive-content", "sites-multivariant-site", "sites-redirects", "sites-seo", "sites-ai-search")
-	}
-	if st.Type == "ultimate" {
-		keys = append(keys, "sites-advanced-customization", "sites-custom-fonts", "sites-ai-assistant", "sites-advanced-insights")
-	}
+	keys := sites.FeatureKeys(st.Type)
 	out := make([]*model.SiteFeature, len(keys))
 	for i, k := range keys {
 		out[i] = &model.SiteFeature{ID: k, Plan: plan, Frozen: false, Customizations: []string{}}
