@@ -7,16 +7,78 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/authz"
 	"quire/internal/catalog"
+	"quire/internal/content"
 	"quire/internal/loaders"
 	"quire/internal/sites"
 	"quire/internal/types"
 )
+
+// Object is the resolver for the object field.
+func (r *changeRequestResolver) Object(ctx context.Context, obj *ent.ChangeRequest) (string, error) {
+	panic(fmt.Errorf("not implemented: Object - object"))
+}
+
+// Status is the resolver for the status field.
+func (r *changeRequestResolver) Status(ctx context.Context, obj *ent.ChangeRequest) (model.ChangeRequestStatus, error) {
+	panic(fmt.Errorf("not implemented: Status - status"))
+}
+
+// Description is the resolver for the description field.
+func (r *changeRequestResolver) Description(ctx context.Context, obj *ent.ChangeRequest) (*types.Doc, error) {
+	panic(fmt.Errorf("not implemented: Description - description"))
+}
+
+// CreatedBy is the resolver for the createdBy field.
+func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
+	panic(fmt.Errorf("not implemented: CreatedBy - createdBy"))
+}
+
+// Space is the resolver for the space field.
+func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
+	panic(fmt.Errorf("not implemented: Space - space"))
+}
+
+// Comments is the resolver for the comments field.
+func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
+	panic(fmt.Errorf("not implemented: Comments - comments"))
+}
+
+// Outdated is the resolver for the outdated field.
+func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
+	panic(fmt.Errorf("not implemented: Outdated - outdated"))
+}
+
+// Contributors is the resolver for the contributors field.
+func (r *changeRequestResolver) Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.User, error) {
+	panic(fmt.Errorf("not implemented: Contributors - contributors"))
+}
+
+// Content is the resolver for the content field.
+func (r *changeRequestResolver) Content(ctx context.Context, obj *ent.ChangeRequest) (*content.Revision, error) {
+	panic(fmt.Errorf("not implemented: Content - content"))
+}
+
+// Changes is the resolver for the changes field.
+func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequest) ([]*model.PageChange, error) {
+	panic(fmt.Errorf("not implemented: Changes - changes"))
+}
+
+// PDF is the resolver for the pdf field.
+func (r *changeRequestResolver) PDF(ctx context.Context, obj *ent.ChangeRequest, page *string) (string, error) {
+	panic(fmt.Errorf("not implemented: PDF - pdf"))
+}
+
+// Urls is the resolver for the urls field.
+func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestUrls, error) {
+	panic(fmt.Errorf("not implemented: Urls - urls"))
+}
 
 // Object is the resolver for the object field.
 func (r *collectionResolver) Object(ctx context.Context, obj *ent.Collection) (string, error) {
@@ -67,6 +129,41 @@ func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collectio
 		return nil, err
 	}
 	return collectionConnection(items, pageArgs(first, after, last, before))
+}
+
+// Status is the resolver for the status field.
+func (r *contentLinkResolver) Status(ctx context.Context, obj *content.Link) (model.ContentReferenceStatus, error) {
+	panic(fmt.Errorf("not implemented: Status - status"))
+}
+
+// Target is the resolver for the target field.
+func (r *contentLinkResolver) Target(ctx context.Context, obj *content.Link) (types.JSON, error) {
+	panic(fmt.Errorf("not implemented: Target - target"))
+}
+
+// Text is the resolver for the text field.
+func (r *contentLinkResolver) Text(ctx context.Context, obj *content.Link) (*string, error) {
+	panic(fmt.Errorf("not implemented: Text - text"))
+}
+
+// Object is the resolver for the object field.
+func (r *fileResolver) Object(ctx context.Context, obj *content.File) (string, error) {
+	panic(fmt.Errorf("not implemented: Object - object"))
+}
+
+// Dimensions is the resolver for the dimensions field.
+func (r *fileResolver) Dimensions(ctx context.Context, obj *content.File) (*model.FileDimensions, error) {
+	panic(fmt.Errorf("not implemented: Dimensions - dimensions"))
+}
+
+// DownloadURL is the resolver for the downloadURL field.
+func (r *fileResolver) DownloadURL(ctx context.Context, obj *content.File) (string, error) {
+	panic(fmt.Errorf("not implemented: DownloadURL - downloadURL"))
+}
+
+// Backlinks is the resolver for the backlinks field.
+func (r *fileResolver) Backlinks(ctx context.Context, obj *content.File) ([]*content.Link, error) {
+	panic(fmt.Errorf("not implemented: Backlinks - backlinks"))
 }
 
 // Object is the resolver for the object field.
@@ -574,6 +671,66 @@ func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, site string,
 	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
 }
 
+// CreateChangeRequest is the resolver for the createChangeRequest field.
+func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
+	panic(fmt.Errorf("not implemented: CreateChangeRequest - createChangeRequest"))
+}
+
+// PatchChangeRequest is the resolver for the patchChangeRequest field.
+func (r *mutationResolver) PatchChangeRequest(ctx context.Context, id string, input model.PatchChangeRequestInput) (*ent.ChangeRequest, error) {
+	panic(fmt.Errorf("not implemented: PatchChangeRequest - patchChangeRequest"))
+}
+
+// MergeChangeRequest is the resolver for the mergeChangeRequest field.
+func (r *mutationResolver) MergeChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
+	panic(fmt.Errorf("not implemented: MergeChangeRequest - mergeChangeRequest"))
+}
+
+// UpdateChangeRequest is the resolver for the updateChangeRequest field.
+func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
+	panic(fmt.Errorf("not implemented: UpdateChangeRequest - updateChangeRequest"))
+}
+
+// CreatePage is the resolver for the createPage field.
+func (r *mutationResolver) CreatePage(ctx context.Context, input model.CreatePageInput) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: CreatePage - createPage"))
+}
+
+// UpdatePage is the resolver for the updatePage field.
+func (r *mutationResolver) UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: UpdatePage - updatePage"))
+}
+
+// MovePage is the resolver for the movePage field.
+func (r *mutationResolver) MovePage(ctx context.Context, input model.MovePageInput) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: MovePage - movePage"))
+}
+
+// DeletePage is the resolver for the deletePage field.
+func (r *mutationResolver) DeletePage(ctx context.Context, changeRequest string, page string) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: DeletePage - deletePage"))
+}
+
+// UploadFile is the resolver for the uploadFile field.
+func (r *mutationResolver) UploadFile(ctx context.Context, input model.UploadFileInput) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: UploadFile - uploadFile"))
+}
+
+// DeleteFile is the resolver for the deleteFile field.
+func (r *mutationResolver) DeleteFile(ctx context.Context, changeRequest string, file string) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: DeleteFile - deleteFile"))
+}
+
+// SetVariables is the resolver for the setVariables field.
+func (r *mutationResolver) SetVariables(ctx context.Context, changeRequest string, variables types.JSON) (*model.ContentEditPayload, error) {
+	panic(fmt.Errorf("not implemented: SetVariables - setVariables"))
+}
+
+// ApplyTemplate is the resolver for the applyTemplate field.
+func (r *mutationResolver) ApplyTemplate(ctx context.Context, input model.ApplyTemplateInput) (*content.Revision, error) {
+	panic(fmt.Errorf("not implemented: ApplyTemplate - applyTemplate"))
+}
+
 // Object is the resolver for the object field.
 func (r *organizationResolver) Object(ctx context.Context, obj *ent.Organization) (string, error) {
 	return "organization", nil
@@ -653,6 +810,76 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 	return conn, nil
 }
 
+// ChangeRequests is the resolver for the changeRequests field.
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
+	panic(fmt.Errorf("not implemented: ChangeRequests - changeRequests"))
+}
+
+// Object is the resolver for the object field.
+func (r *pageResolver) Object(ctx context.Context, obj *content.Page) (string, error) {
+	panic(fmt.Errorf("not implemented: Object - object"))
+}
+
+// Type is the resolver for the type field.
+func (r *pageResolver) Type(ctx context.Context, obj *content.Page) (model.PageType, error) {
+	panic(fmt.Errorf("not implemented: Type - type"))
+}
+
+// Emoji is the resolver for the emoji field.
+func (r *pageResolver) Emoji(ctx context.Context, obj *content.Page) (*string, error) {
+	panic(fmt.Errorf("not implemented: Emoji - emoji"))
+}
+
+// Description is the resolver for the description field.
+func (r *pageResolver) Description(ctx context.Context, obj *content.Page) (*string, error) {
+	panic(fmt.Errorf("not implemented: Description - description"))
+}
+
+// Layout is the resolver for the layout field.
+func (r *pageResolver) Layout(ctx context.Context, obj *content.Page) (*model.PageLayout, error) {
+	panic(fmt.Errorf("not implemented: Layout - layout"))
+}
+
+// Cover is the resolver for the cover field.
+func (r *pageResolver) Cover(ctx context.Context, obj *content.Page) (types.JSON, error) {
+	panic(fmt.Errorf("not implemented: Cover - cover"))
+}
+
+// Variables is the resolver for the variables field.
+func (r *pageResolver) Variables(ctx context.Context, obj *content.Page) (types.JSON, error) {
+	panic(fmt.Errorf("not implemented: Variables - variables"))
+}
+
+// Target is the resolver for the target field.
+func (r *pageResolver) Target(ctx context.Context, obj *content.Page) (types.JSON, error) {
+	panic(fmt.Errorf("not implemented: Target - target"))
+}
+
+// Document is the resolver for the document field.
+func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*types.Doc, error) {
+	panic(fmt.Errorf("not implemented: Document - document"))
+}
+
+// Markdown is the resolver for the markdown field.
+func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*string, error) {
+	panic(fmt.Errorf("not implemented: Markdown - markdown"))
+}
+
+// Links is the resolver for the links field.
+func (r *pageResolver) Links(ctx context.Context, obj *content.Page, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
+	panic(fmt.Errorf("not implemented: Links - links"))
+}
+
+// Backlinks is the resolver for the backlinks field.
+func (r *pageResolver) Backlinks(ctx context.Context, obj *content.Page) ([]*content.Link, error) {
+	panic(fmt.Errorf("not implemented: Backlinks - backlinks"))
+}
+
+// Urls is the resolver for the urls field.
+func (r *pageResolver) Urls(ctx context.Context, obj *content.Page) (*model.PageUrls, error) {
+	panic(fmt.Errorf("not implemented: Urls - urls"))
+}
+
 // Node is the resolver for the node field.
 func (r *queryResolver) Node(ctx context.Context, id string) (types.Node, error) {
 	return r.node(ctx, id)
@@ -697,6 +924,71 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
 	return r.Sites.SiteByID(ctx, id)
+}
+
+// Revision is the resolver for the revision field.
+func (r *queryResolver) Revision(ctx context.Context, id string) (*content.Revision, error) {
+	panic(fmt.Errorf("not implemented: Revision - revision"))
+}
+
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *queryResolver) ChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
+	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+}
+
+// ContentTemplates is the resolver for the contentTemplates field.
+func (r *queryResolver) ContentTemplates(ctx context.Context) ([]*model.ContentTemplate, error) {
+	panic(fmt.Errorf("not implemented: ContentTemplates - contentTemplates"))
+}
+
+// Object is the resolver for the object field.
+func (r *revisionResolver) Object(ctx context.Context, obj *content.Revision) (string, error) {
+	panic(fmt.Errorf("not implemented: Object - object"))
+}
+
+// Type is the resolver for the type field.
+func (r *revisionResolver) Type(ctx context.Context, obj *content.Revision) (model.RevisionType, error) {
+	panic(fmt.Errorf("not implemented: Type - type"))
+}
+
+// Space is the resolver for the space field.
+func (r *revisionResolver) Space(ctx context.Context, obj *content.Revision) (*ent.Space, error) {
+	panic(fmt.Errorf("not implemented: Space - space"))
+}
+
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *revisionResolver) ChangeRequest(ctx context.Context, obj *content.Revision) (*ent.ChangeRequest, error) {
+	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+}
+
+// Author is the resolver for the author field.
+func (r *revisionResolver) Author(ctx context.Context, obj *content.Revision) (*ent.User, error) {
+	panic(fmt.Errorf("not implemented: Author - author"))
+}
+
+// Page is the resolver for the page field.
+func (r *revisionResolver) Page(ctx context.Context, obj *content.Revision, id *string, path *string) (*content.Page, error) {
+	panic(fmt.Errorf("not implemented: Page - page"))
+}
+
+// File is the resolver for the file field.
+func (r *revisionResolver) File(ctx context.Context, obj *content.Revision, id string) (*content.File, error) {
+	panic(fmt.Errorf("not implemented: File - file"))
+}
+
+// Variables is the resolver for the variables field.
+func (r *revisionResolver) Variables(ctx context.Context, obj *content.Revision) (types.JSON, error) {
+	panic(fmt.Errorf("not implemented: Variables - variables"))
+}
+
+// Links is the resolver for the links field.
+func (r *revisionResolver) Links(ctx context.Context, obj *content.Revision, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
+	panic(fmt.Errorf("not implemented: Links - links"))
+}
+
+// Urls is the resolver for the urls field.
+func (r *revisionResolver) Urls(ctx context.Context, obj *content.Revision) (*model.RevisionUrls, error) {
+	panic(fmt.Errorf("not implemented: Urls - urls"))
 }
 
 // Object is the resolver for the object field.
@@ -1178,6 +1470,21 @@ func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*authz
 	return &p, nil
 }
 
+// Content is the resolver for the content field.
+func (r *spaceResolver) Content(ctx context.Context, obj *ent.Space) (*content.Revision, error) {
+	panic(fmt.Errorf("not implemented: Content - content"))
+}
+
+// ChangeRequest is the resolver for the changeRequest field.
+func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id *string, number *int) (*ent.ChangeRequest, error) {
+	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+}
+
+// ChangeRequestList is the resolver for the changeRequestList field.
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
+	panic(fmt.Errorf("not implemented: ChangeRequestList - changeRequestList"))
+}
+
 // Object is the resolver for the object field.
 func (r *userResolver) Object(ctx context.Context, obj *ent.User) (string, error) {
 	return "user", nil
@@ -1200,8 +1507,17 @@ func (r *userResolver) Organizations(ctx context.Context, obj *ent.User, first *
 	return organizationConnection(items, pageArgs(first, after, last, before))
 }
 
+// ChangeRequest returns generated.ChangeRequestResolver implementation.
+func (r *Resolver) ChangeRequest() generated.ChangeRequestResolver { return &changeRequestResolver{r} }
+
 // Collection returns generated.CollectionResolver implementation.
 func (r *Resolver) Collection() generated.CollectionResolver { return &collectionResolver{r} }
+
+// ContentLink returns generated.ContentLinkResolver implementation.
+func (r *Resolver) ContentLink() generated.ContentLinkResolver { return &contentLinkResolver{r} }
+
+// File returns generated.FileResolver implementation.
+func (r *Resolver) File() generated.FileResolver { return &fileResolver{r} }
 
 // Member returns generated.MemberResolver implementation.
 func (r *Resolver) Member() generated.MemberResolver { return &memberResolver{r} }
@@ -1212,8 +1528,14 @@ func (r *Resolver) Mutation() generated.MutationResolver { return &mutationResol
 // Organization returns generated.OrganizationResolver implementation.
 func (r *Resolver) Organization() generated.OrganizationResolver { return &organizationResolver{r} }
 
+// Page returns generated.PageResolver implementation.
+func (r *Resolver) Page() generated.PageResolver { return &pageResolver{r} }
+
 // Query returns generated.QueryResolver implementation.
 func (r *Resolver) Query() generated.QueryResolver { return &queryResolver{r} }
+
+// Revision returns generated.RevisionResolver implementation.
+func (r *Resolver) Revision() generated.RevisionResolver { return &revisionResolver{r} }
 
 // Site returns generated.SiteResolver implementation.
 func (r *Resolver) Site() generated.SiteResolver { return &siteResolver{r} }
@@ -1238,11 +1560,16 @@ func (r *Resolver) Space() generated.SpaceResolver { return &spaceResolver{r} }
 // User returns generated.UserResolver implementation.
 func (r *Resolver) User() generated.UserResolver { return &userResolver{r} }
 
+type changeRequestResolver struct{ *Resolver }
 type collectionResolver struct{ *Resolver }
+type contentLinkResolver struct{ *Resolver }
+type fileResolver struct{ *Resolver }
 type memberResolver struct{ *Resolver }
 type mutationResolver struct{ *Resolver }
 type organizationResolver struct{ *Resolver }
+type pageResolver struct{ *Resolver }
 type queryResolver struct{ *Resolver }
+type revisionResolver struct{ *Resolver }
 type siteResolver struct{ *Resolver }
 type siteSectionResolver struct{ *Resolver }
 type siteSectionGroupResolver struct{ *Resolver }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"quire/ent"
+	"quire/internal/content"
 	"quire/internal/types"
 	"strconv"
 	"time"
@@ -26,6 +27,32 @@ type AddSiteSpaceInput struct {
 	Section graphql.Omittable[*string] `json:"section,omitempty"`
 }
 
+type ApplyTemplateInput struct {
+	Space    string `json:"space"`
+	Template string `json:"template"`
+	// Map of parameter name to content reference.
+	ContentRefs graphql.Omittable[types.JSON] `json:"contentRefs,omitempty"`
+	// Apply in this change request instead of the space's content.
+	ChangeRequest graphql.Omittable[*string] `json:"changeRequest,omitempty"`
+}
+
+type ChangeRequestConnection struct {
+	Edges      []*ChangeRequestEdge `json:"edges"`
+	Nodes      []*ent.ChangeRequest `json:"nodes"`
+	PageInfo   *PageInfo            `json:"pageInfo"`
+	TotalCount int                  `json:"totalCount"`
+}
+
+type ChangeRequestEdge struct {
+	Node   *ent.ChangeRequest `json:"node"`
+	Cursor string             `json:"cursor"`
+}
+
+type ChangeRequestUrls struct {
+	App      string `json:"app"`
+	Location string `json:"location"`
+}
+
 type CollectionConnection struct {
 	Edges      []*CollectionEdge `json:"edges"`
 	Nodes      []*ent.Collection `json:"nodes"`
@@ -43,6 +70,31 @@ type CollectionUrls struct {
 	App      string `json:"app"`
 }
 
+// The outcome of an edit of a change request's content.
+type ContentEditPayload struct {
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
+	// The change request's content after the edit.
+	Revision *content.Revision `json:"revision"`
+	// False when the edit changed nothing (no revision was written).
+	Changed bool `json:"changed"`
+	// The page created or changed.
+	Page *content.Page `json:"page,omitempty"`
+	// The file uploaded.
+	File *content.File `json:"file,omitempty"`
+}
+
+type ContentLinkReport struct {
+	Items []*content.Link   `json:"items"`
+	Stats *ContentLinkStats `json:"stats"`
+}
+
+type ContentLinkStats struct {
+	Total  int `json:"total"`
+	Ok     int `json:"ok"`
+	Broken int `json:"broken"`
+	InApp  int `json:"inApp"`
+}
+
 // Points at a sibling space or collection.
 type ContentPointerInput struct {
 	Type       ContentPointerType         `json:"type"`
@@ -55,11 +107,61 @@ type ContentPositionInput struct {
 	After  graphql.Omittable[*ContentPointerInput] `json:"after,omitempty"`
 }
 
+type ContentTemplate struct {
+	ID          string                  `json:"id"`
+	Title       string                  `json:"title"`
+	Description string                  `json:"description"`
+	Params      []*ContentTemplateParam `json:"params"`
+}
+
+type ContentTemplateParam struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Content reference kinds it accepts.
+	Kinds    []string `json:"kinds"`
+	Required bool     `json:"required"`
+}
+
+type CreateChangeRequestInput struct {
+	Space string `json:"space"`
+	// At most 100 characters.
+	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
+	// Description as a document (JSON) ...
+	Description graphql.Omittable[types.JSON] `json:"description,omitempty"`
+	// ... or as Markdown.
+	DescriptionMarkdown graphql.Omittable[*string] `json:"descriptionMarkdown,omitempty"`
+	// draft (the default) or open.
+	Status graphql.Omittable[*ChangeRequestStatus] `json:"status,omitempty"`
+}
+
 type CreateCollectionInput struct {
 	Organization string `json:"organization"`
 	// At most 50 characters.
 	Title  graphql.Omittable[*string] `json:"title,omitempty"`
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
+}
+
+type CreatePageInput struct {
+	ChangeRequest string                       `json:"changeRequest"`
+	Type          graphql.Omittable[*PageType] `json:"type,omitempty"`
+	// Parent page; omit for the root level.
+	Parent   graphql.Omittable[*string]            `json:"parent,omitempty"`
+	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
+	Title    string                                `json:"title"`
+	// Defaults to one made from the title; made unique among siblings.
+	Slug        graphql.Omittable[*string] `json:"slug,omitempty"`
+	Emoji       graphql.Omittable[*string] `json:"emoji,omitempty"`
+	Description graphql.Omittable[*string] `json:"description,omitempty"`
+	Hidden      graphql.Omittable[*bool]   `json:"hidden,omitempty"`
+	// Content as Markdown ...
+	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
+	// ... or as a document (JSON).
+	Document graphql.Omittable[types.JSON] `json:"document,omitempty"`
+	// Target of a link page: a content reference.
+	Target    graphql.Omittable[types.JSON] `json:"target,omitempty"`
+	Layout    graphql.Omittable[types.JSON] `json:"layout,omitempty"`
+	Cover     graphql.Omittable[types.JSON] `json:"cover,omitempty"`
+	Variables graphql.Omittable[types.JSON] `json:"variables,omitempty"`
 }
 
 type CreateSiteInput struct {
@@ -96,6 +198,11 @@ type DeletePayload struct {
 	Deleted bool   `json:"deleted"`
 }
 
+type FileDimensions struct {
+	Width  int `json:"width"`
+	Height int `json:"height"`
+}
+
 type MemberConnection struct {
 	Edges      []*MemberEdge `json:"edges"`
 	Nodes      []*ent.Member `json:"nodes"`
@@ -106,6 +213,23 @@ type MemberConnection struct {
 type MemberEdge struct {
 	Node   *ent.Member `json:"node"`
 	Cursor string      `json:"cursor"`
+}
+
+type MergeConflict struct {
+	// What clashes: a page (title, content, position, deletion), a file or a variable.
+	Kind     string  `json:"kind"`
+	Page     *string `json:"page,omitempty"`
+	File     *string `json:"file,omitempty"`
+	Variable *string `json:"variable,omitempty"`
+	Message  string  `json:"message"`
+}
+
+type MergeResult struct {
+	Result MergeOutcome `json:"result"`
+	// The revision written (the space's new revision for a merge, the change request's for an update); null on conflicts.
+	Revision      *string            `json:"revision,omitempty"`
+	Conflicts     []*MergeConflict   `json:"conflicts"`
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest"`
 }
 
 type MergeRuleInput struct {
@@ -124,6 +248,14 @@ type MoveInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 	// Where among the siblings; at the end when omitted.
 	Position graphql.Omittable[*ContentPositionInput] `json:"position,omitempty"`
+}
+
+type MovePageInput struct {
+	ChangeRequest string `json:"changeRequest"`
+	Page          string `json:"page"`
+	// New parent; null for the root level; omit to stay under the same parent.
+	Parent   graphql.Omittable[*string]            `json:"parent,omitempty"`
+	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
 }
 
 type OrganizationConnection struct {
@@ -149,11 +281,51 @@ type OrganizationUrls struct {
 	Logo     *string `json:"logo,omitempty"`
 }
 
+type PageChange struct {
+	Page string         `json:"page"`
+	Kind PageChangeKind `json:"kind"`
+	// Properties that changed: parent, position, title, content, meta.
+	Fields []string `json:"fields"`
+	// Title after the change (before it, for a removed page).
+	Title string `json:"title"`
+}
+
 type PageInfo struct {
 	HasNextPage     bool    `json:"hasNextPage"`
 	HasPreviousPage bool    `json:"hasPreviousPage"`
 	StartCursor     *string `json:"startCursor,omitempty"`
 	EndCursor       *string `json:"endCursor,omitempty"`
+}
+
+type PageLayout struct {
+	Width           string `json:"width"`
+	Cover           bool   `json:"cover"`
+	CoverSize       string `json:"coverSize"`
+	Title           bool   `json:"title"`
+	Description     bool   `json:"description"`
+	TableOfContents bool   `json:"tableOfContents"`
+	Outline         bool   `json:"outline"`
+	Pagination      bool   `json:"pagination"`
+	Metadata        bool   `json:"metadata"`
+}
+
+// Places a page right before or right after a sibling; neither puts it last.
+type PagePositionInput struct {
+	Before graphql.Omittable[*string] `json:"before,omitempty"`
+	After  graphql.Omittable[*string] `json:"after,omitempty"`
+}
+
+type PageUrls struct {
+	App string `json:"app"`
+}
+
+type PatchChangeRequestInput struct {
+	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
+	// A document (JSON); null removes the description.
+	Description         graphql.Omittable[types.JSON] `json:"description,omitempty"`
+	DescriptionMarkdown graphql.Omittable[*string]    `json:"descriptionMarkdown,omitempty"`
+	// draft, open or archived.
+	Status graphql.Omittable[*ChangeRequestStatus] `json:"status,omitempty"`
 }
 
 type PublishedContentSite struct {
@@ -172,6 +344,12 @@ type PublishedCustomizations struct {
 
 type PublishedUrls struct {
 	Published *string `json:"published,omitempty"`
+}
+
+type RevisionUrls struct {
+	App       string  `json:"app"`
+	Published *string `json:"published,omitempty"`
+	Public    *string `json:"public,omitempty"`
 }
 
 type SiteAdaptiveContent struct {
@@ -354,6 +532,25 @@ type UpdateCollectionInput struct {
 	DefaultLevel graphql.Omittable[*types.DefaultLevel] `json:"defaultLevel,omitempty"`
 }
 
+type UpdatePageInput struct {
+	ChangeRequest string                        `json:"changeRequest"`
+	Page          string                        `json:"page"`
+	Title         graphql.Omittable[*string]    `json:"title,omitempty"`
+	Slug          graphql.Omittable[*string]    `json:"slug,omitempty"`
+	Emoji         graphql.Omittable[*string]    `json:"emoji,omitempty"`
+	Description   graphql.Omittable[*string]    `json:"description,omitempty"`
+	Hidden        graphql.Omittable[*bool]      `json:"hidden,omitempty"`
+	Markdown      graphql.Omittable[*string]    `json:"markdown,omitempty"`
+	Document      graphql.Omittable[types.JSON] `json:"document,omitempty"`
+	Target        graphql.Omittable[types.JSON] `json:"target,omitempty"`
+	// null removes it.
+	Layout graphql.Omittable[types.JSON] `json:"layout,omitempty"`
+	// null removes it.
+	Cover graphql.Omittable[types.JSON] `json:"cover,omitempty"`
+	// null removes them.
+	Variables graphql.Omittable[types.JSON] `json:"variables,omitempty"`
+}
+
 type UpdateSiteInput struct {
 	Title           graphql.Omittable[*string]                   `json:"title,omitempty"`
 	Visibility      graphql.Omittable[*SiteVisibility]           `json:"visibility,omitempty"`
@@ -409,8 +606,131 @@ type UpdateSpaceInput struct {
 	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
 }
 
+type UploadFileInput struct {
+	ChangeRequest string         `json:"changeRequest"`
+	File          graphql.Upload `json:"file"`
+	// Defaults to the uploaded file's name.
+	Name graphql.Omittable[*string] `json:"name,omitempty"`
+	// Replace the content of this file instead of adding one.
+	Replace graphql.Omittable[*string] `json:"replace,omitempty"`
+}
+
 type UserUrls struct {
 	Location string `json:"location"`
+}
+
+type ChangeRequestOrderBy string
+
+const (
+	ChangeRequestOrderByUpdatedAt ChangeRequestOrderBy = "updatedAt"
+	ChangeRequestOrderByCreatedAt ChangeRequestOrderBy = "createdAt"
+)
+
+var AllChangeRequestOrderBy = []ChangeRequestOrderBy{
+	ChangeRequestOrderByUpdatedAt,
+	ChangeRequestOrderByCreatedAt,
+}
+
+func (e ChangeRequestOrderBy) IsValid() bool {
+	switch e {
+	case ChangeRequestOrderByUpdatedAt, ChangeRequestOrderByCreatedAt:
+		return true
+	}
+	return false
+}
+
+func (e ChangeRequestOrderBy) String() string {
+	return string(e)
+}
+
+func (e *ChangeRequestOrderBy) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ChangeRequestOrderBy(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ChangeRequestOrderBy", str)
+	}
+	return nil
+}
+
+func (e ChangeRequestOrderBy) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ChangeRequestOrderBy) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ChangeRequestOrderBy) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type ChangeRequestStatus string
+
+const (
+	ChangeRequestStatusDraft    ChangeRequestStatus = "draft"
+	ChangeRequestStatusOpen     ChangeRequestStatus = "open"
+	ChangeRequestStatusArchived ChangeRequestStatus = "archived"
+	ChangeRequestStatusMerged   ChangeRequestStatus = "merged"
+)
+
+var AllChangeRequestStatus = []ChangeRequestStatus{
+	ChangeRequestStatusDraft,
+	ChangeRequestStatusOpen,
+	ChangeRequestStatusArchived,
+	ChangeRequestStatusMerged,
+}
+
+func (e ChangeRequestStatus) IsValid() bool {
+	switch e {
+	case ChangeRequestStatusDraft, ChangeRequestStatusOpen, ChangeRequestStatusArchived, ChangeRequestStatusMerged:
+		return true
+	}
+	return false
+}
+
+func (e ChangeRequestStatus) String() string {
+	return string(e)
+}
+
+func (e *ChangeRequestStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ChangeRequestStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ChangeRequestStatus", str)
+	}
+	return nil
+}
+
+func (e ChangeRequestStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ChangeRequestStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ChangeRequestStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
 }
 
 type ContentPointerType string
@@ -463,6 +783,361 @@ func (e *ContentPointerType) UnmarshalJSON(b []byte) error {
 }
 
 func (e ContentPointerType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type ContentReferenceStatus string
+
+const (
+	ContentReferenceStatusOk     ContentReferenceStatus = "ok"
+	ContentReferenceStatusBroken ContentReferenceStatus = "broken"
+	ContentReferenceStatusInApp  ContentReferenceStatus = "in_app"
+)
+
+var AllContentReferenceStatus = []ContentReferenceStatus{
+	ContentReferenceStatusOk,
+	ContentReferenceStatusBroken,
+	ContentReferenceStatusInApp,
+}
+
+func (e ContentReferenceStatus) IsValid() bool {
+	switch e {
+	case ContentReferenceStatusOk, ContentReferenceStatusBroken, ContentReferenceStatusInApp:
+		return true
+	}
+	return false
+}
+
+func (e ContentReferenceStatus) String() string {
+	return string(e)
+}
+
+func (e *ContentReferenceStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ContentReferenceStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ContentReferenceStatus", str)
+	}
+	return nil
+}
+
+func (e ContentReferenceStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ContentReferenceStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ContentReferenceStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type MergeOutcome string
+
+const (
+	MergeOutcomeMerge     MergeOutcome = "merge"
+	MergeOutcomeUpdate    MergeOutcome = "update"
+	MergeOutcomeConflicts MergeOutcome = "conflicts"
+)
+
+var AllMergeOutcome = []MergeOutcome{
+	MergeOutcomeMerge,
+	MergeOutcomeUpdate,
+	MergeOutcomeConflicts,
+}
+
+func (e MergeOutcome) IsValid() bool {
+	switch e {
+	case MergeOutcomeMerge, MergeOutcomeUpdate, MergeOutcomeConflicts:
+		return true
+	}
+	return false
+}
+
+func (e MergeOutcome) String() string {
+	return string(e)
+}
+
+func (e *MergeOutcome) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = MergeOutcome(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid MergeOutcome", str)
+	}
+	return nil
+}
+
+func (e MergeOutcome) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *MergeOutcome) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e MergeOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type PageChangeKind string
+
+const (
+	PageChangeKindAdded    PageChangeKind = "added"
+	PageChangeKindRemoved  PageChangeKind = "removed"
+	PageChangeKindModified PageChangeKind = "modified"
+	PageChangeKindMoved    PageChangeKind = "moved"
+)
+
+var AllPageChangeKind = []PageChangeKind{
+	PageChangeKindAdded,
+	PageChangeKindRemoved,
+	PageChangeKindModified,
+	PageChangeKindMoved,
+}
+
+func (e PageChangeKind) IsValid() bool {
+	switch e {
+	case PageChangeKindAdded, PageChangeKindRemoved, PageChangeKindModified, PageChangeKindMoved:
+		return true
+	}
+	return false
+}
+
+func (e PageChangeKind) String() string {
+	return string(e)
+}
+
+func (e *PageChangeKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PageChangeKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PageChangeKind", str)
+	}
+	return nil
+}
+
+func (e PageChangeKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PageChangeKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PageChangeKind) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type PageEvaluation string
+
+const (
+	// Expressions are served as written.
+	PageEvaluationNone PageEvaluation = "none"
+	// Every expression and condition is evaluated over the space's and page's variables.
+	PageEvaluationAll PageEvaluation = "all"
+	// Only expressions over deterministic inputs (variables and literals) are evaluated.
+	PageEvaluationDeterministicOnly PageEvaluation = "deterministic_only"
+)
+
+var AllPageEvaluation = []PageEvaluation{
+	PageEvaluationNone,
+	PageEvaluationAll,
+	PageEvaluationDeterministicOnly,
+}
+
+func (e PageEvaluation) IsValid() bool {
+	switch e {
+	case PageEvaluationNone, PageEvaluationAll, PageEvaluationDeterministicOnly:
+		return true
+	}
+	return false
+}
+
+func (e PageEvaluation) String() string {
+	return string(e)
+}
+
+func (e *PageEvaluation) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PageEvaluation(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PageEvaluation", str)
+	}
+	return nil
+}
+
+func (e PageEvaluation) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PageEvaluation) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PageEvaluation) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type PageType string
+
+const (
+	PageTypeDocument PageType = "document"
+	PageTypeGroup    PageType = "group"
+	PageTypeLink     PageType = "link"
+	PageTypeComputed PageType = "computed"
+)
+
+var AllPageType = []PageType{
+	PageTypeDocument,
+	PageTypeGroup,
+	PageTypeLink,
+	PageTypeComputed,
+}
+
+func (e PageType) IsValid() bool {
+	switch e {
+	case PageTypeDocument, PageTypeGroup, PageTypeLink, PageTypeComputed:
+		return true
+	}
+	return false
+}
+
+func (e PageType) String() string {
+	return string(e)
+}
+
+func (e *PageType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = PageType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid PageType", str)
+	}
+	return nil
+}
+
+func (e PageType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *PageType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e PageType) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type RevisionType string
+
+const (
+	RevisionTypeInitial  RevisionType = "initial"
+	RevisionTypeEdits    RevisionType = "edits"
+	RevisionTypeMerge    RevisionType = "merge"
+	RevisionTypeUpdate   RevisionType = "update"
+	RevisionTypeRollback RevisionType = "rollback"
+	RevisionTypeComputed RevisionType = "computed"
+)
+
+var AllRevisionType = []RevisionType{
+	RevisionTypeInitial,
+	RevisionTypeEdits,
+	RevisionTypeMerge,
+	RevisionTypeUpdate,
+	RevisionTypeRollback,
+	RevisionTypeComputed,
+}
+
+func (e RevisionType) IsValid() bool {
+	switch e {
+	case RevisionTypeInitial, RevisionTypeEdits, RevisionTypeMerge, RevisionTypeUpdate, RevisionTypeRollback, RevisionTypeComputed:
+		return true
+	}
+	return false
+}
+
+func (e RevisionType) String() string {
+	return string(e)
+}
+
+func (e *RevisionType) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = RevisionType(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid RevisionType", str)
+	}
+	return nil
+}
+
+func (e RevisionType) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *RevisionType) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e RevisionType) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
