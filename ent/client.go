@@ -22,6 +22,7 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -65,6 +66,8 @@ type Client struct {
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
 	RevisionEntry *RevisionEntryClient
+	// ServerSecret is the client for interacting with the ServerSecret builders.
+	ServerSecret *ServerSecretClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -101,6 +104,7 @@ func (c *Client) init() {
 	c.PageVersion = NewPageVersionClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionEntry = NewRevisionEntryClient(c.config)
+	c.ServerSecret = NewServerSecretClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
 	c.SiteSectionGroup = NewSiteSectionGroupClient(c.config)
@@ -211,6 +215,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PageVersion:      NewPageVersionClient(cfg),
 		Revision:         NewRevisionClient(cfg),
 		RevisionEntry:    NewRevisionEntryClient(cfg),
+		ServerSecret:     NewServerSecretClient(cfg),
 		Site:             NewSiteClient(cfg),
 		SiteSection:      NewSiteSectionClient(cfg),
 		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
@@ -248,6 +253,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PageVersion:      NewPageVersionClient(cfg),
 		Revision:         NewRevisionClient(cfg),
 		RevisionEntry:    NewRevisionEntryClient(cfg),
+		ServerSecret:     NewServerSecretClient(cfg),
 		Site:             NewSiteClient(cfg),
 		SiteSection:      NewSiteSectionClient(cfg),
 		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
@@ -286,8 +292,8 @@ func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
 		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
-		c.RevisionEntry, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.User,
+		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -299,8 +305,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
 		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
-		c.RevisionEntry, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.User,
+		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -331,6 +337,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Revision.mutate(ctx, m)
 	case *RevisionEntryMutation:
 		return c.RevisionEntry.mutate(ctx, m)
+	case *ServerSecretMutation:
+		return c.ServerSecret.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteSectionMutation:
@@ -2053,6 +2061,139 @@ func (c *RevisionEntryClient) mutate(ctx context.Context, m *RevisionEntryMutati
 	}
 }
 
+// ServerSecretClient is a client for the ServerSecret schema.
+type ServerSecretClient struct {
+	config
+}
+
+// NewServerSecretClient returns a client for the ServerSecret from the given config.
+func NewServerSecretClient(c config) *ServerSecretClient {
+	return &ServerSecretClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `serversecret.Hooks(f(g(h())))`.
+func (c *ServerSecretClient) Use(hooks ...Hook) {
+	c.hooks.ServerSecret = append(c.hooks.ServerSecret, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `serversecret.Intercept(f(g(h())))`.
+func (c *ServerSecretClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServerSecret = append(c.inters.ServerSecret, interceptors...)
+}
+
+// Create returns a builder for creating a ServerSecret entity.
+func (c *ServerSecretClient) Create() *ServerSecretCreate {
+	mutation := newServerSecretMutation(c.config, OpCreate)
+	return &ServerSecretCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServerSecret entities.
+func (c *ServerSecretClient) CreateBulk(builders ...*ServerSecretCreate) *ServerSecretCreateBulk {
+	return &ServerSecretCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ServerSecretClient) MapCreateBulk(slice any, setFunc func(*ServerSecretCreate, int)) *ServerSecretCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ServerSecretCreateBulk{err: fmt.Errorf("calling to ServerSecretClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ServerSecretCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ServerSecretCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServerSecret.
+func (c *ServerSecretClient) Update() *ServerSecretUpdate {
+	mutation := newServerSecretMutation(c.config, OpUpdate)
+	return &ServerSecretUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ServerSecretClient) UpdateOne(_m *ServerSecret) *ServerSecretUpdateOne {
+	mutation := newServerSecretMutation(c.config, OpUpdateOne, withServerSecret(_m))
+	return &ServerSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServerSecretClient) UpdateOneID(id string) *ServerSecretUpdateOne {
+	mutation := newServerSecretMutation(c.config, OpUpdateOne, withServerSecretID(id))
+	return &ServerSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServerSecret.
+func (c *ServerSecretClient) Delete() *ServerSecretDelete {
+	mutation := newServerSecretMutation(c.config, OpDelete)
+	return &ServerSecretDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ServerSecretClient) DeleteOne(_m *ServerSecret) *ServerSecretDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServerSecretClient) DeleteOneID(id string) *ServerSecretDeleteOne {
+	builder := c.Delete().Where(serversecret.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServerSecretDeleteOne{builder}
+}
+
+// Query returns a query builder for ServerSecret.
+func (c *ServerSecretClient) Query() *ServerSecretQuery {
+	return &ServerSecretQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServerSecret},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServerSecret entity by its id.
+func (c *ServerSecretClient) Get(ctx context.Context, id string) (*ServerSecret, error) {
+	return c.Query().Where(serversecret.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ServerSecretClient) GetX(ctx context.Context, id string) *ServerSecret {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ServerSecretClient) Hooks() []Hook {
+	return c.hooks.ServerSecret
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServerSecretClient) Interceptors() []Interceptor {
+	return c.inters.ServerSecret
+}
+
+func (c *ServerSecretClient) mutate(ctx context.Context, m *ServerSecretMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServerSecretCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServerSecretUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServerSecretUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServerSecretDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServerSecret mutation op: %q", m.Op())
+	}
+}
+
 // SiteClient is a client for the Site schema.
 type SiteClient struct {
 	config
@@ -3260,13 +3401,14 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
-		Organization, PageVersion, Revision, RevisionEntry, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
+		Organization, PageVersion, Revision, RevisionEntry, ServerSecret, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
-		Organization, PageVersion, Revision, RevisionEntry, Site, SiteSection,
-		SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Interceptor
+		Organization, PageVersion, Revision, RevisionEntry, ServerSecret, Site,
+		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
+		User []ent.Interceptor
 	}
 )
 

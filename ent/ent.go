@@ -17,6 +17,7 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -101,6 +102,7 @@ func checkColumn(t, c string) error {
 			pageversion.Table:      pageversion.ValidColumn,
 			revision.Table:         revision.ValidColumn,
 			revisionentry.Table:    revisionentry.ValidColumn,
+			serversecret.Table:     serversecret.ValidColumn,
 			site.Table:             site.ValidColumn,
 			sitesection.Table:      sitesection.ValidColumn,
 			sitesectiongroup.Table: sitesectiongroup.ValidColumn,

@@ -14,6 +14,7 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/revision"
 	"quire/ent/schema"
+	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -231,6 +232,20 @@ func init() {
 	revisionDescID := revisionFields[0].Descriptor()
 	// revision.DefaultID holds the default value on creation for the id field.
 	revision.DefaultID = revisionDescID.Default.(func() string)
+	serversecretFields := schema.ServerSecret{}.Fields()
+	_ = serversecretFields
+	// serversecretDescValue is the schema descriptor for value field.
+	serversecretDescValue := serversecretFields[1].Descriptor()
+	// serversecret.ValueValidator is a validator for the "value" field. It is called by the builders before save.
+	serversecret.ValueValidator = serversecretDescValue.Validators[0].(func([]byte) error)
+	// serversecretDescCreatedAt is the schema descriptor for created_at field.
+	serversecretDescCreatedAt := serversecretFields[2].Descriptor()
+	// serversecret.DefaultCreatedAt holds the default value on creation for the created_at field.
+	serversecret.DefaultCreatedAt = serversecretDescCreatedAt.Default.(func() time.Time)
+	// serversecretDescID is the schema descriptor for id field.
+	serversecretDescID := serversecretFields[0].Descriptor()
+	// serversecret.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	serversecret.IDValidator = serversecretDescID.Validators[0].(func(string) error)
 	siteFields := schema.Site{}.Fields()
 	_ = siteFields
 	// siteDescType is the schema descriptor for type field.

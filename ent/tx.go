@@ -36,6 +36,8 @@ type Tx struct {
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
 	RevisionEntry *RevisionEntryClient
+	// ServerSecret is the client for interacting with the ServerSecret builders.
+	ServerSecret *ServerSecretClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteSection is the client for interacting with the SiteSection builders.
@@ -192,6 +194,7 @@ func (tx *Tx) init() {
 	tx.PageVersion = NewPageVersionClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
+	tx.ServerSecret = NewServerSecretClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
 	tx.SiteSectionGroup = NewSiteSectionGroupClient(tx.config)

@@ -140,6 +140,18 @@ func (f RevisionEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionEntryMutation", m)
 }
 
+// The ServerSecretFunc type is an adapter to allow the use of ordinary
+// function as ServerSecret mutator.
+type ServerSecretFunc func(context.Context, *ent.ServerSecretMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServerSecretFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServerSecretMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServerSecretMutation", m)
+}
+
 // The SiteFunc type is an adapter to allow the use of ordinary
 // function as Site mutator.
 type SiteFunc func(context.Context, *ent.SiteMutation) (ent.Value, error)

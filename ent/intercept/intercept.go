@@ -19,6 +19,7 @@ import (
 	"quire/ent/predicate"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
@@ -383,6 +384,33 @@ func (f TraverseRevisionEntry) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionEntryQuery", q)
 }
 
+// The ServerSecretFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ServerSecretFunc func(context.Context, *ent.ServerSecretQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ServerSecretFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ServerSecretQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ServerSecretQuery", q)
+}
+
+// The TraverseServerSecret type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseServerSecret func(context.Context, *ent.ServerSecretQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseServerSecret) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseServerSecret) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ServerSecretQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ServerSecretQuery", q)
+}
+
 // The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
 type SiteFunc func(context.Context, *ent.SiteQuery) (ent.Value, error)
 
@@ -597,6 +625,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
 	case *ent.RevisionEntryQuery:
 		return &query[*ent.RevisionEntryQuery, predicate.RevisionEntry, revisionentry.OrderOption]{typ: ent.TypeRevisionEntry, tq: q}, nil
+	case *ent.ServerSecretQuery:
+		return &query[*ent.ServerSecretQuery, predicate.ServerSecret, serversecret.OrderOption]{typ: ent.TypeServerSecret, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SiteSectionQuery:

@@ -347,6 +347,18 @@ var (
 			},
 		},
 	}
+	// ServerSecretsColumns holds the columns for the "server_secrets" table.
+	ServerSecretsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "value", Type: field.TypeBytes},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ServerSecretsTable holds the schema information for the "server_secrets" table.
+	ServerSecretsTable = &schema.Table{
+		Name:       "server_secrets",
+		Columns:    ServerSecretsColumns,
+		PrimaryKey: []*schema.Column{ServerSecretsColumns[0]},
+	}
 	// SitesColumns holds the columns for the "sites" table.
 	SitesColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -616,6 +628,7 @@ var (
 		PageVersionsTable,
 		RevisionsTable,
 		RevisionEntriesTable,
+		ServerSecretsTable,
 		SitesTable,
 		SiteSectionsTable,
 		SiteSectionGroupsTable,

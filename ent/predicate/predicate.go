@@ -39,6 +39,9 @@ type Revision func(*sql.Selector)
 // RevisionEntry is the predicate function for revisionentry builders.
 type RevisionEntry func(*sql.Selector)
 
+// ServerSecret is the predicate function for serversecret builders.
+type ServerSecret func(*sql.Selector)
+
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
 
