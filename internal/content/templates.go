@@ -1,0 +1,496 @@
+package content
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+	"text/template"
+
+	"quire/internal/apierr"
+	"quire/internal/document"
+)
+
+// Template is one of Quire's built-in content templates: a set of pages,
+// written in Markdown, that ApplyTemplate adds to a space or a change
+// request.
+type Template struct {
+	ID          string
+	Title       string
+	Description string
+	// Params are the content references the template takes, by name.
+	Params []TemplateParam
+	pages  []templatePage
+}
+
+// TemplateParam is a content reference a template takes (a member of
+// params.contentRefs).
+type TemplateParam struct {
+	Name        string
+	Description string
+	// Kinds are the accepted reference kinds (document.Ref*).
+	Kinds    []string
+	Required bool
+}
+
+// templatePage is a page a template creates.
+type templatePage struct {
+	// key names the page for parent and tpl-page: references.
+	key string
+	// parent is the key of the parent page; "" for the root level.
+	parent      string
+	typ         string // "" for document
+	title       string
+	emoji       string
+	description string
+	// body is the Markdown content, a text/template executed with a map
+	// from every param name to whether it was given. In link destinations
+	// (and content-ref urls), tpl-param:<name> stands for the reference of
+	// a param and tpl-page:<key> for another page of the template.
+	body string
+	// link names the param whose reference a link page targets.
+	link string
+	// needs names a param without which the page is left out.
+	needs string
+	// tpl is body, parsed.
+	tpl *template.Template
+}
+
+// Placeholders in template bodies.
+const (
+	paramScheme = "tpl-param:"
+	pageScheme  = "tpl-page:"
+)
+
+// Templates lists the built-in templates, in this order:
+//
+//   - getting-started — Getting started: a welcome page, a quickstart and
+//     a FAQ. Params: homepage (url, optional: the product website, linked
+//     from the welcome page), support (url or user, optional: where
+//     readers get help, linked from the FAQ).
+//   - api-reference — API reference: a group with overview,
+//     authentication, errors and endpoints pages around an OpenAPI
+//     specification. Params: spec (openapi, required: the specification,
+//     a content reference on the overview and endpoints pages), status
+//     (url, optional: the service status page, linked from the errors
+//     page).
+//   - knowledge-base — Knowledge base: a home page with how-to guides,
+//     troubleshooting and glossary pages. Params: support (url or user,
+//     optional: linked from the troubleshooting page), related (space,
+//     optional: another space shown as a content reference on the home
+//     page).
+//   - product-docs — Product documentation: an introduction, a Guides
+//     group (installation, configuration, upgrading) and a Reference group
+//     (concepts, release notes). Params: homepage (url, optional: linked
+//     from the introduction), api (space, page or url, optional: the API
+//     documentation, added as an "API reference" link page in the Reference
+//     group).
+//   - changelog — Changelog: a changelog page in the Keep a Changelog
+//     style and a release checklist under it. Params: repository (url,
+//     optional: the source repository, linked for the full history).
+//   - meeting-notes — Meeting notes: an index page, a meeting template and
+//     a decision log. Params: owner (user, optional: who runs the meetings,
+//     named on the index page), calendar (url, optional: the meeting
+//     calendar, linked from the index page).
+//
+// Pages get their slugs from their titles, made unique among their
+// siblings, so a template can be applied more than once.
+func Templates() []Template {
+	out := make([]Template, len(builtinTemplates))
+	for i, t := range builtinTemplates {
+		out[i] = t.clone()
+	}
+	return out
+}
+
+// TemplateByID returns the built-in template id.
+// Errors: BadRequest (field id) for an unknown id.
+func TemplateByID(id string) (Template, error) {
+	for _, t := range builtinTemplates {
+		if t.ID == id {
+			return t.clone(), nil
+		}
+	}
+	ids := make([]string, len(builtinTemplates))
+	for i, t := range builtinTemplates {
+		ids[i] = t.ID
+	}
+	return Template{}, apierr.Invalid("id", "Unknown template %q: id must be one of %s", id, strings.Join(ids, ", "))
+}
+
+func (t Template) clone() Template {
+	t.Params = slices.Clone(t.Params)
+	for i := range t.Params {
+		t.Params[i].Kinds = slices.Clone(t.Params[i].Kinds)
+	}
+	return t
+}
+
+// param returns the template's param name.
+func (t Template) param(name string) (TemplateParam, bool) {
+	for _, p := range t.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return TemplateParam{}, false
+}
+
+// CheckParams validates the content references given to the template:
+// every name is one of its params, required params are given, and each
+// reference is complete and of an accepted kind. It returns the references
+// normalized (fields their kind does not use are dropped).
+// Errors: BadRequest (field params.contentRefs.<name>).
+func (t Template) CheckParams(refs map[string]document.ContentRef) (map[string]document.ContentRef, error) {
+	names := make([]string, 0, len(refs))
+	for name := range refs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := t.param(name); !ok {
+			known := make([]string, len(t.Params))
+			for i, p := range t.Params {
+				known[i] = p.Name
+			}
+			msg := "template " + t.ID + " takes no params"
+			if len(known) > 0 {
+				msg = "template " + t.ID + " takes " + strings.Join(known, ", ")
+			}
+			return nil, apierr.Invalid(paramField(name), "Unknown param %q: %s", name, msg)
+		}
+	}
+	out := make(map[string]document.ContentRef, len(refs))
+	for _, p := range t.Params {
+		r, given := refs[p.Name]
+		if !given {
+			if p.Required {
+				return nil, apierr.Invalid(paramField(p.Name), "%s is required: %s", paramField(p.Name), p.Description)
+			}
+			continue
+		}
+		norm, err := checkTemplateRef(paramField(p.Name), r, p.Kinds)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = norm
+	}
+	return out, nil
+}
+
+func paramField(name string) string { return "params.contentRefs." + name }
+
+// checkTemplateRef validates a content reference the way link targets are
+// validated: a known kind (one of kinds) with every field it uses set.
+func checkTemplateRef(field string, r document.ContentRef, kinds []string) (document.ContentRef, error) {
+	if !slices.Contains(kinds, r.Kind) {
+		return r, apierr.Invalid(field, "%s.kind must be %s (got %q)", field, orList(kinds), r.Kind)
+	}
+	n := document.Node{Data: map[string]any{"ref": r.Map()}}
+	norm, ok := n.Ref()
+	if !ok {
+		return r, apierr.Invalid(field, "%s.kind %q is not a content reference kind", field, r.Kind)
+	}
+	for k, v := range norm.Map() {
+		if v == "" {
+			return r, apierr.Invalid(field, "%s.%s is required for a %s reference", field, k, r.Kind)
+		}
+	}
+	if norm.Kind == document.RefURL {
+		u, err := url.Parse(norm.URL)
+		if err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "") || strings.ContainsAny(norm.URL, " \t\r\n") {
+			return r, apierr.Invalid(field, "%s.url must be an absolute URL (got %q)", field, norm.URL)
+		}
+	}
+	return norm, nil
+}
+
+func orList(s []string) string {
+	switch len(s) {
+	case 0:
+		return "nothing"
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// ApplyTemplate adds the pages of a built-in template (see Templates) with
+// the given params: in the change request changeRequestID as one edit (one
+// new revision of the change request, see Edit), or, when changeRequestID
+// is "", directly in the space's current content (see EditSpace).
+// Errors: BadRequest (field id: unknown template; field
+// params.contentRefs.<name>: unknown, missing or invalid param; a merged
+// or archived change request), NotFound (space; change request, or one
+// that is not in spaceID), Forbidden (locked space), PreconditionFailed
+// (deleted space).
+func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, userID, templateID string, refs map[string]document.ContentRef) error {
+	t, err := TemplateByID(templateID)
+	if err != nil {
+		return err
+	}
+	params, err := t.CheckParams(refs)
+	if err != nil {
+		return err
+	}
+	ops, err := t.ops(params)
+	if err != nil {
+		return fmt.Errorf("template %s: %w", t.ID, err)
+	}
+	if changeRequestID == "" {
+		_, err := s.EditSpace(ctx, spaceID, userID, ops...)
+		return err
+	}
+	cr, err := s.ChangeRequest(ctx, changeRequestID)
+	if err != nil {
+		return err
+	}
+	if cr.SpaceID != spaceID {
+		return apierr.NotFoundf("No matching change request found for id %q in space %q", changeRequestID, spaceID)
+	}
+	_, err = s.Edit(ctx, cr.ID, userID, ops...)
+	return err
+}
+
+// templateRun is one application of a template: the ids of the pages
+// created so far, by key.
+type templateRun struct {
+	ids map[string]string
+}
+
+// templateOp creates one page of a template. Pages are created in the
+// template's order, parents first. A page whose content links to a page
+// created after it (a parent to its children) is created empty, and its
+// content is set by the templateFill op that ends the run.
+type templateOp struct {
+	run  *templateRun
+	page templatePage
+	doc  *document.Document
+	link *document.ContentRef
+	// deferred: the content is set by templateFill.
+	deferred bool
+}
+
+func (o *templateOp) apply(e *editor) (string, error) {
+	c := &CreatePage{Type: o.page.typ, Title: o.page.title, Emoji: o.page.emoji,
+		Description: o.page.description, Link: o.link}
+	if o.page.parent != "" {
+		if c.Parent = o.run.ids[o.page.parent]; c.Parent == "" {
+			return "", fmt.Errorf("template page %s: parent %s is not created yet", o.page.key, o.page.parent)
+		}
+	}
+	if o.doc != nil && !o.deferred {
+		if err := o.run.resolvePages(o.page.key, o.doc); err != nil {
+			return "", err
+		}
+		c.Document = o.doc
+	}
+	id, err := c.apply(e)
+	if err != nil {
+		return "", err
+	}
+	o.run.ids[o.page.key] = id
+	return id, nil
+}
+
+// resolvePages replaces the tpl-page: placeholders of doc with references
+// to the pages created.
+func (r *templateRun) resolvePages(key string, doc *document.Document) error {
+	return resolveRefs(doc.Nodes, func(placeholder string) (*document.ContentRef, error) {
+		to, ok := strings.CutPrefix(placeholder, pageScheme)
+		if !ok {
+			return nil, nil
+		}
+		id := r.ids[to]
+		if id == "" {
+			return nil, fmt.Errorf("template page %s: linked page %s is not created", key, to)
+		}
+		return &document.ContentRef{Kind: document.RefPage, Page: id}, nil
+	})
+}
+
+// templateFill sets the content of the deferred pages of a run.
+type templateFill struct {
+	run   *templateRun
+	pages []*templateOp
+}
+
+func (f *templateFill) apply(e *editor) (string, error) {
+	for _, o := range f.pages {
+		if err := f.run.resolvePages(o.page.key, o.doc); err != nil {
+			return "", err
+		}
+		u := &UpdatePage{Page: f.run.ids[o.page.key], Document: o.doc}
+		if _, err := u.apply(e); err != nil {
+			return "", err
+		}
+	}
+	// The empty documents the pages were created with are no longer used.
+	used := map[string]bool{}
+	p := e.pendingFor()
+	for _, v := range p.pages {
+		if v.DocumentID != nil {
+			used[*v.DocumentID] = true
+		}
+	}
+	for _, v := range p.files {
+		used[v.BlobID] = true
+	}
+	for h := range e.blobs.blobs {
+		if !used[h] {
+			delete(e.blobs.blobs, h)
+		}
+	}
+	return "", nil
+}
+
+// resolveRefs replaces the placeholder url references of nodes (and their
+// children and fragments) with what sub returns for them (nil: keep).
+func resolveRefs(nodes []document.Node, sub func(placeholder string) (*document.ContentRef, error)) error {
+	for i := range nodes {
+		n := &nodes[i]
+		if r, ok := n.Ref(); ok && r.Kind == document.RefURL {
+			to, err := sub(r.URL)
+			if err != nil {
+				return err
+			}
+			if to != nil {
+				n.Data["ref"] = to.Map()
+			}
+		}
+		if err := resolveRefs(n.Nodes, sub); err != nil {
+			return err
+		}
+		if err := resolveRefs(n.Fragments, sub); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ops builds the ops that create the template's pages with the given
+// (checked) params.
+func (t Template) ops(params map[string]document.ContentRef) ([]Op, error) {
+	given := make(map[string]bool, len(t.Params))
+	for _, p := range t.Params {
+		_, given[p.Name] = params[p.Name]
+	}
+	run := &templateRun{ids: map[string]string{}}
+	created := map[string]bool{}
+	var (
+		ops  []Op
+		fill = &templateFill{run: run}
+	)
+	for _, p := range t.pages {
+		if p.needs != "" && !given[p.needs] {
+			continue
+		}
+		if p.parent != "" && !created[p.parent] {
+			return nil, fmt.Errorf("page %s: parent %s is not created before it", p.key, p.parent)
+		}
+		op := &templateOp{run: run, page: p}
+		switch p.typ {
+		case TypeLink:
+			r, ok := params[p.link]
+			if !ok {
+				return nil, fmt.Errorf("link page %s: param %s is not given", p.key, p.link)
+			}
+			op.link = &r
+		case TypeGroup:
+		default:
+			doc, links, err := renderPage(p, given, params)
+			if err != nil {
+				return nil, err
+			}
+			op.doc = doc
+			for _, k := range links {
+				if !created[k] {
+					op.deferred = true
+				}
+			}
+			if op.deferred {
+				fill.pages = append(fill.pages, op)
+			}
+		}
+		created[p.key] = true
+		ops = append(ops, op)
+	}
+	for _, o := range fill.pages {
+		for _, k := range pageLinks(o.doc) {
+			if !created[k] {
+				return nil, fmt.Errorf("page %s: links to page %s, which is left out", o.page.key, k)
+			}
+		}
+	}
+	if len(fill.pages) > 0 {
+		ops = append(ops, fill)
+	}
+	return ops, nil
+}
+
+// renderPage renders the body of a document page into a document, with
+// the params' references in place, and lists the keys of the template
+// pages it links to.
+func renderPage(p templatePage, given map[string]bool, params map[string]document.ContentRef) (*document.Document, []string, error) {
+	md, err := renderBody(p, given)
+	if err != nil {
+		return nil, nil, err
+	}
+	doc, err := document.FromMarkdown(md)
+	if err != nil {
+		return nil, nil, fmt.Errorf("page %s: %w", p.key, err)
+	}
+	err = resolveRefs(doc.Nodes, func(placeholder string) (*document.ContentRef, error) {
+		name, ok := strings.CutPrefix(placeholder, paramScheme)
+		if !ok {
+			return nil, nil
+		}
+		r, ok := params[name]
+		if !ok {
+			return nil, fmt.Errorf("page %s: param %s is used but not given", p.key, name)
+		}
+		return &r, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return doc, pageLinks(doc), nil
+}
+
+// pageLinks lists the keys of the tpl-page: placeholders of doc.
+func pageLinks(doc *document.Document) []string {
+	var keys []string
+	_ = resolveRefs(doc.Nodes, func(placeholder string) (*document.ContentRef, error) {
+		if k, ok := strings.CutPrefix(placeholder, pageScheme); ok {
+			keys = append(keys, k)
+		}
+		return nil, nil
+	})
+	return keys
+}
+
+func renderBody(p templatePage, given map[string]bool) (string, error) {
+	if p.tpl == nil {
+		return "", nil
+	}
+	var b strings.Builder
+	if err := p.tpl.Execute(&b, given); err != nil {
+		return "", fmt.Errorf("page %s: %w", p.key, err)
+	}
+	return b.String(), nil
+}
+
+// parseTemplates parses the page bodies of the built-in templates.
+func parseTemplates(ts []Template) []Template {
+	for i := range ts {
+		for j := range ts[i].pages {
+			p := &ts[i].pages[j]
+			if p.body != "" {
+				p.tpl = template.Must(template.New(ts[i].ID + "/" + p.key).Option("missingkey=error").Parse(p.body))
+			}
+		}
+	}
+	return ts
+}
