@@ -12,7 +12,7 @@ import (
 )
 
 func (a *API) table() []Route {
-	return append(a.coreRoutes(), a.siteRoutes()...)
+	return append(append(a.coreRoutes(), a.siteRoutes()...), a.contentRoutes()...)
 }
 
 func (a *API) coreRoutes() []Route {
