@@ -27,6 +27,11 @@ func (r *Resolver) node(ctx context.Context, id string) (types.Node, error) {
 	case ids.Space:
 		s, _, err := r.Catalog.Space(ctx, id)
 		return s, err
+	case ids.Revision:
+		return r.revisionFor(ctx, id)
+	case ids.ChangeRequest:
+		cr, _, err := r.changeRequestFor(ctx, id, types.RoleRead)
+		return cr, err
 	case ids.User:
 		// Users are visible to themselves and to members of an
 		// organization they share.

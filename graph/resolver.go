@@ -7,6 +7,7 @@ package graph
 
 import (
 	"quire/internal/catalog"
+	"quire/internal/content"
 	"quire/internal/sites"
 )
 
@@ -14,6 +15,11 @@ import (
 type Resolver struct {
 	Catalog *catalog.Service
 	Sites   *sites.Service
+	// Content is the content engine: revisions, pages, files and change
+	// requests.
+	Content *content.Service
+	// Downloads signs the links to file bytes and PDFs.
+	Downloads Downloads
 	// PublicURL is the base of every urls field, without a trailing slash.
 	PublicURL string
 }

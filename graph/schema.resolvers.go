@@ -7,7 +7,6 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
@@ -15,69 +14,125 @@ import (
 	"quire/internal/authz"
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/document"
 	"quire/internal/loaders"
 	"quire/internal/sites"
 	"quire/internal/types"
+	"strconv"
 )
 
 // Object is the resolver for the object field.
 func (r *changeRequestResolver) Object(ctx context.Context, obj *ent.ChangeRequest) (string, error) {
-	panic(fmt.Errorf("not implemented: Object - object"))
+	return "change-request", nil
 }
 
 // Status is the resolver for the status field.
 func (r *changeRequestResolver) Status(ctx context.Context, obj *ent.ChangeRequest) (model.ChangeRequestStatus, error) {
-	panic(fmt.Errorf("not implemented: Status - status"))
+	return model.ChangeRequestStatus(obj.Status), nil
 }
 
 // Description is the resolver for the description field.
 func (r *changeRequestResolver) Description(ctx context.Context, obj *ent.ChangeRequest) (*types.Doc, error) {
-	panic(fmt.Errorf("not implemented: Description - description"))
+	d, err := content.Description(obj)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return &types.Doc{D: d}, nil
 }
 
 // CreatedBy is the resolver for the createdBy field.
 func (r *changeRequestResolver) CreatedBy(ctx context.Context, obj *ent.ChangeRequest) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: CreatedBy - createdBy"))
+	u, err := loaders.For(ctx).UserByID.Load(ctx, obj.CreatedBy)()
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return nil, nil
+	}
+	return u, err
 }
 
 // Space is the resolver for the space field.
 func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeRequest) (*ent.Space, error) {
-	panic(fmt.Errorf("not implemented: Space - space"))
+	return loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
 }
 
 // Comments is the resolver for the comments field.
 func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
-	panic(fmt.Errorf("not implemented: Comments - comments"))
+	// Quire has no comments on change requests yet.
+	return 0, nil
 }
 
 // Outdated is the resolver for the outdated field.
 func (r *changeRequestResolver) Outdated(ctx context.Context, obj *ent.ChangeRequest) (bool, error) {
-	panic(fmt.Errorf("not implemented: Outdated - outdated"))
+	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+	if err != nil {
+		return false, err
+	}
+	return content.Outdated(obj, sp), nil
 }
 
 // Contributors is the resolver for the contributors field.
 func (r *changeRequestResolver) Contributors(ctx context.Context, obj *ent.ChangeRequest) ([]*ent.User, error) {
-	panic(fmt.Errorf("not implemented: Contributors - contributors"))
+	l := loaders.For(ctx)
+	thunks := make([]func() (*ent.User, error), len(obj.Contributors))
+	for i, id := range obj.Contributors {
+		thunks[i] = l.UserByID.Load(ctx, id)
+	}
+	out := make([]*ent.User, 0, len(thunks))
+	for _, t := range thunks {
+		if u, err := t(); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out, nil
 }
 
 // Content is the resolver for the content field.
 func (r *changeRequestResolver) Content(ctx context.Context, obj *ent.ChangeRequest) (*content.Revision, error) {
-	panic(fmt.Errorf("not implemented: Content - content"))
+	return r.Resolver.Content.Revision(ctx, obj.RevisionID)
 }
 
 // Changes is the resolver for the changes field.
 func (r *changeRequestResolver) Changes(ctx context.Context, obj *ent.ChangeRequest) ([]*model.PageChange, error) {
-	panic(fmt.Errorf("not implemented: Changes - changes"))
+	changes, err := r.Resolver.Content.Changes(ctx, obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*model.PageChange, 0, len(changes))
+	for _, c := range changes {
+		title := c.After.Title
+		if c.Kind == "removed" {
+			title = c.Before.Title
+		}
+		fields := c.Fields
+		if fields == nil {
+			fields = []string{}
+		}
+		out = append(out, &model.PageChange{Page: c.PageID, Kind: model.PageChangeKind(c.Kind), Fields: fields, Title: title})
+	}
+	return out, nil
 }
 
 // PDF is the resolver for the pdf field.
 func (r *changeRequestResolver) PDF(ctx context.Context, obj *ent.ChangeRequest, page *string) (string, error) {
-	panic(fmt.Errorf("not implemented: PDF - pdf"))
+	pageID := ""
+	if page != nil {
+		if _, err := r.Resolver.Content.Page(ctx, obj.RevisionID, *page); err != nil {
+			return "", err
+		}
+		pageID = *page
+	}
+	return r.Downloads.PDFURL(obj.RevisionID, pdfTitle(obj), pageID), nil
 }
 
 // Urls is the resolver for the urls field.
 func (r *changeRequestResolver) Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestUrls, error) {
-	panic(fmt.Errorf("not implemented: Urls - urls"))
+	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.SpaceID)()
+	if err != nil {
+		return nil, err
+	}
+	return &model.ChangeRequestUrls{
+		Location: r.apiURL("spaces", obj.SpaceID, "change-requests", obj.ID),
+		App:      r.appURL("o", sp.OrganizationID, "s", obj.SpaceID, "~", "changes", strconv.Itoa(obj.Number)),
+	}, nil
 }
 
 // Object is the resolver for the object field.
@@ -133,37 +188,44 @@ func (r *collectionResolver) Collections(ctx context.Context, obj *ent.Collectio
 
 // Status is the resolver for the status field.
 func (r *contentLinkResolver) Status(ctx context.Context, obj *content.Link) (model.ContentReferenceStatus, error) {
-	panic(fmt.Errorf("not implemented: Status - status"))
+	return gqlEnum[model.ContentReferenceStatus](obj.Status), nil
 }
 
 // Target is the resolver for the target field.
 func (r *contentLinkResolver) Target(ctx context.Context, obj *content.Link) (types.JSON, error) {
-	panic(fmt.Errorf("not implemented: Target - target"))
+	return toJSON(obj.Ref), nil
 }
 
 // Text is the resolver for the text field.
 func (r *contentLinkResolver) Text(ctx context.Context, obj *content.Link) (*string, error) {
-	panic(fmt.Errorf("not implemented: Text - text"))
+	return optional(obj.Text), nil
 }
 
 // Object is the resolver for the object field.
 func (r *fileResolver) Object(ctx context.Context, obj *content.File) (string, error) {
-	panic(fmt.Errorf("not implemented: Object - object"))
+	return "file", nil
 }
 
 // Dimensions is the resolver for the dimensions field.
 func (r *fileResolver) Dimensions(ctx context.Context, obj *content.File) (*model.FileDimensions, error) {
-	panic(fmt.Errorf("not implemented: Dimensions - dimensions"))
+	if obj.Width == nil || obj.Height == nil {
+		return nil, nil
+	}
+	return &model.FileDimensions{Width: *obj.Width, Height: *obj.Height}, nil
 }
 
 // DownloadURL is the resolver for the downloadURL field.
 func (r *fileResolver) DownloadURL(ctx context.Context, obj *content.File) (string, error) {
-	panic(fmt.Errorf("not implemented: DownloadURL - downloadURL"))
+	return r.Downloads.FileURL(obj.Revision, obj.ID), nil
 }
 
 // Backlinks is the resolver for the backlinks field.
 func (r *fileResolver) Backlinks(ctx context.Context, obj *content.File) ([]*content.Link, error) {
-	panic(fmt.Errorf("not implemented: Backlinks - backlinks"))
+	links, err := r.Resolver.Content.Backlinks(ctx, obj.Revision, "file", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return linkPointers(links), nil
 }
 
 // Object is the resolver for the object field.
@@ -673,62 +735,151 @@ func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, site string,
 
 // CreateChangeRequest is the resolver for the createChangeRequest field.
 func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.CreateChangeRequestInput) (*ent.ChangeRequest, error) {
-	panic(fmt.Errorf("not implemented: CreateChangeRequest - createChangeRequest"))
+	sp, err := r.contentSpace(ctx, input.Space, types.RoleEdit)
+	if err != nil {
+		return nil, err
+	}
+	in := content.CreateChangeRequest{Subject: str(input.Subject)}
+	if st := input.Status.Value(); st != nil {
+		in.Status = string(*st)
+	}
+	if raw := input.Description.Value(); len(raw) > 0 && string(raw) != "null" {
+		if in.Description, err = parseDocument("description", raw); err != nil {
+			return nil, err
+		}
+	} else if md := input.DescriptionMarkdown.Value(); md != nil {
+		if in.Description, err = document.FromMarkdown(*md); err != nil {
+			return nil, apierr.Invalid("descriptionMarkdown", "%s", err.Error())
+		}
+	}
+	cr, err := r.Resolver.Content.CreateChangeRequest(ctx, sp.ID, viewerID(ctx), in)
+	forgetSpace(ctx, sp.ID)
+	return cr, err
 }
 
 // PatchChangeRequest is the resolver for the patchChangeRequest field.
 func (r *mutationResolver) PatchChangeRequest(ctx context.Context, id string, input model.PatchChangeRequestInput) (*ent.ChangeRequest, error) {
-	panic(fmt.Errorf("not implemented: PatchChangeRequest - patchChangeRequest"))
+	cr, _, err := r.changeRequestFor(ctx, id, types.RoleEdit)
+	if err != nil {
+		return nil, err
+	}
+	in := content.UpdateChangeRequest{Subject: input.Subject.Value()}
+	if st := input.Status.Value(); st != nil {
+		s := string(*st)
+		in.Status = &s
+	}
+	if input.Description.IsSet() {
+		var d *document.Document
+		if raw := input.Description.Value(); len(raw) > 0 && string(raw) != "null" {
+			if d, err = parseDocument("description", raw); err != nil {
+				return nil, err
+			}
+		}
+		in.Description = catalog.Some(d)
+	} else if md := input.DescriptionMarkdown.Value(); md != nil {
+		d, err := document.FromMarkdown(*md)
+		if err != nil {
+			return nil, apierr.Invalid("descriptionMarkdown", "%s", err.Error())
+		}
+		in.Description = catalog.Some(d)
+	}
+	out, err := r.Resolver.Content.UpdateChangeRequest(ctx, cr.ID, in)
+	forgetSpace(ctx, cr.SpaceID)
+	return out, err
 }
 
 // MergeChangeRequest is the resolver for the mergeChangeRequest field.
 func (r *mutationResolver) MergeChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
-	panic(fmt.Errorf("not implemented: MergeChangeRequest - mergeChangeRequest"))
+	cr, sp, err := r.changeRequestFor(ctx, id, types.RoleReview)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkMergeRules(ctx, cr, sp); err != nil {
+		return nil, err
+	}
+	res, err := r.Resolver.Content.Merge(ctx, cr.ID, viewerID(ctx))
+	if err != nil {
+		return nil, err
+	}
+	forgetSpace(ctx, cr.SpaceID)
+	return mergeResult(res), nil
 }
 
 // UpdateChangeRequest is the resolver for the updateChangeRequest field.
 func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
-	panic(fmt.Errorf("not implemented: UpdateChangeRequest - updateChangeRequest"))
+	cr, _, err := r.changeRequestFor(ctx, id, types.RoleEdit)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.Resolver.Content.UpdateFromSpace(ctx, cr.ID, viewerID(ctx))
+	if err != nil {
+		return nil, err
+	}
+	forgetSpace(ctx, cr.SpaceID)
+	return mergeResult(res), nil
 }
 
 // CreatePage is the resolver for the createPage field.
 func (r *mutationResolver) CreatePage(ctx context.Context, input model.CreatePageInput) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: CreatePage - createPage"))
+	op, err := r.createPageOp(input)
+	if err != nil {
+		return nil, err
+	}
+	return r.edit(ctx, input.ChangeRequest, op, false)
 }
 
 // UpdatePage is the resolver for the updatePage field.
 func (r *mutationResolver) UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: UpdatePage - updatePage"))
+	op, err := r.updatePageOp(input)
+	if err != nil {
+		return nil, err
+	}
+	return r.edit(ctx, input.ChangeRequest, op, false)
 }
 
 // MovePage is the resolver for the movePage field.
 func (r *mutationResolver) MovePage(ctx context.Context, input model.MovePageInput) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: MovePage - movePage"))
+	op := &content.MovePage{Page: input.Page, Position: pagePosition(input.Position)}
+	if input.Parent.IsSet() {
+		op.Parent = catalog.Some(str(input.Parent))
+	}
+	return r.edit(ctx, input.ChangeRequest, op, false)
 }
 
 // DeletePage is the resolver for the deletePage field.
 func (r *mutationResolver) DeletePage(ctx context.Context, changeRequest string, page string) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: DeletePage - deletePage"))
+	return r.edit(ctx, changeRequest, &content.DeletePage{Page: page}, false)
 }
 
 // UploadFile is the resolver for the uploadFile field.
 func (r *mutationResolver) UploadFile(ctx context.Context, input model.UploadFileInput) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: UploadFile - uploadFile"))
+	op, err := uploadOp(input)
+	if err != nil {
+		return nil, err
+	}
+	return r.edit(ctx, input.ChangeRequest, op, true)
 }
 
 // DeleteFile is the resolver for the deleteFile field.
 func (r *mutationResolver) DeleteFile(ctx context.Context, changeRequest string, file string) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: DeleteFile - deleteFile"))
+	return r.edit(ctx, changeRequest, &content.DeleteFile{File: file}, true)
 }
 
 // SetVariables is the resolver for the setVariables field.
 func (r *mutationResolver) SetVariables(ctx context.Context, changeRequest string, variables types.JSON) (*model.ContentEditPayload, error) {
-	panic(fmt.Errorf("not implemented: SetVariables - setVariables"))
+	vars, err := jsonObject("variables", variables)
+	if err != nil {
+		return nil, err
+	}
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	return r.edit(ctx, changeRequest, &content.SetVariables{Variables: vars}, false)
 }
 
 // ApplyTemplate is the resolver for the applyTemplate field.
 func (r *mutationResolver) ApplyTemplate(ctx context.Context, input model.ApplyTemplateInput) (*content.Revision, error) {
-	panic(fmt.Errorf("not implemented: ApplyTemplate - applyTemplate"))
+	return r.applyTemplate(ctx, input)
 }
 
 // Object is the resolver for the object field.
@@ -812,72 +963,104 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 
 // ChangeRequests is the resolver for the changeRequests field.
 func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
-	panic(fmt.Errorf("not implemented: ChangeRequests - changeRequests"))
+	items, err := r.organizationChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+	if err != nil {
+		return nil, err
+	}
+	return r.changeRequestConnection(items, pageArgs(first, after, last, before))
 }
 
 // Object is the resolver for the object field.
 func (r *pageResolver) Object(ctx context.Context, obj *content.Page) (string, error) {
-	panic(fmt.Errorf("not implemented: Object - object"))
+	return "page", nil
 }
 
 // Type is the resolver for the type field.
 func (r *pageResolver) Type(ctx context.Context, obj *content.Page) (model.PageType, error) {
-	panic(fmt.Errorf("not implemented: Type - type"))
+	return model.PageType(obj.Type), nil
 }
 
 // Emoji is the resolver for the emoji field.
 func (r *pageResolver) Emoji(ctx context.Context, obj *content.Page) (*string, error) {
-	panic(fmt.Errorf("not implemented: Emoji - emoji"))
+	return optional(obj.Emoji), nil
 }
 
 // Description is the resolver for the description field.
 func (r *pageResolver) Description(ctx context.Context, obj *content.Page) (*string, error) {
-	panic(fmt.Errorf("not implemented: Description - description"))
+	return optional(obj.Description), nil
 }
 
 // Layout is the resolver for the layout field.
 func (r *pageResolver) Layout(ctx context.Context, obj *content.Page) (*model.PageLayout, error) {
-	panic(fmt.Errorf("not implemented: Layout - layout"))
+	return pageLayout(obj.Layout), nil
 }
 
 // Cover is the resolver for the cover field.
 func (r *pageResolver) Cover(ctx context.Context, obj *content.Page) (types.JSON, error) {
-	panic(fmt.Errorf("not implemented: Cover - cover"))
+	return toJSON(obj.Cover), nil
 }
 
 // Variables is the resolver for the variables field.
 func (r *pageResolver) Variables(ctx context.Context, obj *content.Page) (types.JSON, error) {
-	panic(fmt.Errorf("not implemented: Variables - variables"))
+	if obj.Variables == nil {
+		return types.JSON("{}"), nil
+	}
+	return toJSON(obj.Variables), nil
 }
 
 // Target is the resolver for the target field.
 func (r *pageResolver) Target(ctx context.Context, obj *content.Page) (types.JSON, error) {
-	panic(fmt.Errorf("not implemented: Target - target"))
+	if obj.Link == nil {
+		return nil, nil
+	}
+	return toJSON(obj.Link), nil
 }
 
 // Document is the resolver for the document field.
 func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*types.Doc, error) {
-	panic(fmt.Errorf("not implemented: Document - document"))
+	d, err := r.pageDocument(ctx, obj, evaluated)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return &types.Doc{D: d}, nil
 }
 
 // Markdown is the resolver for the markdown field.
 func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*string, error) {
-	panic(fmt.Errorf("not implemented: Markdown - markdown"))
+	d, err := r.pageDocument(ctx, obj, evaluated)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	md := document.ToMarkdown(d)
+	return &md, nil
 }
 
 // Links is the resolver for the links field.
 func (r *pageResolver) Links(ctx context.Context, obj *content.Page, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
-	panic(fmt.Errorf("not implemented: Links - links"))
+	id := obj.ID
+	links, err := r.Resolver.Content.Links(ctx, obj.Revision, &id)
+	if err != nil {
+		return nil, err
+	}
+	return linkReport(links, status), nil
 }
 
 // Backlinks is the resolver for the backlinks field.
 func (r *pageResolver) Backlinks(ctx context.Context, obj *content.Page) ([]*content.Link, error) {
-	panic(fmt.Errorf("not implemented: Backlinks - backlinks"))
+	links, err := r.Resolver.Content.Backlinks(ctx, obj.Revision, "page", obj.ID)
+	if err != nil {
+		return nil, err
+	}
+	return linkPointers(links), nil
 }
 
 // Urls is the resolver for the urls field.
 func (r *pageResolver) Urls(ctx context.Context, obj *content.Page) (*model.PageUrls, error) {
-	panic(fmt.Errorf("not implemented: Urls - urls"))
+	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.Space)()
+	if err != nil {
+		return nil, err
+	}
+	return &model.PageUrls{App: r.appURL("o", sp.OrganizationID, "s", obj.Space, obj.Path)}, nil
 }
 
 // Node is the resolver for the node field.
@@ -928,67 +1111,97 @@ func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) 
 
 // Revision is the resolver for the revision field.
 func (r *queryResolver) Revision(ctx context.Context, id string) (*content.Revision, error) {
-	panic(fmt.Errorf("not implemented: Revision - revision"))
+	return r.revisionFor(ctx, id)
 }
 
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *queryResolver) ChangeRequest(ctx context.Context, id string) (*ent.ChangeRequest, error) {
-	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+	cr, _, err := r.changeRequestFor(ctx, id, types.RoleRead)
+	return cr, err
 }
 
 // ContentTemplates is the resolver for the contentTemplates field.
 func (r *queryResolver) ContentTemplates(ctx context.Context) ([]*model.ContentTemplate, error) {
-	panic(fmt.Errorf("not implemented: ContentTemplates - contentTemplates"))
+	return contentTemplates(), nil
 }
 
 // Object is the resolver for the object field.
 func (r *revisionResolver) Object(ctx context.Context, obj *content.Revision) (string, error) {
-	panic(fmt.Errorf("not implemented: Object - object"))
+	return "revision", nil
 }
 
 // Type is the resolver for the type field.
 func (r *revisionResolver) Type(ctx context.Context, obj *content.Revision) (model.RevisionType, error) {
-	panic(fmt.Errorf("not implemented: Type - type"))
+	return model.RevisionType(obj.Type), nil
 }
 
 // Space is the resolver for the space field.
 func (r *revisionResolver) Space(ctx context.Context, obj *content.Revision) (*ent.Space, error) {
-	panic(fmt.Errorf("not implemented: Space - space"))
+	return loaders.For(ctx).SpaceByID.Load(ctx, obj.Space)()
 }
 
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *revisionResolver) ChangeRequest(ctx context.Context, obj *content.Revision) (*ent.ChangeRequest, error) {
-	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+	if obj.ChangeRequest == nil {
+		return nil, nil
+	}
+	return r.Resolver.Content.ChangeRequest(ctx, *obj.ChangeRequest)
 }
 
 // Author is the resolver for the author field.
 func (r *revisionResolver) Author(ctx context.Context, obj *content.Revision) (*ent.User, error) {
-	panic(fmt.Errorf("not implemented: Author - author"))
+	if obj.Author == nil {
+		return nil, nil
+	}
+	u, err := loaders.For(ctx).UserByID.Load(ctx, *obj.Author)()
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return nil, nil
+	}
+	return u, err
 }
 
 // Page is the resolver for the page field.
 func (r *revisionResolver) Page(ctx context.Context, obj *content.Revision, id *string, path *string) (*content.Page, error) {
-	panic(fmt.Errorf("not implemented: Page - page"))
+	switch {
+	case id != nil && path != nil:
+		return nil, apierr.Invalid("id", "Give id or path, not both")
+	case id != nil:
+		return r.Resolver.Content.Page(ctx, obj.ID, *id)
+	case path != nil:
+		return r.Resolver.Content.PageByPath(ctx, obj.ID, *path)
+	}
+	return nil, apierr.Invalid("id", "Give the page's id or path")
 }
 
 // File is the resolver for the file field.
 func (r *revisionResolver) File(ctx context.Context, obj *content.Revision, id string) (*content.File, error) {
-	panic(fmt.Errorf("not implemented: File - file"))
+	return r.Resolver.Content.File(ctx, obj.ID, id)
 }
 
 // Variables is the resolver for the variables field.
 func (r *revisionResolver) Variables(ctx context.Context, obj *content.Revision) (types.JSON, error) {
-	panic(fmt.Errorf("not implemented: Variables - variables"))
+	if obj.Variables == nil {
+		return types.JSON("{}"), nil
+	}
+	return toJSON(obj.Variables), nil
 }
 
 // Links is the resolver for the links field.
 func (r *revisionResolver) Links(ctx context.Context, obj *content.Revision, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
-	panic(fmt.Errorf("not implemented: Links - links"))
+	links, err := r.Resolver.Content.Links(ctx, obj.ID, nil)
+	if err != nil {
+		return nil, err
+	}
+	return linkReport(links, status), nil
 }
 
 // Urls is the resolver for the urls field.
 func (r *revisionResolver) Urls(ctx context.Context, obj *content.Revision) (*model.RevisionUrls, error) {
-	panic(fmt.Errorf("not implemented: Urls - urls"))
+	sp, err := loaders.For(ctx).SpaceByID.Load(ctx, obj.Space)()
+	if err != nil {
+		return nil, err
+	}
+	return &model.RevisionUrls{App: r.appURL("o", sp.OrganizationID, "s", obj.Space, "~", "revisions", obj.ID)}, nil
 }
 
 // Object is the resolver for the object field.
@@ -1472,17 +1685,24 @@ func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*authz
 
 // Content is the resolver for the content field.
 func (r *spaceResolver) Content(ctx context.Context, obj *ent.Space) (*content.Revision, error) {
-	panic(fmt.Errorf("not implemented: Content - content"))
+	return r.spaceContent(ctx, obj)
 }
 
 // ChangeRequest is the resolver for the changeRequest field.
 func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id *string, number *int) (*ent.ChangeRequest, error) {
-	panic(fmt.Errorf("not implemented: ChangeRequest - changeRequest"))
+	return r.spaceChangeRequest(ctx, obj, id, number)
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
 func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
-	panic(fmt.Errorf("not implemented: ChangeRequestList - changeRequestList"))
+	if _, err := r.contentSpace(ctx, obj.ID, types.RoleRead); err != nil {
+		return nil, err
+	}
+	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+	if err != nil {
+		return nil, err
+	}
+	return r.changeRequestConnection(items, pageArgs(first, after, last, before))
 }
 
 // Object is the resolver for the object field.

@@ -217,6 +217,11 @@ func (s *Service) ChangeRequestByNumber(ctx context.Context, spaceID string, num
 // first (by updatedAt or createdAt, then by number). The caller paginates.
 // Errors: BadRequest (unknown status or orderBy).
 func (s *Service) ChangeRequests(ctx context.Context, spaceID string, f ListChangeRequests) ([]*ent.ChangeRequest, error) {
+	return s.ChangeRequestsIn(ctx, []string{spaceID}, f)
+}
+
+// ChangeRequestsIn is ChangeRequests over several spaces at once.
+func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f ListChangeRequests) ([]*ent.ChangeRequest, error) {
 	statuses := f.Status
 	if len(statuses) == 0 {
 		statuses = []string{StatusOpen}
@@ -236,7 +241,10 @@ func (s *Service) ChangeRequests(ctx context.Context, spaceID string, f ListChan
 	default:
 		return nil, apierr.Invalid("orderBy", "orderBy must be updatedAt or createdAt")
 	}
-	q := s.Client.ChangeRequest.Query().Where(changerequest.SpaceID(spaceID), changerequest.StatusIn(statuses...))
+	if len(spaceIDs) == 0 {
+		return []*ent.ChangeRequest{}, nil
+	}
+	q := s.Client.ChangeRequest.Query().Where(changerequest.SpaceIDIn(spaceIDs...), changerequest.StatusIn(statuses...))
 	if f.Creator != "" {
 		q = q.Where(changerequest.CreatedBy(f.Creator))
 	}

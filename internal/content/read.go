@@ -41,6 +41,9 @@ type Revision struct {
 // Page is a page of a revision.
 type Page struct {
 	ID string
+	// Revision and Space are the revision the page was read from and its
+	// space.
+	Revision, Space string
 	// Type is document, group or link.
 	Type        string
 	Title       string
@@ -68,7 +71,10 @@ type Page struct {
 
 // File is a file of a revision.
 type File struct {
-	ID          string
+	ID string
+	// Revision and Space are the revision the file was read from and its
+	// space.
+	Revision, Space string
 	Name        string
 	ContentType string
 	Size        int64
@@ -132,6 +138,7 @@ func buildRevision(r *ent.Revision, st *state) *Revision {
 		pages := make([]*Page, 0, len(list))
 		for _, v := range list {
 			p := pageOf(v)
+			p.Revision, p.Space = r.ID, r.SpaceID
 			p.Path = prefix + v.Slug
 			p.Pages = build(v.PageID, p.Path+"/")
 			pages = append(pages, p)
@@ -140,7 +147,9 @@ func buildRevision(r *ent.Revision, st *state) *Revision {
 	}
 	out.Pages = build("", "")
 	for _, f := range st.files {
-		out.Files = append(out.Files, fileOf(f))
+		file := fileOf(f)
+		file.Revision, file.Space = r.ID, r.SpaceID
+		out.Files = append(out.Files, file)
 	}
 	slices.SortFunc(out.Files, func(a, b *File) int {
 		if c := cmp.Compare(a.Name, b.Name); c != 0 {
@@ -179,6 +188,7 @@ func (s *Service) Page(ctx context.Context, revisionID, pageID string) (*Page, e
 		return nil, apierr.NotFoundf("No matching page found for id %q in revision %q", pageID, revisionID)
 	}
 	p := pageOf(v)
+	p.Revision, p.Space = r.ID, r.SpaceID
 	// Path: walk up the ancestors.
 	path := []string{v.Slug}
 	for parent, depth := v.ParentID, 0; parent != "" && depth < 64; depth++ {
@@ -271,7 +281,9 @@ func (s *Service) File(ctx context.Context, revisionID, fileID string) (*File, e
 	if err != nil {
 		return nil, err
 	}
-	return fileOf(v), nil
+	f := fileOf(v)
+	f.Revision, f.Space = revisionID, v.SpaceID
+	return f, nil
 }
 
 // FileContent reads one file of a revision and its bytes.
@@ -289,7 +301,9 @@ func (s *Service) FileContent(ctx context.Context, revisionID, fileID string) (*
 	if !ok {
 		return nil, nil, fmt.Errorf("file blob %s is missing", v.BlobID)
 	}
-	return fileOf(v), data, nil
+	f := fileOf(v)
+	f.Revision, f.Space = revisionID, v.SpaceID
+	return f, data, nil
 }
 
 func (s *Service) fileVersion(ctx context.Context, revisionID, fileID string) (*ent.FileVersion, error) {

@@ -46,6 +46,8 @@ type Loaders struct {
 	// Sites holds the docs-site loaders.
 	Sites SiteLoaders
 
+	memo memo
+
 	viewerOnce    sync.Once
 	viewerMembers map[string]*ent.Member
 	viewerErr     error

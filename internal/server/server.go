@@ -11,6 +11,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"quire/internal/downloads"
+	"quire/internal/ids"
+	"quire/internal/signedurl"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -40,6 +43,10 @@ import (
 // MaxBodyBytes bounds a request body on both doors.
 const MaxBodyBytes = 1 << 20
 
+// MaxUploadBytes bounds a GraphQL multipart request (a file upload and its
+// operations).
+const MaxUploadBytes = content.MaxFileSize + MaxBodyBytes
+
 // Config configures the handler.
 type Config struct {
 	DB *db.DB
@@ -47,6 +54,9 @@ type Config struct {
 	PublicURL string
 	Log       *slog.Logger
 	Metrics   *metrics.Metrics
+	// SigningKey signs download links (files, PDFs). Empty: a key generated
+	// once and kept in the database, shared by every process using it.
+	SigningKey string
 }
 
 // Server is Quire's HTTP handler.
@@ -73,7 +83,18 @@ func NewServer(cfg Config) *Server {
 	// Space content engine: duplicating and purging spaces carry their content.
 	content.Register()
 	cat := catalog.New(cfg.DB.Client)
-	r := &graph.Resolver{Catalog: cat, Sites: sites.New(cfg.DB.Client, cat, cfg.PublicURL), PublicURL: cfg.PublicURL}
+	contents := content.New(cfg.DB.Client, cfg.PublicURL)
+	key, err := downloads.SigningKey(context.Background(), cfg.DB.Client, cfg.SigningKey)
+	if err != nil {
+		// Links signed with a key of this process alone still work here.
+		cfg.Log.Error("signing key unavailable; using a key of this process", "error", err.Error())
+		key = []byte(ids.New(ids.Token) + ids.New(ids.Token))
+	}
+	dl := downloads.New(contents, signedurl.NewSigner(key), cfg.PublicURL)
+	r := &graph.Resolver{
+		Catalog: cat, Sites: sites.New(cfg.DB.Client, cat, cfg.PublicURL), Content: contents,
+		Downloads: downloadLinks{dl}, PublicURL: cfg.PublicURL,
+	}
 	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -90,6 +111,8 @@ func NewServer(cfg Config) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.Handle("/metrics", cfg.Metrics.Handler())
+	// Signed download links carry their own authorization.
+	mux.Handle("/downloads/", dl.Handler())
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
@@ -100,6 +123,17 @@ func NewServer(cfg Config) *Server {
 	})
 	s.mux = mux
 	return s
+}
+
+// downloadLinks adapts the downloads service to the resolvers.
+type downloadLinks struct{ s *downloads.Service }
+
+func (d downloadLinks) FileURL(revisionID, fileID string) string {
+	return d.s.FileURL(revisionID, fileID)
+}
+
+func (d downloadLinks) PDFURL(revisionID, title, pageID string) string {
+	return d.s.PDFURL(revisionID, downloads.PDFOptions{Title: title, Page: pageID})
 }
 
 // Resolver returns the root resolver.
@@ -113,6 +147,8 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
 	srv.AddTransport(transport.POST{})
 	srv.AddTransport(transport.GET{})
+	// File uploads (uploadFile) use the GraphQL multipart request format.
+	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes, MaxMemory: 8 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
@@ -152,6 +188,12 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 }
 
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && isMultipart(r) {
+		// File uploads: the multipart transport reads the body itself,
+		// within MaxUploadBytes.
+		s.gql.ServeHTTP(w, r)
+		return
+	}
 	if r.Method == http.MethodPost {
 		// Read the body here, bounded, so that an oversized document gets
 		// a 413 rather than the transport's 200.
@@ -174,6 +216,10 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	s.gql.ServeHTTP(w, r)
 }
 
+func isMultipart(r *http.Request) bool {
+	return strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data")
+}
+
 // ServeHTTP runs the middleware chain and routes the request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
@@ -189,7 +235,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ctx = context.WithValue(ctx, callerKey{}, caller)
 	sw := &statusWriter{ResponseWriter: w}
 	r = r.WithContext(ctx)
-	r.Body = http.MaxBytesReader(sw, r.Body, MaxBodyBytes)
+	limit := int64(MaxBodyBytes)
+	if r.URL.Path == "/graphql" && isMultipart(r) {
+		limit = MaxUploadBytes
+	}
+	r.Body = http.MaxBytesReader(sw, r.Body, limit)
 	defer func() {
 		if v := recover(); v != nil {
 			s.cfg.Log.ErrorContext(ctx, "panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))

@@ -1,0 +1,607 @@
+package graph
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/graph-gophers/dataloader/v7"
+
+	"quire/ent"
+	"quire/graph/model"
+	"quire/internal/apierr"
+	"quire/internal/catalog"
+	"quire/internal/content"
+	"quire/internal/document"
+	"quire/internal/evaluate"
+	"quire/internal/loaders"
+	"quire/internal/types"
+)
+
+// Downloads makes the signed, expiring links that Quire serves for file
+// bytes and PDFs.
+type Downloads interface {
+	FileURL(revisionID, fileID string) string
+	PDFURL(revisionID, title, pageID string) string
+}
+
+// contentSpace returns a space the caller may see and on which it has at
+// least need: NotFound when it may not see it, Forbidden when it may see
+// but not do.
+func (r *Resolver) contentSpace(ctx context.Context, id string, need types.Role) (*ent.Space, error) {
+	sp, level, err := r.Catalog.Space(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !level.AtLeast(need) {
+		return nil, apierr.Forbiddenf("You need %s rights on this space", need)
+	}
+	return sp, nil
+}
+
+// changeRequestFor returns a change request of a space on which the caller
+// has at least need.
+func (r *Resolver) changeRequestFor(ctx context.Context, id string, need types.Role) (*ent.ChangeRequest, *ent.Space, error) {
+	cr, err := r.Content.ChangeRequest(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	sp, err := r.contentSpace(ctx, cr.SpaceID, need)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return nil, nil, apierr.NotFoundf("No matching change request found for id %q", id)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return cr, sp, nil
+}
+
+// spaceChangeRequest finds a change request of a space by id or number.
+func (r *Resolver) spaceChangeRequest(ctx context.Context, sp *ent.Space, id *string, number *int) (*ent.ChangeRequest, error) {
+	if _, err := r.contentSpace(ctx, sp.ID, types.RoleRead); err != nil {
+		return nil, err
+	}
+	switch {
+	case id != nil && number != nil:
+		return nil, apierr.Invalid("id", "Give id or number, not both")
+	case number != nil:
+		return r.Content.ChangeRequestByNumber(ctx, sp.ID, *number)
+	case id != nil:
+		cr, err := r.Content.ChangeRequest(ctx, *id)
+		if err != nil {
+			return nil, err
+		}
+		if cr.SpaceID != sp.ID {
+			return nil, apierr.NotFoundf("No matching change request found for id %q", *id)
+		}
+		return cr, nil
+	}
+	return nil, apierr.Invalid("id", "Give the change request's id or number")
+}
+
+// revisionFor reads a revision of a space the caller may read.
+func (r *Resolver) revisionFor(ctx context.Context, id string) (*content.Revision, error) {
+	row, err := r.Content.RevisionRow(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.contentSpace(ctx, row.SpaceID, types.RoleRead); err != nil {
+		if apierr.CodeOf(err) == apierr.NotFound {
+			return nil, apierr.NotFoundf("No matching revision found for id %q", id)
+		}
+		return nil, err
+	}
+	return r.Content.Revision(ctx, id)
+}
+
+// spaceContent reads a space's current content.
+func (r *Resolver) spaceContent(ctx context.Context, sp *ent.Space) (*content.Revision, error) {
+	if _, err := r.contentSpace(ctx, sp.ID, types.RoleRead); err != nil {
+		return nil, err
+	}
+	return r.Content.Revision(ctx, sp.RevisionID)
+}
+
+// forgetSpace drops a space from the request's cache after a write changed
+// it (its revision or counters), so later fields read it again.
+func forgetSpace(ctx context.Context, id string) {
+	loaders.For(ctx).SpaceByID.Clear(ctx, id)
+}
+
+func (r *Resolver) changeRequestConnection(items []*ent.ChangeRequest, args catalog.PageArgs) (*model.ChangeRequestConnection, error) {
+	p, err := catalog.Paginate(items, indexCursor(items), args)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.ChangeRequestConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ChangeRequestEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.ChangeRequestEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributor *string, orderBy *model.ChangeRequestOrderBy) content.ListChangeRequests {
+	f := content.ListChangeRequests{}
+	for _, s := range status {
+		f.Status = append(f.Status, string(s))
+	}
+	if creator != nil {
+		f.Creator = *creator
+	}
+	if contributor != nil {
+		f.Contributor = *contributor
+	}
+	if orderBy != nil {
+		f.OrderBy = string(*orderBy)
+	}
+	return f
+}
+
+// organizationChangeRequests lists the change requests of every space of
+// an organization the caller may read.
+func (r *Resolver) organizationChangeRequests(ctx context.Context, orgID string, f content.ListChangeRequests) ([]*ent.ChangeRequest, error) {
+	spaces, err := r.Catalog.Spaces(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(spaces))
+	for _, s := range spaces {
+		ids = append(ids, s.ID)
+	}
+	return r.Content.ChangeRequestsIn(ctx, ids, f)
+}
+
+// parseDocument parses a JSON document given for field.
+func parseDocument(field string, raw types.JSON) (*document.Document, error) {
+	doc, err := document.Parse(raw)
+	if err != nil {
+		if e, ok := apierr.As(err); ok && e.Field != "" {
+			return nil, apierr.Invalid(field+strings.TrimPrefix(e.Field, "document"), "%s", e.Message)
+		}
+		return nil, err
+	}
+	return doc, nil
+}
+
+// jsonObject decodes a JSON object given for field; null gives nil.
+func jsonObject(field string, raw types.JSON) (map[string]any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, apierr.Invalid(field, "%s must be a JSON object", field)
+	}
+	return m, nil
+}
+
+// contentRef decodes a content reference given for field.
+func contentRef(field string, raw types.JSON) (*document.ContentRef, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var ref document.ContentRef
+	if err := dec.Decode(&ref); err != nil {
+		return nil, apierr.Invalid(field, "%s must be a content reference {kind, ...}: %v", field, err)
+	}
+	return &ref, nil
+}
+
+func toJSON(v any) types.JSON {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return types.JSON(b)
+}
+
+func viewerID(ctx context.Context) string {
+	if u := viewerFrom(ctx); u != nil {
+		return u.ID
+	}
+	return ""
+}
+
+func pagePosition(o graphql.Omittable[*model.PagePositionInput]) *content.Position {
+	p := o.Value()
+	if p == nil {
+		return nil
+	}
+	return &content.Position{Before: str(p.Before), After: str(p.After)}
+}
+
+func str(o graphql.Omittable[*string]) string {
+	if v := o.Value(); v != nil {
+		return *v
+	}
+	return ""
+}
+
+// mapOpt turns an omittable JSON object into an option: null removes.
+func mapOpt(field string, o graphql.Omittable[types.JSON]) (catalog.Opt[map[string]any], error) {
+	if !o.IsSet() {
+		return catalog.Opt[map[string]any]{}, nil
+	}
+	m, err := jsonObject(field, o.Value())
+	if err != nil {
+		return catalog.Opt[map[string]any]{}, err
+	}
+	return catalog.Some(m), nil
+}
+
+// pageContent returns the Markdown or document an input gives, checking
+// that it gives at most one.
+func pageContent(md graphql.Omittable[*string], doc graphql.Omittable[types.JSON]) (*string, *document.Document, error) {
+	m := md.Value()
+	raw := doc.Value()
+	hasDoc := len(raw) > 0 && string(raw) != "null"
+	if m != nil && hasDoc {
+		return nil, nil, apierr.Invalid("markdown", "Give markdown or document, not both")
+	}
+	if hasDoc {
+		d, err := parseDocument("document", raw)
+		return nil, d, err
+	}
+	return m, nil, nil
+}
+
+func (r *Resolver) createPageOp(in model.CreatePageInput) (content.Op, error) {
+	op := &content.CreatePage{
+		Parent: str(in.Parent), Position: pagePosition(in.Position), Title: in.Title,
+		Slug: str(in.Slug), Emoji: str(in.Emoji), Description: str(in.Description),
+	}
+	if t := in.Type.Value(); t != nil {
+		op.Type = string(*t)
+	}
+	if h := in.Hidden.Value(); h != nil {
+		op.Hidden = *h
+	}
+	var err error
+	if op.Markdown, op.Document, err = pageContent(in.Markdown, in.Document); err != nil {
+		return nil, err
+	}
+	if op.Link, err = contentRef("target", in.Target.Value()); err != nil {
+		return nil, err
+	}
+	if op.Layout, err = jsonObject("layout", in.Layout.Value()); err != nil {
+		return nil, err
+	}
+	if op.Cover, err = jsonObject("cover", in.Cover.Value()); err != nil {
+		return nil, err
+	}
+	if op.Variables, err = jsonObject("variables", in.Variables.Value()); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+func (r *Resolver) updatePageOp(in model.UpdatePageInput) (content.Op, error) {
+	op := &content.UpdatePage{
+		Page: in.Page, Title: in.Title.Value(), Slug: in.Slug.Value(), Emoji: in.Emoji.Value(),
+		Description: in.Description.Value(), Hidden: in.Hidden.Value(),
+	}
+	var err error
+	if op.Markdown, op.Document, err = pageContent(in.Markdown, in.Document); err != nil {
+		return nil, err
+	}
+	if op.Link, err = contentRef("target", in.Target.Value()); err != nil {
+		return nil, err
+	}
+	if op.Layout, err = mapOpt("layout", in.Layout); err != nil {
+		return nil, err
+	}
+	if op.Cover, err = mapOpt("cover", in.Cover); err != nil {
+		return nil, err
+	}
+	if op.Variables, err = mapOpt("variables", in.Variables); err != nil {
+		return nil, err
+	}
+	return op, nil
+}
+
+func uploadOp(in model.UploadFileInput) (content.Op, error) {
+	if in.File.File == nil {
+		return nil, apierr.Invalid("file", "Attach the file to upload")
+	}
+	data, err := io.ReadAll(io.LimitReader(in.File.File, content.MaxFileSize+1))
+	if err != nil {
+		return nil, apierr.Invalid("file", "The upload could not be read")
+	}
+	if len(data) > content.MaxFileSize {
+		return nil, apierr.New(apierr.TooLarge, "Files may hold at most %d bytes", content.MaxFileSize)
+	}
+	name := in.File.Filename
+	if n := in.Name.Value(); n != nil {
+		name = *n
+	}
+	ct := in.File.ContentType
+	if ct == "application/octet-stream" {
+		ct = ""
+	}
+	return &content.UploadFile{File: str(in.Replace), Name: name, ContentType: ct, Data: data}, nil
+}
+
+// edit applies one op to a change request and presents the outcome.
+func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFile bool) (*model.ContentEditPayload, error) {
+	cr, _, err := r.changeRequestFor(ctx, crID, types.RoleEdit)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.Content.Edit(ctx, cr.ID, viewerID(ctx), op)
+	if err != nil {
+		return nil, err
+	}
+	forgetSpace(ctx, cr.SpaceID)
+	rev, err := r.Content.Revision(ctx, res.Revision)
+	if err != nil {
+		return nil, err
+	}
+	out := &model.ContentEditPayload{ChangeRequest: res.ChangeRequest, Revision: rev, Changed: res.Changed}
+	if id := res.IDs[0]; id != "" {
+		if wantFile {
+			if out.File, err = r.Content.File(ctx, res.Revision, id); err != nil {
+				return nil, err
+			}
+		} else if _, isDelete := op.(*content.DeletePage); !isDelete {
+			if out.Page, err = r.Content.Page(ctx, res.Revision, id); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// mergeResult presents the outcome of a merge or an update.
+func mergeResult(res *content.MergeResult) *model.MergeResult {
+	out := &model.MergeResult{Result: model.MergeOutcome(res.Result), ChangeRequest: res.ChangeRequest, Conflicts: []*model.MergeConflict{}}
+	if res.Revision != "" {
+		rev := res.Revision
+		out.Revision = &rev
+	}
+	for _, c := range res.Conflicts {
+		mc := &model.MergeConflict{Kind: c.Kind, Message: c.Message}
+		if c.Page != "" {
+			mc.Page = &c.Page
+		}
+		if c.File != "" {
+			mc.File = &c.File
+		}
+		if c.Variable != "" {
+			mc.Variable = &c.Variable
+		}
+		out.Conflicts = append(out.Conflicts, mc)
+	}
+	return out
+}
+
+// checkMergeRules refuses a merge that the space's merge rules forbid. Rules
+// about reviews cannot be met yet: Quire has no reviews, so they are not
+// enforced.
+func (r *Resolver) checkMergeRules(ctx context.Context, cr *ent.ChangeRequest, sp *ent.Space) error {
+	rules := sp.MergeRules
+	if rules.Type == "inherit" {
+		org, err := loaders.For(ctx).OrganizationByID.Load(ctx, sp.OrganizationID)()
+		if err != nil {
+			return err
+		}
+		rules = org.MergeRules
+	}
+	if rules.Type != "rules" {
+		return nil
+	}
+	for _, rule := range rules.Rules {
+		switch rule.Rule {
+		case "require_change_request_subject":
+			if strings.TrimSpace(cr.Subject) == "" {
+				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require a subject")
+			}
+		case "require_change_request_description":
+			if cr.Description == nil {
+				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require a description")
+			}
+		case "require_up_to_date_change_request":
+			if content.Outdated(cr, sp) {
+				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require the change request to be up to date: update it first")
+			}
+		}
+	}
+	return nil
+}
+
+// linkReport filters links by status and counts them.
+func linkReport(links []content.Link, status *model.ContentReferenceStatus) *model.ContentLinkReport {
+	out := &model.ContentLinkReport{Items: []*content.Link{}, Stats: &model.ContentLinkStats{}}
+	for i := range links {
+		l := &links[i]
+		switch l.Status {
+		case content.LinkOK:
+			out.Stats.Ok++
+		case content.LinkBroken:
+			out.Stats.Broken++
+		case content.LinkInApp:
+			out.Stats.InApp++
+		}
+		out.Stats.Total++
+		if status != nil && restEnum(*status) != l.Status {
+			continue
+		}
+		out.Items = append(out.Items, l)
+	}
+	return out
+}
+
+func linkPointers(links []content.Link) []*content.Link {
+	out := make([]*content.Link, len(links))
+	for i := range links {
+		out[i] = &links[i]
+	}
+	return out
+}
+
+// documentLoader loads the documents of page versions for the request, a
+// batch of versions per two statements.
+func (r *Resolver) documentLoader(ctx context.Context) *dataloader.Loader[string, *document.Document] {
+	return loaders.Memo(loaders.For(ctx), "content.documents", func() *dataloader.Loader[string, *document.Document] {
+		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*document.Document] {
+			docs, err := r.Content.Documents(ctx, keys)
+			out := make([]*dataloader.Result[*document.Document], len(keys))
+			for i, k := range keys {
+				if err != nil {
+					out[i] = &dataloader.Result[*document.Document]{Error: err}
+				} else {
+					out[i] = &dataloader.Result[*document.Document]{Data: docs[k]}
+				}
+			}
+			return out
+		}, dataloader.WithWait[string, *document.Document](loaders.Wait))
+	})
+}
+
+// revisionRowLoader caches revision rows (for their variables) per request.
+func (r *Resolver) revisionRow(ctx context.Context, id string) (*ent.Revision, error) {
+	l := loaders.Memo(loaders.For(ctx), "content.revisionRows", func() *dataloader.Loader[string, *ent.Revision] {
+		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Revision] {
+			out := make([]*dataloader.Result[*ent.Revision], len(keys))
+			for i, k := range keys {
+				row, err := r.Content.RevisionRow(ctx, k)
+				out[i] = &dataloader.Result[*ent.Revision]{Data: row, Error: err}
+			}
+			return out
+		}, dataloader.WithWait[string, *ent.Revision](loaders.Wait))
+	})
+	return l.Load(ctx, id)()
+}
+
+// pageDocument returns a document page's content, evaluated as asked.
+func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *model.PageEvaluation) (*document.Document, error) {
+	if p.Type != content.TypeDocument {
+		return nil, nil
+	}
+	doc := p.Document
+	if doc == nil {
+		var err error
+		if doc, err = r.documentLoader(ctx).Load(ctx, p.Version)(); err != nil {
+			return nil, err
+		}
+	}
+	if doc == nil {
+		doc = &document.Document{Data: map[string]any{}, Nodes: []document.Node{}}
+	}
+	if mode == nil || *mode == model.PageEvaluationNone {
+		return doc, nil
+	}
+	row, err := r.revisionRow(ctx, p.Revision)
+	if err != nil {
+		return nil, err
+	}
+	m := evaluate.All
+	if *mode == model.PageEvaluationDeterministicOnly {
+		m = evaluate.DeterministicOnly
+	}
+	return evaluate.Document(doc, evaluate.Env{Space: row.Variables, Page: p.Variables}, m)
+}
+
+// defaultLayout is the layout of a page that has not set one.
+var defaultLayout = model.PageLayout{
+	Width: "default", Cover: true, CoverSize: "hero", Title: true, Description: true,
+	TableOfContents: true, Outline: true, Pagination: true, Metadata: true,
+}
+
+func pageLayout(m map[string]any) *model.PageLayout {
+	l := defaultLayout
+	str := func(k string, dst *string) {
+		if v, ok := m[k].(string); ok {
+			*dst = v
+		}
+	}
+	boolean := func(k string, dst *bool) {
+		if v, ok := m[k].(bool); ok {
+			*dst = v
+		}
+	}
+	str("width", &l.Width)
+	str("coverSize", &l.CoverSize)
+	boolean("cover", &l.Cover)
+	boolean("title", &l.Title)
+	boolean("description", &l.Description)
+	boolean("tableOfContents", &l.TableOfContents)
+	boolean("outline", &l.Outline)
+	boolean("pagination", &l.Pagination)
+	boolean("metadata", &l.Metadata)
+	return &l
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// pdfTitle is the title of a change request's PDF.
+func pdfTitle(cr *ent.ChangeRequest) string {
+	if cr.Subject != "" {
+		return cr.Subject
+	}
+	return fmt.Sprintf("Change request #%d", cr.Number)
+}
+
+func contentTemplates() []*model.ContentTemplate {
+	var out []*model.ContentTemplate
+	for _, t := range content.Templates() {
+		ct := &model.ContentTemplate{ID: t.ID, Title: t.Title, Description: t.Description, Params: []*model.ContentTemplateParam{}}
+		for _, p := range t.Params {
+			ct.Params = append(ct.Params, &model.ContentTemplateParam{Name: p.Name, Description: p.Description, Kinds: p.Kinds, Required: p.Required})
+		}
+		out = append(out, ct)
+	}
+	return out
+}
+
+// applyTemplate applies a built-in template and returns the content it
+// made: the change request's or the space's.
+func (r *Resolver) applyTemplate(ctx context.Context, in model.ApplyTemplateInput) (*content.Revision, error) {
+	sp, err := r.contentSpace(ctx, in.Space, types.RoleEdit)
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]document.ContentRef{}
+	if raw := in.ContentRefs.Value(); len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &refs); err != nil {
+			return nil, apierr.Invalid("params.contentRefs", "contentRefs must map parameter names to content references")
+		}
+	}
+	crID := str(in.ChangeRequest)
+	if crID != "" {
+		cr, err := r.spaceChangeRequest(ctx, sp, &crID, nil)
+		if err != nil {
+			return nil, err
+		}
+		crID = cr.ID
+	}
+	if err := r.Content.ApplyTemplate(ctx, sp.ID, crID, viewerID(ctx), in.Template, refs); err != nil {
+		return nil, err
+	}
+	forgetSpace(ctx, sp.ID)
+	if crID != "" {
+		cr, err := r.Content.ChangeRequest(ctx, crID)
+		if err != nil {
+			return nil, err
+		}
+		return r.Content.Revision(ctx, cr.RevisionID)
+	}
+	fresh, _, err := r.Catalog.Space(ctx, sp.ID)
+	if err != nil {
+		return nil, err
+	}
+	return r.Content.Revision(ctx, fresh.RevisionID)
+}
