@@ -38,6 +38,7 @@ const (
 	envAddr        = "QUIRE_ADDR"
 	envDatabaseURL = "QUIRE_DATABASE_URL"
 	envPublicURL   = "QUIRE_PUBLIC_URL"
+	envSigningKey  = "QUIRE_SIGNING_KEY"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"
@@ -55,6 +56,8 @@ Environment (flags win):
   QUIRE_ADDR          listen address (default localhost:8080)
   QUIRE_DATABASE_URL  sqlite:PATH or postgres://... (default sqlite:data/quire.db)
   QUIRE_PUBLIC_URL    public base URL (default http:// + the listen address)
+  QUIRE_SIGNING_KEY   secret that signs download links (default: one generated
+                      once and kept in the database)
 
 Run "quire COMMAND --help" for a command's flags.
 `

@@ -79,6 +79,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 			PublicURL: *publicURL,
 			Log:       log,
 			Metrics:   m,
+			// A secret: read from the environment only, never a flag.
+			SigningKey: e.getenv(envSigningKey),
 		}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
