@@ -374,3 +374,42 @@ func TestContentNodes(t *testing.T) {
 		cxCode(t, e.GraphQL(team.Outsider.Token, q, vars), "NOT_FOUND")
 	})
 }
+
+// TestContentStatementsDoNotGrow reads a page tree with every page's
+// Markdown, and a change request list with creators and contributors: the
+// number of SQL statements does not depend on how many there are.
+func TestContentStatementsDoNotGrow(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		build := func(title string, pages int) string {
+			space := cxSpace(t, e, team, title)
+			for i := 0; i < pages; i++ {
+				cr := cxStr(cxNewCR(t, e, team.Editor.Token, space, title)["id"])
+				cxNewPage(t, e, team.Editor.Token, map[string]any{"changeRequest": cr, "title": title + " page", "markdown": "Text of a page.\n"})
+				if i%2 == 0 {
+					cxMerge(t, e, team.Admin.Token, cr)
+				}
+			}
+			return space
+		}
+		q := `query($id: ID!) { space(id: $id) {
+		  content { pages { title markdown document { nodes { __typename } } pages { title } } }
+		  changeRequestList(status: [open, draft, merged]) { nodes { number createdBy { id } contributors { id } outdated } } } }`
+		count := func(space string) int64 {
+			best := int64(-1)
+			for i := 0; i < 3; i++ {
+				before := e.Statements()
+				cxOK(t, e.GraphQL(team.Reader.Token, q, map[string]any{"id": space}))
+				n := e.Statements() - before
+				if best < 0 || n < best {
+					best = n
+				}
+			}
+			return best
+		}
+		small, large := count(build("Small", 2)), count(build("Large", 8))
+		if small != large {
+			t.Fatalf("statements: %d for 2 change requests and pages, %d for 8", small, large)
+		}
+	})
+}
