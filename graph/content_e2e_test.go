@@ -413,3 +413,25 @@ func TestContentStatementsDoNotGrow(t *testing.T) {
 		}
 	})
 }
+
+// TestMergeRules refuses merges that the space's rules forbid.
+func TestMergeRules(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		space := cxSpace(t, e, team, "Ruled")
+		r := e.Do(team.Admin.Token, "PATCH", "/v1/spaces/"+space, map[string]any{"mergeRules": map[string]any{"type": "rules", "rules": []any{
+			map[string]any{"rule": "require_change_request_description"},
+		}}})
+		if r.Status != http.StatusOK {
+			t.Fatalf("set merge rules: %d %s", r.Status, r.Body)
+		}
+		cr := cxStr(cxNewCR(t, e, team.Editor.Token, space, "No description")["id"])
+		merge := `mutation($id: ID!) { mergeChangeRequest(id: $id) { result } }`
+		cxCode(t, e.GraphQL(team.Admin.Token, merge, map[string]any{"id": cr}), "PRECONDITION_FAILED")
+		cxOK(t, e.GraphQL(team.Editor.Token, `mutation($id: ID!) { patchChangeRequest(id: $id, input: {descriptionMarkdown: "Why: because."}) { description { nodes { __typename } } } }`, map[string]any{"id": cr}))
+		d := cxOK(t, e.GraphQL(team.Admin.Token, merge, map[string]any{"id": cr}))
+		if testenv.Path(d, "mergeChangeRequest", "result") != "merge" {
+			t.Fatalf("merge with a description: %v", d)
+		}
+	})
+}
