@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/graph-gophers/dataloader/v7"
@@ -439,14 +440,6 @@ func linkReport(links []content.Link, status *model.ContentReferenceStatus) *mod
 	return out
 }
 
-func linkPointers(links []content.Link) []*content.Link {
-	out := make([]*content.Link, len(links))
-	for i := range links {
-		out[i] = &links[i]
-	}
-	return out
-}
-
 // documentLoader loads the documents of page versions for the request, a
 // batch of versions per two statements.
 func (r *Resolver) documentLoader(ctx context.Context) *dataloader.Loader[string, *document.Document] {
@@ -604,4 +597,52 @@ func (r *Resolver) applyTemplate(ctx context.Context, in model.ApplyTemplateInpu
 		return nil, err
 	}
 	return r.Content.Revision(ctx, fresh.RevisionID)
+}
+
+// revisionLinks resolves every link of a revision once per request, so that
+// the links and backlinks of many pages cost one read.
+func (r *Resolver) revisionLinks(ctx context.Context, revisionID string) ([]content.Link, error) {
+	type once struct {
+		sync.Once
+		links []content.Link
+		err   error
+	}
+	o := loaders.Memo(loaders.For(ctx), "content.links."+revisionID, func() *once { return &once{} })
+	o.Do(func() { o.links, o.err = r.Content.Links(ctx, revisionID, nil) })
+	return o.links, o.err
+}
+
+// pageLinks are the links held by one page of a revision.
+func (r *Resolver) pageLinks(ctx context.Context, p *content.Page) ([]content.Link, error) {
+	all, err := r.revisionLinks(ctx, p.Revision)
+	if err != nil {
+		return nil, err
+	}
+	var out []content.Link
+	for _, l := range all {
+		if l.Page == p.ID {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// backlinks are the links of a revision that point at a page or a file of
+// it (kind "page" or "file").
+func (r *Resolver) backlinks(ctx context.Context, revisionID, spaceID, kind, id string) ([]*content.Link, error) {
+	all, err := r.revisionLinks(ctx, revisionID)
+	if err != nil {
+		return nil, err
+	}
+	out := []*content.Link{}
+	for i := range all {
+		ref := all[i].Ref
+		sameSpace := ref.Space == "" || ref.Space == spaceID
+		switch {
+		case kind == "page" && sameSpace && (ref.Kind == document.RefPage || ref.Kind == document.RefAnchor) && ref.Page == id,
+			kind == "file" && ref.Kind == document.RefFile && ref.File == id:
+			out = append(out, &all[i])
+		}
+	}
+	return out, nil
 }

@@ -393,7 +393,7 @@ func TestContentStatementsDoNotGrow(t *testing.T) {
 			return space
 		}
 		q := `query($id: ID!) { space(id: $id) {
-		  content { pages { title markdown document { nodes { __typename } } pages { title } } }
+		  content { pages { title markdown document { nodes { __typename } } links { stats { total } } backlinks { page } pages { title backlinks { page } } } }
 		  changeRequestList(status: [open, draft, merged]) { nodes { number createdBy { id } contributors { id } outdated } } } }`
 		count := func(space string) int64 {
 			best := int64(-1)

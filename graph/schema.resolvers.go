@@ -221,11 +221,7 @@ func (r *fileResolver) DownloadURL(ctx context.Context, obj *content.File) (stri
 
 // Backlinks is the resolver for the backlinks field.
 func (r *fileResolver) Backlinks(ctx context.Context, obj *content.File) ([]*content.Link, error) {
-	links, err := r.Resolver.Content.Backlinks(ctx, obj.Revision, "file", obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return linkPointers(links), nil
+	return r.backlinks(ctx, obj.Revision, obj.Space, "file", obj.ID)
 }
 
 // Object is the resolver for the object field.
@@ -1037,8 +1033,7 @@ func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluate
 
 // Links is the resolver for the links field.
 func (r *pageResolver) Links(ctx context.Context, obj *content.Page, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
-	id := obj.ID
-	links, err := r.Resolver.Content.Links(ctx, obj.Revision, &id)
+	links, err := r.pageLinks(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
@@ -1047,11 +1042,7 @@ func (r *pageResolver) Links(ctx context.Context, obj *content.Page, status *mod
 
 // Backlinks is the resolver for the backlinks field.
 func (r *pageResolver) Backlinks(ctx context.Context, obj *content.Page) ([]*content.Link, error) {
-	links, err := r.Resolver.Content.Backlinks(ctx, obj.Revision, "page", obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return linkPointers(links), nil
+	return r.backlinks(ctx, obj.Revision, obj.Space, "page", obj.ID)
 }
 
 // Urls is the resolver for the urls field.
@@ -1188,7 +1179,7 @@ func (r *revisionResolver) Variables(ctx context.Context, obj *content.Revision)
 
 // Links is the resolver for the links field.
 func (r *revisionResolver) Links(ctx context.Context, obj *content.Revision, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error) {
-	links, err := r.Resolver.Content.Links(ctx, obj.ID, nil)
+	links, err := r.revisionLinks(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}
