@@ -174,7 +174,7 @@ func (a *API) listPages(sc scopeFunc) HandlerFunc {
 		if err != nil {
 			return 0, nil, err
 		}
-		pages, err := presentAll(ctx, s.rev.Pages, a.presentPage)
+		pages, err := a.presentTree(ctx, s.rev.Pages)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -363,19 +363,11 @@ func (a *API) getPage(sc scopeFunc) HandlerFunc {
 			if md == nil {
 				md = new(string)
 			}
-			out.Markdown = md
+			out.Markdown, out.Document = md, nil
 			return http.StatusOK, out, nil
 		}
-		doc, err := a.r.Page().Document(ctx, p, &eval)
-		if err != nil {
+		if out.Document, err = a.document(ctx, p, eval); err != nil {
 			return 0, nil, err
-		}
-		if doc != nil && doc.D != nil {
-			if out.Document, err = json.Marshal(doc.D); err != nil {
-				return 0, nil, fmt.Errorf("encode document of page %s: %w", p.ID, err)
-			}
-		} else {
-			out.Document = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
 		}
 		return http.StatusOK, out, nil
 	}

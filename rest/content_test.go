@@ -111,8 +111,9 @@ func TestContentRevisionAndPages(t *testing.T) {
 			guide["path"] != "guide" || guide["description"] != "All about it" || guide["hidden"] != false {
 			t.Errorf("guide = %v", guide)
 		}
-		if _, ok := guide["document"]; ok {
-			t.Errorf("the tree carries documents")
+		// Document pages carry their document, as the reference requires.
+		if testenv.Path(guide, "document", "object") != "document" || testenv.Path(guide, "pages", 0, "document", "object") != "document" {
+			t.Errorf("tree pages without their document: %v", guide)
 		}
 		layout, _ := guide["layout"].(map[string]any)
 		for _, k := range []string{"width", "cover", "coverSize", "title", "description", "tableOfContents", "outline", "pagination", "metadata"} {
@@ -124,7 +125,7 @@ func TestContentRevisionAndPages(t *testing.T) {
 			t.Errorf("guide's children = %v", guide["pages"])
 		}
 		group := pages[1].(map[string]any)
-		if group["kind"] != "group" || group["type"] != "group" || group["pages"] == nil {
+		if group["kind"] != "group" || group["type"] != "group" || group["pages"] == nil || group["document"] != nil {
 			t.Errorf("group = %v", group)
 		}
 		ext := pages[2].(map[string]any)

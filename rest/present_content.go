@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"quire/ent"
@@ -34,7 +35,7 @@ type Page struct {
 	Hidden      bool              `json:"hidden"`
 	Target      types.JSON        `json:"target,omitempty" doc:"Target of a link page: a content reference."`
 	Href        string            `json:"href,omitempty" doc:"URL of a link page whose target is a URL."`
-	Document    json.RawMessage   `json:"document,omitempty" doc:"Content of a document page (JSON document), on the page read with format=document."`
+	Document    json.RawMessage   `json:"document,omitempty" doc:"Content of a document page (JSON document); on the page read, only with format=document."`
 	Markdown    *string           `json:"markdown,omitempty" doc:"Content of a document page as Markdown, on the page read with format=markdown."`
 }
 
@@ -182,8 +183,95 @@ func nonNull(j types.JSON) types.JSON {
 
 var pageKinds = map[string]string{content.TypeDocument: "sheet", content.TypeGroup: "group", content.TypeLink: "link"}
 
-// presentPage presents a page with its children (from the revision tree).
+// presentTree presents pages with their children. Document pages carry
+// their JSON document, as the reference's RevisionPageDocument requires
+// one; the documents of the whole tree are loaded together.
+func (a *API) presentTree(ctx context.Context, pages []*content.Page) ([]*Page, error) {
+	docs, err := a.documents(ctx, pages)
+	if err != nil {
+		return nil, err
+	}
+	return presentAll(ctx, pages, a.pageWith(docs))
+}
+
+// presentPage presents one page with its children.
 func (a *API) presentPage(ctx context.Context, p *content.Page) (*Page, error) {
+	out, err := a.presentTree(ctx, []*content.Page{p})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// documents loads the documents of the document pages of a tree, all at
+// once so that the loader batches them.
+func (a *API) documents(ctx context.Context, pages []*content.Page) (map[string]json.RawMessage, error) {
+	var list []*content.Page
+	content.Walk(pages, func(p *content.Page) {
+		if p.Type == content.TypeDocument {
+			list = append(list, p)
+		}
+	})
+	raws := make([]json.RawMessage, len(list))
+	errs := make([]error, len(list))
+	var wg sync.WaitGroup
+	for i, p := range list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			raws[i], errs[i] = a.document(ctx, p, model.PageEvaluationNone)
+		}()
+	}
+	wg.Wait()
+	out := make(map[string]json.RawMessage, len(list))
+	for i, p := range list {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		out[p.ID] = raws[i]
+	}
+	return out, nil
+}
+
+// emptyDocument is the document of a page without content.
+var emptyDocument = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
+
+// document returns the JSON document of a document page.
+func (a *API) document(ctx context.Context, p *content.Page, eval model.PageEvaluation) (json.RawMessage, error) {
+	doc, err := a.r.Page().Document(ctx, p, &eval)
+	if err != nil {
+		return nil, err
+	}
+	if doc == nil || doc.D == nil {
+		return emptyDocument, nil
+	}
+	raw, err := json.Marshal(doc.D)
+	if err != nil {
+		return nil, fmt.Errorf("encode document of page %s: %w", p.ID, err)
+	}
+	return raw, nil
+}
+
+func (a *API) pageWith(docs map[string]json.RawMessage) func(context.Context, *content.Page) (*Page, error) {
+	var present func(context.Context, *content.Page) (*Page, error)
+	present = func(ctx context.Context, p *content.Page) (*Page, error) {
+		out, err := a.pageFields(ctx, p)
+		if err != nil || p.Type == content.TypeLink {
+			return out, err
+		}
+		if p.Type == content.TypeDocument {
+			out.Document = docs[p.ID]
+		}
+		if out.Pages, err = presentAll(ctx, p.Pages, present); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return present
+}
+
+// pageFields presents a page without its children and content.
+func (a *API) pageFields(ctx context.Context, p *content.Page) (*Page, error) {
 	pr := a.r.Page()
 	out := &Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Kind: pageKinds[p.Type], Type: p.Type, Hidden: p.Hidden}
 	if out.Kind == "" {
@@ -224,11 +312,6 @@ func (a *API) presentPage(ctx context.Context, p *content.Page) (*Page, error) {
 		out.Description = p.Description
 	}
 	out.Slug, out.Path = p.Slug, p.Path
-	children, err := presentAll(ctx, p.Pages, a.presentPage)
-	if err != nil {
-		return nil, err
-	}
-	out.Pages = children
 	return out, nil
 }
 
@@ -249,7 +332,7 @@ func (a *API) presentFile(ctx context.Context, f *content.File) (*File, error) {
 // presentRevision presents a revision with its page tree and files.
 func (a *API) presentRevision(ctx context.Context, rev *content.Revision) (*Revision, error) {
 	rr := a.r.Revision()
-	pages, err := presentAll(ctx, rev.Pages, a.presentPage)
+	pages, err := a.presentTree(ctx, rev.Pages)
 	if err != nil {
 		return nil, err
 	}
