@@ -136,13 +136,8 @@ type EditResult struct {
 // Forbidden (the space is locked), PreconditionFailed (the space is
 // deleted).
 func (s *Service) Edit(ctx context.Context, crID, userID string, ops ...Op) (*EditResult, error) {
-	if len(ops) == 0 {
-		return nil, apierr.Invalid("ops", "Provide at least one edit")
-	}
-	for i, op := range ops {
-		if op == nil || isNilOp(op) {
-			return nil, apierr.Invalid("ops", "ops[%d] is empty", i)
-		}
+	if err := checkOps(ops); err != nil {
+		return nil, err
 	}
 	now := s.Now()
 	var res *EditResult
@@ -203,6 +198,19 @@ func (s *Service) Edit(ctx context.Context, crID, userID string, ops ...Op) (*Ed
 		return nil, err
 	}
 	return res, nil
+}
+
+// checkOps refuses an empty list of ops, or one holding a nil op.
+func checkOps(ops []Op) error {
+	if len(ops) == 0 {
+		return apierr.Invalid("ops", "Provide at least one edit")
+	}
+	for i, op := range ops {
+		if op == nil || isNilOp(op) {
+			return apierr.Invalid("ops", "ops[%d] is empty", i)
+		}
+	}
+	return nil
 }
 
 func isNilOp(op Op) bool {

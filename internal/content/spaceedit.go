@@ -6,7 +6,6 @@ import (
 
 	"quire/ent"
 	"quire/ent/space"
-	"quire/internal/apierr"
 )
 
 // SpaceEditResult is the outcome of EditSpace.
@@ -35,13 +34,8 @@ type SpaceEditResult struct {
 // (invalid input), Forbidden (the space is locked), PreconditionFailed
 // (the space is deleted).
 func (s *Service) EditSpace(ctx context.Context, spaceID, userID string, ops ...Op) (*SpaceEditResult, error) {
-	if len(ops) == 0 {
-		return nil, apierr.Invalid("ops", "Provide at least one edit")
-	}
-	for i, op := range ops {
-		if op == nil || isNilOp(op) {
-			return nil, apierr.Invalid("ops", "ops[%d] is empty", i)
-		}
+	if err := checkOps(ops); err != nil {
+		return nil, err
 	}
 	now := s.Now()
 	var res *SpaceEditResult
