@@ -867,7 +867,8 @@ func (r *siteResolver) Structure(ctx context.Context, obj *ent.Site, shareKey *s
 
 // Customization is the resolver for the customization field.
 func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (types.JSON, error) {
-	return settingsJSON(r.Sites.Customization(ctx, obj.OrganizationID, obj.ID))
+	b, err := r.Sites.CustomizationJSON(ctx, obj.OrganizationID, obj.ID)
+	return types.JSON(b), err
 }
 
 // AdaptiveSchema is the resolver for the adaptiveSchema field.
@@ -1113,7 +1114,8 @@ func (r *siteSpaceResolver) Customization(ctx context.Context, obj *ent.SiteSpac
 	if err != nil {
 		return nil, err
 	}
-	return settingsJSON(r.Sites.SiteSpaceCustomization(ctx, st.OrganizationID, st.ID, obj.ID))
+	b, err := r.Sites.SiteSpaceCustomizationJSON(ctx, st.OrganizationID, st.ID, obj.ID)
+	return types.JSON(b), err
 }
 
 // Object is the resolver for the object field.

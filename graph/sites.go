@@ -136,7 +136,7 @@ func (r *Resolver) publishedURL(ctx context.Context, siteID, id string, shareKey
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := sites.PublishedURLs(r.PublicURL, t, key)[id]; ok {
+	if u, ok := r.Sites.URLs(ctx, t, key)[id]; ok {
 		return &u, nil
 	}
 	return nil, nil
@@ -233,27 +233,11 @@ func isDefaultSiteSpace(t *sites.Tree, ss *ent.SiteSpace) bool {
 }
 
 func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
-	site, err := settingsJSON(p.Customization, nil)
-	if err != nil {
-		return nil, err
-	}
-	spaces := map[string]json.RawMessage{}
-	for id, set := range p.SiteSpaces {
-		b, err := customization.Marshal(set)
-		if err != nil {
-			return nil, err
-		}
-		spaces[id] = b
-	}
-	sb, err := json.Marshal(spaces)
-	if err != nil {
-		return nil, err
-	}
 	return &model.PublishedContentSite{
 		Object:         "published-content-site",
 		Site:           p.Site,
 		Structure:      siteStructure(p.Tree),
-		Customizations: &model.PublishedCustomizations{Site: site, SiteSpaces: types.JSON(sb)},
+		Customizations: &model.PublishedCustomizations{Site: types.JSON(p.CustomizationJSON), SiteSpaces: types.JSON(p.SiteSpacesJSON)},
 		Scripts:        []*model.SiteScript{},
 	}, nil
 }

@@ -38,6 +38,7 @@ type onceMap struct {
 
 type onceErr struct {
 	once sync.Once
+	val  any
 	err  error
 }
 
@@ -47,6 +48,12 @@ type onceErr struct {
 // what all of them need in one batch: left to the batch window, their loads
 // may be split into several batches as the scheduler pleases.
 func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
+	o := l.once(siteID, what)
+	o.once.Do(func() { o.err = warm() })
+	return o.err
+}
+
+func (l SiteLoaders) once(siteID, what string) *onceErr {
 	l.warmed.mu.Lock()
 	if l.warmed.m[siteID] == nil {
 		l.warmed.m[siteID] = map[string]*onceErr{}
@@ -57,8 +64,29 @@ func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
 		l.warmed.m[siteID][what] = o
 	}
 	l.warmed.mu.Unlock()
-	o.once.Do(func() { o.err = warm() })
-	return o.err
+	return o
+}
+
+// Memo returns what compute returns the first time it is called for a site
+// and key in the request; later and concurrent callers share that value
+// (which they must not change) until ForgetSite. Without request loaders
+// (admin commands, jobs) it computes every time.
+func Memo[T any](ctx context.Context, siteID, key string, compute func() (T, error)) (T, error) {
+	l := For(ctx)
+	if l == nil {
+		return compute()
+	}
+	o := l.Sites.once(siteID, key)
+	o.once.Do(func() {
+		v, err := compute()
+		o.val, o.err = v, err
+	})
+	if o.err != nil {
+		var zero T
+		return zero, o.err
+	}
+	v, _ := o.val.(T)
+	return v, nil
 }
 
 func newSiteLoaders(client *ent.Client) SiteLoaders {

@@ -5,7 +5,6 @@ import (
 
 	"quire/ent"
 	"quire/internal/authz"
-	"quire/internal/customization"
 	"quire/internal/loaders"
 )
 
@@ -17,10 +16,11 @@ type Profile struct {
 	Space map[string]*ent.Space
 	// URLs are the published URLs by object id.
 	URLs map[string]string
-	// Customization is the site's; SiteSpaces maps each site space id to
-	// the settings it shows.
-	Customization customization.Settings
-	SiteSpaces    map[string]customization.Settings
+	// CustomizationJSON is the JSON of the site's settings; SiteSpacesJSON
+	// is a JSON object mapping each site space id to the settings it shows.
+	// Both are compact and shared: callers must not change them.
+	CustomizationJSON []byte
+	SiteSpacesJSON    []byte
 }
 
 // Published reads a site's published profile: a fixed number of SQL
@@ -44,14 +44,12 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	if err != nil {
 		return nil, err
 	}
-	p := &Profile{Site: st, Tree: t, Space: spaces, URLs: PublishedURLs(s.PublicURL, t, key), SiteSpaces: map[string]customization.Settings{}}
-	if p.Customization, err = siteSettings(st); err != nil {
+	p := &Profile{Site: st, Tree: t, Space: spaces, URLs: s.URLs(ctx, t, key)}
+	if p.CustomizationJSON, err = siteSettingsJSON(st); err != nil {
 		return nil, err
 	}
-	for _, ss := range t.SiteSpaces {
-		if p.SiteSpaces[ss.ID], err = effective(st, ss); err != nil {
-			return nil, err
-		}
+	if p.SiteSpacesJSON, err = siteSpacesSettingsJSON(ctx, st, t.SiteSpaces); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -86,3 +84,4 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 	}
 	return out, nil
 }
+
