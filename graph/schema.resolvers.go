@@ -696,7 +696,13 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
-	return r.Sites.SiteByID(ctx, id)
+	st, err := r.Sites.SiteByID(ctx, id)
+	if err == nil && selectsStructure(ctx) {
+		// One site: its structure is needed by the fields below, so load
+		// it now rather than after a batch window.
+		sites.PrefetchTree(ctx, st.ID)
+	}
+	return st, err
 }
 
 // Object is the resolver for the object field.

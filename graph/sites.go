@@ -288,7 +288,19 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 		for i, x := range all {
 			ids[i] = x.SpaceID
 		}
-		loaders.LoadAll(ctx, l.SpaceByID, ids) // errors show at each item's own load
+		// Fetched now, from this goroutine: the siblings wait for it.
+		spaces, _ := l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
+		if selects(ctx, "organization") {
+			orgs := make([]string, 0, 1)
+			seen := map[string]bool{}
+			for _, sp := range spaces {
+				if sp != nil && !seen[sp.OrganizationID] {
+					seen[sp.OrganizationID] = true
+					orgs = append(orgs, sp.OrganizationID)
+				}
+			}
+			l.OrganizationByID.Fetch(ctx, orgs)
+		}
 		return nil
 	})
 	if err == nil && selectsPermissions(ctx) {
@@ -309,14 +321,20 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 
 // selectsPermissions reports whether the GraphQL field being resolved asks
 // for permissions; outside GraphQL (REST presents them always) it is true.
-func selectsPermissions(ctx context.Context) bool {
+func selectsPermissions(ctx context.Context) bool { return selects(ctx, "permissions") }
+
+// selects reports whether the GraphQL field being resolved asks for one of
+// the named fields; outside GraphQL it is true.
+func selects(ctx context.Context, names ...string) bool {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
 		return true
 	}
 	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
-		if f.Name == "permissions" {
-			return true
+		for _, n := range names {
+			if f.Name == n {
+				return true
+			}
 		}
 	}
 	return false
@@ -337,4 +355,13 @@ func (r *Resolver) SiteSpaceOf(ctx context.Context, st *ent.Site, id string) (*e
 func (r *Resolver) SiteSpacesOfSite(ctx context.Context, st *ent.Site) []*ent.SiteSpace {
 	all, _ := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, st.ID)()
 	return all
+}
+
+// selectsStructure reports whether the GraphQL site field being resolved
+// asks for fields that read the whole structure of the site (r.tree).
+func selectsStructure(ctx context.Context) bool {
+	if graphql.GetFieldContext(ctx) == nil {
+		return false
+	}
+	return selects(ctx, "sections", "allSiteSpaces", "structure", "defaultSiteSpace", "defaultSiteSection", "urls")
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"quire/ent"
 	"quire/graph"
 	"quire/graph/generated"
 	"quire/internal/apierr"
@@ -90,9 +91,9 @@ func NewServer(cfg Config) *Server {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	mux.Handle("/metrics", cfg.Metrics.Handler())
-	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError)))
+	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
-	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
+	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log), loaders.NewSequential))
 	// The API's own description needs no token.
 	mux.Handle("/v1/openapi.json", s.api)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -231,8 +232,10 @@ type callerKey struct{}
 type callerHolder struct{ id string }
 
 // authenticated resolves the bearer token into the viewer and gives the
-// request its dataloaders; it refuses requests without a valid token.
-func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string)) http.Handler {
+// request its dataloaders (newLoaders: GraphQL resolves fields concurrently,
+// a REST handler runs in one goroutine); it refuses requests without a valid
+// token.
+func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string), newLoaders func(*ent.Client) *loaders.Loaders) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		secret := auth.BearerToken(r.Header.Get("Authorization"))
@@ -253,7 +256,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			h.id = u.ID
 		}
 		ctx = auth.WithViewer(ctx, u)
-		ctx = loaders.With(ctx, loaders.New(s.cfg.DB.Client))
+		ctx = loaders.With(ctx, newLoaders(s.cfg.DB.Client))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -2,6 +2,7 @@ package sites
 
 import (
 	"context"
+	"sync"
 
 	"quire/ent"
 	"quire/internal/authz"
@@ -36,6 +37,7 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	if err != nil {
 		return nil, err
 	}
+	PrefetchTree(ctx, st.ID)
 	t, err := LoadTree(ctx, st)
 	if err != nil {
 		return nil, err
@@ -70,7 +72,9 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, errs := loaders.LoadAll(ctx, l.SpaceByID, ids)
+	// Fetched now: every caller has the whole set of keys, so waiting for
+	// the batch window would gain nothing.
+	rows, errs := l.SpaceByID.Fetch(ctx, ids)
 	var list []*ent.Space
 	for i, sp := range rows {
 		if errs != nil && errs[i] != nil {
@@ -85,3 +89,19 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 	return out, nil
 }
 
+// PrefetchTree loads the structure of one site (sections, groups and site
+// spaces, a statement each, concurrently) without waiting for the batch
+// window, for callers that know this site is the only one they present. A
+// level that fails to load is left to LoadTree, which reports it.
+func PrefetchTree(ctx context.Context, siteID string) {
+	l := loaders.For(ctx)
+	if l == nil {
+		return
+	}
+	ids := []string{siteID}
+	var wg sync.WaitGroup
+	wg.Go(func() { l.Sites.SectionsBySite.Fetch(ctx, ids) })
+	wg.Go(func() { l.Sites.GroupsBySite.Fetch(ctx, ids) })
+	l.Sites.SiteSpacesBySite.Fetch(ctx, ids)
+	wg.Wait()
+}
