@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -38,6 +39,7 @@ type onceMap struct {
 
 type onceErr struct {
 	once sync.Once
+	done atomic.Bool
 	val  any
 	err  error
 }
@@ -49,8 +51,17 @@ type onceErr struct {
 // may be split into several batches as the scheduler pleases.
 func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
 	o := l.once(siteID, what)
-	o.once.Do(func() { o.err = warm() })
+	o.once.Do(func() { o.err = warm(); o.done.Store(true) })
 	return o.err
+}
+
+// Warmed reports whether WarmOnce has run for a site and what, and
+// without error, so that callers can skip deciding whether to call it.
+func (l SiteLoaders) Warmed(siteID, what string) bool {
+	l.warmed.mu.Lock()
+	o := l.warmed.m[siteID][what]
+	l.warmed.mu.Unlock()
+	return o != nil && o.done.Load() && o.err == nil
 }
 
 func (l SiteLoaders) once(siteID, what string) *onceErr {
