@@ -112,7 +112,7 @@ func (s *Server) API() *rest.API { return s.api }
 func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	limits := graph.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{})
 	srv.AddTransport(transport.GET{})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(limits.MaxTokens)
