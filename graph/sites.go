@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"quire/ent"
 	"quire/graph/model"
@@ -303,7 +304,7 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 		}
 		return nil
 	})
-	if err == nil && selectsPermissions(ctx) {
+	if err == nil && !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
 		err = l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
 			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
 			if err != nil {
@@ -324,20 +325,33 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 func selectsPermissions(ctx context.Context) bool { return selects(ctx, "permissions") }
 
 // selects reports whether the GraphQL field being resolved asks for one of
-// the named fields; outside GraphQL it is true.
+// the named fields; outside GraphQL it is true. The answer is kept for the
+// request by field of the query: sibling items of a list ask the same
+// question of the same field.
 func selects(ctx context.Context, names ...string) bool {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
 		return true
 	}
-	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
-		for _, n := range names {
-			if f.Name == n {
-				return true
+	type key struct {
+		field *ast.Field
+		names string
+	}
+	compute := func() bool {
+		for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
+			for _, n := range names {
+				if f.Name == n {
+					return true
+				}
 			}
 		}
+		return false
 	}
-	return false
+	l := loaders.For(ctx)
+	if l == nil || fc.Field.Field == nil {
+		return compute()
+	}
+	return l.Remember(key{fc.Field.Field, strings.Join(names, ",")}, func() any { return compute() }).(bool)
 }
 
 // SiteChildURL is the API location of an object below a site.

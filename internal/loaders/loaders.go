@@ -46,6 +46,8 @@ type Loaders struct {
 	// Sites holds the docs-site loaders.
 	Sites SiteLoaders
 
+	remembered sync.Map
+
 	viewerOnce    sync.Once
 	viewerMembers map[string]*ent.Member
 	viewerErr     error
@@ -173,6 +175,19 @@ func (l *Loaders) ViewerMemberships(ctx context.Context) (map[string]*ent.Member
 		}
 	})
 	return l.viewerMembers, l.viewerErr
+}
+
+// Remember returns the value compute returned the first time it was called
+// with key in the request (concurrent first callers may each compute it,
+// so compute must be a pure function of what the key names). It is for
+// answers derived from the request itself, such as what a query selects,
+// that sibling resolvers would otherwise each work out.
+func (l *Loaders) Remember(key any, compute func() any) any {
+	if v, ok := l.remembered.Load(key); ok {
+		return v
+	}
+	v, _ := l.remembered.LoadOrStore(key, compute())
+	return v
 }
 
 // ForgetViewerMemberships drops the cached memberships after a change.
