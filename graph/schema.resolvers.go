@@ -697,7 +697,9 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
 	// A root field names one site: load it now, not after a batch window.
-	loaders.For(ctx).Sites.SiteByID.Fetch(ctx, []string{id})
+	if l := loaders.For(ctx); l != nil {
+		l.Sites.SiteByID.Fetch(ctx, []string{id})
+	}
 	st, err := r.Sites.SiteByID(ctx, id)
 	if err == nil && selectsStructure(ctx) {
 		// One site: its structure is needed by the fields below, so load
