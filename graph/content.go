@@ -443,7 +443,7 @@ func linkReport(links []content.Link, status *model.ContentReferenceStatus) *mod
 // documentLoader loads the documents of page versions for the request, a
 // batch of versions per two statements.
 func (r *Resolver) documentLoader(ctx context.Context) *dataloader.Loader[string, *document.Document] {
-	return loaders.Memo(loaders.For(ctx), "content.documents", func() *dataloader.Loader[string, *document.Document] {
+	return loaders.Keep(loaders.For(ctx), "content.documents", func() *dataloader.Loader[string, *document.Document] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*document.Document] {
 			docs, err := r.Content.Documents(ctx, keys)
 			out := make([]*dataloader.Result[*document.Document], len(keys))
@@ -461,7 +461,7 @@ func (r *Resolver) documentLoader(ctx context.Context) *dataloader.Loader[string
 
 // revisionRowLoader caches revision rows (for their variables) per request.
 func (r *Resolver) revisionRow(ctx context.Context, id string) (*ent.Revision, error) {
-	l := loaders.Memo(loaders.For(ctx), "content.revisionRows", func() *dataloader.Loader[string, *ent.Revision] {
+	l := loaders.Keep(loaders.For(ctx), "content.revisionRows", func() *dataloader.Loader[string, *ent.Revision] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Revision] {
 			out := make([]*dataloader.Result[*ent.Revision], len(keys))
 			for i, k := range keys {
@@ -607,7 +607,7 @@ func (r *Resolver) revisionLinks(ctx context.Context, revisionID string) ([]cont
 		links []content.Link
 		err   error
 	}
-	o := loaders.Memo(loaders.For(ctx), "content.links."+revisionID, func() *once { return &once{} })
+	o := loaders.Keep(loaders.For(ctx), "content.links."+revisionID, func() *once { return &once{} })
 	o.Do(func() { o.links, o.err = r.Content.Links(ctx, revisionID, nil) })
 	return o.links, o.err
 }

@@ -397,7 +397,7 @@ func TestContentStatementsDoNotGrow(t *testing.T) {
 		  changeRequestList(status: [open, draft, merged]) { nodes { number createdBy { id } contributors { id } outdated } } } }`
 		count := func(space string) int64 {
 			best := int64(-1)
-			for i := 0; i < 3; i++ {
+			for i := 0; i < 8; i++ {
 				before := e.Statements()
 				cxOK(t, e.GraphQL(team.Reader.Token, q, map[string]any{"id": space}))
 				n := e.Statements() - before

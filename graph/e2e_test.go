@@ -1311,11 +1311,11 @@ func TestGraphQLStatementsDoNotGrowWithItems(t *testing.T) {
 
 		// Loaders batch within a 1 ms window: a scheduler stall on a busy
 		// machine can split a batch and add a statement, never remove one,
-		// so each side is the minimum of a few runs. A load per item would
+		// so each side is the minimum of a dozen runs. A load per item would
 		// still show on every run.
 		lowest := func(f func() int64) int64 {
 			m := f()
-			for i := 0; i < 4; i++ {
+			for i := 0; i < 11; i++ {
 				if n := f(); n < m {
 					m = n
 				}

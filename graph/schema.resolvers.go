@@ -1097,7 +1097,17 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
-	return r.Sites.SiteByID(ctx, id)
+	// A root field names one site: load it now, not after a batch window.
+	if l := loaders.For(ctx); l != nil {
+		l.Sites.SiteByID.Fetch(ctx, []string{id})
+	}
+	st, err := r.Sites.SiteByID(ctx, id)
+	if err == nil && selectsStructure(ctx) {
+		// One site: its structure is needed by the fields below, so load
+		// it now rather than after a batch window.
+		sites.PrefetchTree(ctx, st.ID)
+	}
+	return st, err
 }
 
 // Revision is the resolver for the revision field.
@@ -1363,7 +1373,8 @@ func (r *siteResolver) Structure(ctx context.Context, obj *ent.Site, shareKey *s
 
 // Customization is the resolver for the customization field.
 func (r *siteResolver) Customization(ctx context.Context, obj *ent.Site) (types.JSON, error) {
-	return settingsJSON(r.Sites.Customization(ctx, obj.OrganizationID, obj.ID))
+	b, err := r.Sites.CustomizationJSON(ctx, obj.OrganizationID, obj.ID)
+	return types.JSON(b), err
 }
 
 // AdaptiveSchema is the resolver for the adaptiveSchema field.
@@ -1609,7 +1620,8 @@ func (r *siteSpaceResolver) Customization(ctx context.Context, obj *ent.SiteSpac
 	if err != nil {
 		return nil, err
 	}
-	return settingsJSON(r.Sites.SiteSpaceCustomization(ctx, st.OrganizationID, st.ID, obj.ID))
+	b, err := r.Sites.SiteSpaceCustomizationJSON(ctx, st.OrganizationID, st.ID, obj.ID)
+	return types.JSON(b), err
 }
 
 // Object is the resolver for the object field.

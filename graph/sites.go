@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
+	"github.com/vektah/gqlparser/v2/ast"
 
 	"quire/ent"
 	"quire/graph/model"
@@ -136,7 +137,7 @@ func (r *Resolver) publishedURL(ctx context.Context, siteID, id string, shareKey
 	if err != nil {
 		return nil, err
 	}
-	if u, ok := sites.PublishedURLs(r.PublicURL, t, key)[id]; ok {
+	if u, ok := r.Sites.URLs(ctx, t, key)[id]; ok {
 		return &u, nil
 	}
 	return nil, nil
@@ -233,27 +234,11 @@ func isDefaultSiteSpace(t *sites.Tree, ss *ent.SiteSpace) bool {
 }
 
 func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
-	site, err := settingsJSON(p.Customization, nil)
-	if err != nil {
-		return nil, err
-	}
-	spaces := map[string]json.RawMessage{}
-	for id, set := range p.SiteSpaces {
-		b, err := customization.Marshal(set)
-		if err != nil {
-			return nil, err
-		}
-		spaces[id] = b
-	}
-	sb, err := json.Marshal(spaces)
-	if err != nil {
-		return nil, err
-	}
 	return &model.PublishedContentSite{
 		Object:         "published-content-site",
 		Site:           p.Site,
 		Structure:      siteStructure(p.Tree),
-		Customizations: &model.PublishedCustomizations{Site: site, SiteSpaces: types.JSON(sb)},
+		Customizations: &model.PublishedCustomizations{Site: types.JSON(p.CustomizationJSON), SiteSpaces: types.JSON(p.SiteSpacesJSON)},
 		Scripts:        []*model.SiteScript{},
 	}, nil
 }
@@ -304,10 +289,22 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 		for i, x := range all {
 			ids[i] = x.SpaceID
 		}
-		loaders.LoadAll(ctx, l.SpaceByID, ids) // errors show at each item's own load
+		// Fetched now, from this goroutine: the siblings wait for it.
+		spaces, _ := l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
+		if selects(ctx, "organization") {
+			orgs := make([]string, 0, 1)
+			seen := map[string]bool{}
+			for _, sp := range spaces {
+				if sp != nil && !seen[sp.OrganizationID] {
+					seen[sp.OrganizationID] = true
+					orgs = append(orgs, sp.OrganizationID)
+				}
+			}
+			l.OrganizationByID.Fetch(ctx, orgs)
+		}
 		return nil
 	})
-	if err == nil && selectsPermissions(ctx) {
+	if err == nil && !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
 		err = l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
 			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
 			if err != nil {
@@ -325,17 +322,36 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 
 // selectsPermissions reports whether the GraphQL field being resolved asks
 // for permissions; outside GraphQL (REST presents them always) it is true.
-func selectsPermissions(ctx context.Context) bool {
+func selectsPermissions(ctx context.Context) bool { return selects(ctx, "permissions") }
+
+// selects reports whether the GraphQL field being resolved asks for one of
+// the named fields; outside GraphQL it is true. The answer is kept for the
+// request by field of the query: sibling items of a list ask the same
+// question of the same field.
+func selects(ctx context.Context, names ...string) bool {
 	fc := graphql.GetFieldContext(ctx)
 	if fc == nil || !graphql.HasOperationContext(ctx) {
 		return true
 	}
-	for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
-		if f.Name == "permissions" {
-			return true
-		}
+	type key struct {
+		field *ast.Field
+		names string
 	}
-	return false
+	compute := func() bool {
+		for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
+			for _, n := range names {
+				if f.Name == n {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	l := loaders.For(ctx)
+	if l == nil || fc.Field.Field == nil {
+		return compute()
+	}
+	return l.Remember(key{fc.Field.Field, strings.Join(names, ",")}, func() any { return compute() }).(bool)
 }
 
 // SiteChildURL is the API location of an object below a site.
@@ -353,4 +369,13 @@ func (r *Resolver) SiteSpaceOf(ctx context.Context, st *ent.Site, id string) (*e
 func (r *Resolver) SiteSpacesOfSite(ctx context.Context, st *ent.Site) []*ent.SiteSpace {
 	all, _ := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, st.ID)()
 	return all
+}
+
+// selectsStructure reports whether the GraphQL site field being resolved
+// asks for fields that read the whole structure of the site (r.tree).
+func selectsStructure(ctx context.Context) bool {
+	if graphql.GetFieldContext(ctx) == nil {
+		return false
+	}
+	return selects(ctx, "sections", "allSiteSpaces", "structure", "defaultSiteSpace", "defaultSiteSection", "urls")
 }

@@ -110,12 +110,25 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	write(w, status, errorBody{Error: errorDetail{Code: status, Message: e.Message}})
 }
 
+// jsonAppender is a response body that writes its own JSON, the same
+// json.Marshal would, for bodies that carry large members already encoded:
+// json.Marshal re-reads (compacts) every json.RawMessage it writes.
+type jsonAppender interface {
+	appendJSON(dst []byte) ([]byte, error)
+}
+
 func write(w http.ResponseWriter, status int, body any) {
 	if body == nil {
 		w.WriteHeader(status)
 		return
 	}
-	buf, err := json.Marshal(body)
+	var buf []byte
+	var err error
+	if a, ok := body.(jsonAppender); ok {
+		buf, err = a.appendJSON(make([]byte, 0, 4096))
+	} else {
+		buf, err = json.Marshal(body)
+	}
 	if err != nil {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusInternalServerError)

@@ -293,3 +293,37 @@ type PublishedContentSite struct {
 	Customizations Customizations `json:"customizations"`
 	Scripts        []SiteScript   `json:"scripts"`
 }
+
+// appendJSON writes the profile as json.Marshal would, but copies the
+// customizations, which are compact JSON already (and by far the largest
+// part of the document), instead of re-reading them.
+func (p PublishedContentSite) appendJSON(dst []byte) ([]byte, error) {
+	parts := []struct {
+		key string
+		v   any
+	}{{`{"object":`, p.Object}, {`,"site":`, p.Site}, {`,"structure":`, p.Structure}}
+	for _, part := range parts {
+		b, err := json.Marshal(part.v)
+		if err != nil {
+			return nil, err
+		}
+		dst = append(append(dst, part.key...), b...)
+	}
+	dst = append(dst, `,"customizations":{"site":`...)
+	dst = appendRaw(dst, p.Customizations.Site)
+	dst = append(dst, `,"siteSpaces":`...)
+	dst = appendRaw(dst, p.Customizations.SiteSpaces)
+	b, err := json.Marshal(p.Scripts)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(append(dst, `},"scripts":`...), b...)
+	return append(dst, '}'), nil
+}
+
+func appendRaw(dst []byte, raw json.RawMessage) []byte {
+	if len(raw) == 0 {
+		return append(dst, "null"...)
+	}
+	return append(dst, raw...)
+}

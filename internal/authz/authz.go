@@ -180,7 +180,7 @@ func WarmSpaces(ctx context.Context, spaces []*ent.Space) error {
 		}
 	}
 	for depth := 0; len(ids) > 0 && depth < maxDepth; depth++ {
-		cs, errs := loaders.LoadAll(ctx, l.CollectionByID, ids)
+		cs, errs := l.CollectionByID.Fetch(ctx, ids)
 		ids = nil
 		for i, c := range cs {
 			if errs != nil && errs[i] != nil {

@@ -75,9 +75,9 @@ type File struct {
 	// Revision and Space are the revision the file was read from and its
 	// space.
 	Revision, Space string
-	Name        string
-	ContentType string
-	Size        int64
+	Name            string
+	ContentType     string
+	Size            int64
 	// Width and Height are set for images whose size could be read.
 	Width, Height *int
 	// Hash is the SHA-256 of the bytes (hex).

@@ -81,6 +81,9 @@ func Open(url string, opts Options) (*DB, error) {
 		sdb.SetMaxOpenConns(8)
 	}
 	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement}
+	if dial == dialect.Postgres {
+		cd.stmts = newStmtCache(sdb, 256)
+	}
 	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd}, nil
 }
 
@@ -117,6 +120,10 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := d.Client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
+	if d.counter.stmts != nil {
+		// Statements prepared before the change may describe old tables.
+		d.counter.stmts.reset()
+	}
 	return nil
 }
 
@@ -125,6 +132,9 @@ type countingDriver struct {
 	dialect.Driver
 	n    atomic.Int64
 	hook func()
+	// stmts, on PostgreSQL, runs queries outside transactions through
+	// prepared statements.
+	stmts *stmtCache
 }
 
 func (d *countingDriver) count() {
@@ -141,6 +151,11 @@ func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error 
 
 func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
 	d.count()
+	if d.stmts != nil {
+		if ok, err := d.stmts.query(ctx, q, args, v); ok {
+			return err
+		}
+	}
 	return d.Driver.Query(ctx, q, args, v)
 }
 

@@ -32,58 +32,66 @@ const maxBatch = 500
 type Loaders struct {
 	client *ent.Client
 
-	OrganizationByID *dataloader.Loader[string, *ent.Organization]
-	UserByID         *dataloader.Loader[string, *ent.User]
-	CollectionByID   *dataloader.Loader[string, *ent.Collection]
-	SpaceByID        *dataloader.Loader[string, *ent.Space]
+	OrganizationByID *Loader[*ent.Organization]
+	UserByID         *Loader[*ent.User]
+	CollectionByID   *Loader[*ent.Collection]
+	SpaceByID        *Loader[*ent.Space]
 	// MemberByOrgUser is keyed by "orgID/userID".
-	MemberByOrgUser *dataloader.Loader[string, *ent.Member]
+	MemberByOrgUser *Loader[*ent.Member]
 	// SpacesByParent and CollectionsByParent load the live spaces and the
 	// collections directly inside collections, a batch of parents per
 	// statement.
-	SpacesByParent      *dataloader.Loader[string, []*ent.Space]
-	CollectionsByParent *dataloader.Loader[string, []*ent.Collection]
+	SpacesByParent      *Loader[[]*ent.Space]
+	CollectionsByParent *Loader[[]*ent.Collection]
 	// Sites holds the docs-site loaders.
 	Sites SiteLoaders
 
-	memo memo
+	remembered sync.Map
 
 	viewerOnce    sync.Once
 	viewerMembers map[string]*ent.Member
 	viewerErr     error
 }
 
-// New returns fresh loaders over client.
-func New(client *ent.Client) *Loaders {
+// New returns fresh loaders over client, for a request whose resolvers run
+// concurrently (GraphQL): loads wait for the batch window.
+func New(client *ent.Client) *Loaders { return newLoaders(client, false) }
+
+// NewSequential returns fresh loaders for a request that one goroutine runs
+// from start to end (REST): a batch starts when its first value is waited
+// for, not after the batch window (see [Loader]).
+func NewSequential(client *ent.Client) *Loaders { return newLoaders(client, true) }
+
+func newLoaders(client *ent.Client, seq bool) *Loaders {
 	l := &Loaders{client: client}
 	l.OrganizationByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Organization, error) {
 		return client.Organization.Query().Where(organization.IDIn(keys...)).All(ctx)
-	}, func(o *ent.Organization) string { return o.ID }, "organization")
+	}, func(o *ent.Organization) string { return o.ID }, "organization", seq)
 	l.UserByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.User, error) {
 		return client.User.Query().Where(user.IDIn(keys...)).All(ctx)
-	}, func(u *ent.User) string { return u.ID }, "user")
+	}, func(u *ent.User) string { return u.ID }, "user", seq)
 	l.CollectionByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Collection, error) {
 		return client.Collection.Query().Where(collection.IDIn(keys...)).All(ctx)
-	}, func(c *ent.Collection) string { return c.ID }, "collection")
+	}, func(c *ent.Collection) string { return c.ID }, "collection", seq)
 	l.SpaceByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Space, error) {
 		return client.Space.Query().Where(space.IDIn(keys...)).All(ctx)
-	}, func(s *ent.Space) string { return s.ID }, "space")
-	l.MemberByOrgUser = dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Member] {
+	}, func(s *ent.Space) string { return s.ID }, "space", seq)
+	l.MemberByOrgUser = newBatchLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Member] {
 		return batchMembers(ctx, client, keys)
-	}, dataloader.WithWait[string, *ent.Member](Wait), dataloader.WithBatchCapacity[string, *ent.Member](maxBatch))
+	}, seq)
 	l.SpacesByParent = newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.Space, error) {
 		return client.Space.Query().Where(space.ParentIDIn(keys...), space.DeletedAtIsNil()).All(ctx)
-	}, func(s *ent.Space) string { return *s.ParentID }, "collection spaces")
+	}, func(s *ent.Space) string { return *s.ParentID }, "collection spaces", seq)
 	l.CollectionsByParent = newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.Collection, error) {
 		return client.Collection.Query().Where(collection.ParentIDIn(keys...)).All(ctx)
-	}, func(c *ent.Collection) string { return *c.ParentID }, "sub-collections")
-	l.Sites = newSiteLoaders(client)
+	}, func(c *ent.Collection) string { return *c.ParentID }, "sub-collections", seq)
+	l.Sites = newSiteLoaders(client, seq)
 	return l
 }
 
 // newLoader builds a by-id loader: one query per batch, results in key order,
 // a NotFound error for each missing key.
-func newLoader[T any](fetch func(context.Context, []string) ([]T, error), id func(T) string, what string) *dataloader.Loader[string, T] {
+func newLoader[T any](fetch func(context.Context, []string) ([]T, error), id func(T) string, what string, seq bool) *Loader[T] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[T] {
 		out := make([]*dataloader.Result[T], len(keys))
 		rows, err := fetch(ctx, keys)
@@ -106,7 +114,7 @@ func newLoader[T any](fetch func(context.Context, []string) ([]T, error), id fun
 		}
 		return out
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, T](Wait), dataloader.WithBatchCapacity[string, T](maxBatch))
+	return newBatchLoader(batch, seq)
 }
 
 func batchMembers(ctx context.Context, client *ent.Client, keys []string) []*dataloader.Result[*ent.Member] {
@@ -167,6 +175,19 @@ func (l *Loaders) ViewerMemberships(ctx context.Context) (map[string]*ent.Member
 		}
 	})
 	return l.viewerMembers, l.viewerErr
+}
+
+// Remember returns the value compute returned the first time it was called
+// with key in the request (concurrent first callers may each compute it,
+// so compute must be a pure function of what the key names). It is for
+// answers derived from the request itself, such as what a query selects,
+// that sibling resolvers would otherwise each work out.
+func (l *Loaders) Remember(key any, compute func() any) any {
+	if v, ok := l.remembered.Load(key); ok {
+		return v
+	}
+	v, _ := l.remembered.LoadOrStore(key, compute())
+	return v
 }
 
 // ForgetViewerMemberships drops the cached memberships after a change.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -18,15 +19,15 @@ import (
 // SiteLoaders load docs sites and their structure, a whole level per
 // statement.
 type SiteLoaders struct {
-	SiteByID *dataloader.Loader[string, *ent.Site]
+	SiteByID *Loader[*ent.Site]
 	// The *BySite loaders return every row of a site, in no particular
 	// order; callers order and filter.
-	SectionsBySite   *dataloader.Loader[string, []*ent.SiteSection]
-	GroupsBySite     *dataloader.Loader[string, []*ent.SiteSectionGroup]
-	SiteSpacesBySite *dataloader.Loader[string, []*ent.SiteSpace]
+	SectionsBySite   *Loader[[]*ent.SiteSection]
+	GroupsBySite     *Loader[[]*ent.SiteSectionGroup]
+	SiteSpacesBySite *Loader[[]*ent.SiteSpace]
 	// ShareLinksBySite lets a request check share keys once per site,
 	// not once per object whose URL it presents.
-	ShareLinksBySite *dataloader.Loader[string, []*ent.SiteShareLink]
+	ShareLinksBySite *Loader[[]*ent.SiteShareLink]
 
 	warmed *onceMap
 }
@@ -38,6 +39,8 @@ type onceMap struct {
 
 type onceErr struct {
 	once sync.Once
+	done atomic.Bool
+	val  any
 	err  error
 }
 
@@ -47,6 +50,21 @@ type onceErr struct {
 // what all of them need in one batch: left to the batch window, their loads
 // may be split into several batches as the scheduler pleases.
 func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
+	o := l.once(siteID, what)
+	o.once.Do(func() { o.err = warm(); o.done.Store(true) })
+	return o.err
+}
+
+// Warmed reports whether WarmOnce has run for a site and what, and
+// without error, so that callers can skip deciding whether to call it.
+func (l SiteLoaders) Warmed(siteID, what string) bool {
+	l.warmed.mu.Lock()
+	o := l.warmed.m[siteID][what]
+	l.warmed.mu.Unlock()
+	return o != nil && o.done.Load() && o.err == nil
+}
+
+func (l SiteLoaders) once(siteID, what string) *onceErr {
 	l.warmed.mu.Lock()
 	if l.warmed.m[siteID] == nil {
 		l.warmed.m[siteID] = map[string]*onceErr{}
@@ -57,34 +75,55 @@ func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
 		l.warmed.m[siteID][what] = o
 	}
 	l.warmed.mu.Unlock()
-	o.once.Do(func() { o.err = warm() })
-	return o.err
+	return o
 }
 
-func newSiteLoaders(client *ent.Client) SiteLoaders {
+// Memo returns what compute returns the first time it is called for a site
+// and key in the request; later and concurrent callers share that value
+// (which they must not change) until ForgetSite. Without request loaders
+// (admin commands, jobs) it computes every time.
+func Memo[T any](ctx context.Context, siteID, key string, compute func() (T, error)) (T, error) {
+	l := For(ctx)
+	if l == nil {
+		return compute()
+	}
+	o := l.Sites.once(siteID, key)
+	o.once.Do(func() {
+		v, err := compute()
+		o.val, o.err = v, err
+	})
+	if o.err != nil {
+		var zero T
+		return zero, o.err
+	}
+	v, _ := o.val.(T)
+	return v, nil
+}
+
+func newSiteLoaders(client *ent.Client, seq bool) SiteLoaders {
 	return SiteLoaders{
 		SiteByID: newLoader(func(ctx context.Context, keys []string) ([]*ent.Site, error) {
 			return client.Site.Query().Where(site.IDIn(keys...)).All(ctx)
-		}, func(s *ent.Site) string { return s.ID }, "site"),
+		}, func(s *ent.Site) string { return s.ID }, "site", seq),
 		SectionsBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSection, error) {
 			return client.SiteSection.Query().Where(sitesection.SiteIDIn(keys...)).All(ctx)
-		}, func(s *ent.SiteSection) string { return s.SiteID }, "site sections"),
+		}, func(s *ent.SiteSection) string { return s.SiteID }, "site sections", seq),
 		GroupsBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSectionGroup, error) {
 			return client.SiteSectionGroup.Query().Where(sitesectiongroup.SiteIDIn(keys...)).All(ctx)
-		}, func(g *ent.SiteSectionGroup) string { return g.SiteID }, "site section groups"),
+		}, func(g *ent.SiteSectionGroup) string { return g.SiteID }, "site section groups", seq),
 		SiteSpacesBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSpace, error) {
 			return client.SiteSpace.Query().Where(sitespace.SiteIDIn(keys...)).All(ctx)
-		}, func(s *ent.SiteSpace) string { return s.SiteID }, "site spaces"),
+		}, func(s *ent.SiteSpace) string { return s.SiteID }, "site spaces", seq),
 		ShareLinksBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteShareLink, error) {
 			return client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(keys...)).All(ctx)
-		}, func(l *ent.SiteShareLink) string { return l.SiteID }, "site share links"),
+		}, func(l *ent.SiteShareLink) string { return l.SiteID }, "site share links", seq),
 		warmed: &onceMap{m: map[string]map[string]*onceErr{}},
 	}
 }
 
 // newGroupLoader builds a one-to-many loader: one statement per batch of
 // parent keys, each key getting its (possibly empty) list of rows.
-func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), parent func(T) string, what string) *dataloader.Loader[string, []T] {
+func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), parent func(T) string, what string, seq bool) *Loader[[]T] {
 	batch := func(ctx context.Context, keys []string) []*dataloader.Result[[]T] {
 		out := make([]*dataloader.Result[[]T], len(keys))
 		rows, err := fetch(ctx, keys)
@@ -103,7 +142,7 @@ func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), p
 		}
 		return out
 	}
-	return dataloader.NewBatchedLoader(batch, dataloader.WithWait[string, []T](Wait), dataloader.WithBatchCapacity[string, []T](maxBatch))
+	return newBatchLoader(batch, seq)
 }
 
 // LoadAll loads keys in one batch and waits for them: the Loads are queued
@@ -111,7 +150,9 @@ func newGroupLoader[T any](fetch func(context.Context, []string) ([]T, error), p
 // LoadMany starts a goroutine per key: under load they reach the loader
 // over more than the batch window, and the batch is split.) errs is nil
 // when every key loaded.
-func LoadAll[K comparable, V any](ctx context.Context, l *dataloader.Loader[K, V], keys []K) ([]V, []error) {
+func LoadAll[K comparable, V any](ctx context.Context, l interface {
+	Load(context.Context, K) dataloader.Thunk[V]
+}, keys []K) ([]V, []error) {
 	thunks := make([]dataloader.Thunk[V], len(keys))
 	for i, k := range keys {
 		thunks[i] = l.Load(ctx, k)

@@ -25,6 +25,7 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"quire/ent"
 	"quire/graph"
 	"quire/graph/generated"
 	"quire/internal/apierr"
@@ -113,9 +114,9 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("/metrics", cfg.Metrics.Handler())
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
-	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError)))
+	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
-	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log)))
+	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log), loaders.NewSequential))
 	// The API's own description needs no token.
 	mux.Handle("/v1/openapi.json", s.api)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -145,7 +146,7 @@ func (s *Server) API() *rest.API { return s.api }
 func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	limits := graph.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
-	srv.AddTransport(transport.POST{})
+	srv.AddTransport(postTransport{})
 	srv.AddTransport(transport.GET{})
 	// File uploads (uploadFile) use the GraphQL multipart request format.
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes, MaxMemory: 8 << 20})
@@ -281,8 +282,10 @@ type callerKey struct{}
 type callerHolder struct{ id string }
 
 // authenticated resolves the bearer token into the viewer and gives the
-// request its dataloaders; it refuses requests without a valid token.
-func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string)) http.Handler {
+// request its dataloaders (newLoaders: GraphQL resolves fields concurrently,
+// a REST handler runs in one goroutine); it refuses requests without a valid
+// token.
+func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string), newLoaders func(*ent.Client) *loaders.Loaders) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		secret := auth.BearerToken(r.Header.Get("Authorization"))
@@ -303,7 +306,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			h.id = u.ID
 		}
 		ctx = auth.WithViewer(ctx, u)
-		ctx = loaders.With(ctx, loaders.New(s.cfg.DB.Client))
+		ctx = loaders.With(ctx, newLoaders(s.cfg.DB.Client))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

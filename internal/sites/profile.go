@@ -2,10 +2,10 @@ package sites
 
 import (
 	"context"
+	"sync"
 
 	"quire/ent"
 	"quire/internal/authz"
-	"quire/internal/customization"
 	"quire/internal/loaders"
 )
 
@@ -17,10 +17,11 @@ type Profile struct {
 	Space map[string]*ent.Space
 	// URLs are the published URLs by object id.
 	URLs map[string]string
-	// Customization is the site's; SiteSpaces maps each site space id to
-	// the settings it shows.
-	Customization customization.Settings
-	SiteSpaces    map[string]customization.Settings
+	// CustomizationJSON is the JSON of the site's settings; SiteSpacesJSON
+	// is a JSON object mapping each site space id to the settings it shows.
+	// Both are compact and shared: callers must not change them.
+	CustomizationJSON []byte
+	SiteSpacesJSON    []byte
 }
 
 // Published reads a site's published profile: a fixed number of SQL
@@ -36,6 +37,7 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	if err != nil {
 		return nil, err
 	}
+	PrefetchTree(ctx, st.ID)
 	t, err := LoadTree(ctx, st)
 	if err != nil {
 		return nil, err
@@ -44,14 +46,12 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	if err != nil {
 		return nil, err
 	}
-	p := &Profile{Site: st, Tree: t, Space: spaces, URLs: PublishedURLs(s.PublicURL, t, key), SiteSpaces: map[string]customization.Settings{}}
-	if p.Customization, err = siteSettings(st); err != nil {
+	p := &Profile{Site: st, Tree: t, Space: spaces, URLs: s.URLs(ctx, t, key)}
+	if p.CustomizationJSON, err = siteSettingsJSON(st); err != nil {
 		return nil, err
 	}
-	for _, ss := range t.SiteSpaces {
-		if p.SiteSpaces[ss.ID], err = effective(st, ss); err != nil {
-			return nil, err
-		}
+	if p.SiteSpacesJSON, err = siteSpacesSettingsJSON(ctx, st, t.SiteSpaces); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
@@ -72,7 +72,9 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, errs := loaders.LoadAll(ctx, l.SpaceByID, ids)
+	// Fetched now: every caller has the whole set of keys, so waiting for
+	// the batch window would gain nothing.
+	rows, errs := l.SpaceByID.Fetch(ctx, ids)
 	var list []*ent.Space
 	for i, sp := range rows {
 		if errs != nil && errs[i] != nil {
@@ -85,4 +87,21 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 		return nil, err
 	}
 	return out, nil
+}
+
+// PrefetchTree loads the structure of one site (sections, groups and site
+// spaces, a statement each, concurrently) without waiting for the batch
+// window, for callers that know this site is the only one they present. A
+// level that fails to load is left to LoadTree, which reports it.
+func PrefetchTree(ctx context.Context, siteID string) {
+	l := loaders.For(ctx)
+	if l == nil {
+		return
+	}
+	ids := []string{siteID}
+	var wg sync.WaitGroup
+	wg.Go(func() { l.Sites.SectionsBySite.Fetch(ctx, ids) })
+	wg.Go(func() { l.Sites.GroupsBySite.Fetch(ctx, ids) })
+	l.Sites.SiteSpacesBySite.Fetch(ctx, ids)
+	wg.Wait()
 }

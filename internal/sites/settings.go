@@ -10,6 +10,7 @@ import (
 	"quire/internal/adaptive"
 	"quire/internal/apierr"
 	"quire/internal/customization"
+	"quire/internal/loaders"
 )
 
 // Customization returns a site's customization settings: what its owners
@@ -20,7 +21,8 @@ func (s *Service) Customization(ctx context.Context, orgID, siteID string) (cust
 	if err != nil {
 		return customization.Settings{}, err
 	}
-	return siteSettings(st)
+	// Once per site and request; the settings are shared, read only.
+	return loaders.Memo(ctx, st.ID, "settings", func() (customization.Settings, error) { return siteSettings(st) })
 }
 
 func siteSettings(st *ent.Site) (customization.Settings, error) {

@@ -99,8 +99,14 @@ func sameID(a, b *string) bool {
 }
 
 // LoadTree reads a site's structure through the request's loaders: one
-// statement per level, whatever the number of items.
+// statement per level, whatever the number of items. The tree is built once
+// per site and request (every resolver of a site's items asks for it); it
+// is shared, so callers must not change it.
 func LoadTree(ctx context.Context, st *ent.Site) (*Tree, error) {
+	return loaders.Memo(ctx, st.ID, "tree", func() (*Tree, error) { return loadTree(ctx, st) })
+}
+
+func loadTree(ctx context.Context, st *ent.Site) (*Tree, error) {
 	l := loaders.For(ctx).Sites
 	secT := l.SectionsBySite.Load(ctx, st.ID)
 	grpT := l.GroupsBySite.Load(ctx, st.ID)

@@ -1,10 +1,27 @@
 package sites
 
 import (
+	"context"
 	"strings"
 
 	"quire/ent"
+	"quire/internal/loaders"
 )
+
+// URLs returns the published URLs of a site's objects (see
+// [PublishedURLs]), computed once per site, share key and request: every
+// item of a site presents its URL, and the map covers them all. The map is
+// shared; callers must not change it.
+func (s *Service) URLs(ctx context.Context, t *Tree, shareKey *string) map[string]string {
+	key := "urls"
+	if shareKey != nil {
+		key += ":" + *shareKey
+	}
+	m, _ := loaders.Memo(ctx, t.Site.ID, key, func() (map[string]string, error) {
+		return PublishedURLs(s.PublicURL, t, shareKey), nil
+	})
+	return m
+}
 
 // PublishedURLs maps the ids of a site, its sections and its site spaces to
 // their published URLs. It is empty while the site is unpublished, and for a
