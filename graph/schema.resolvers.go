@@ -1651,31 +1651,6 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 	return loaders.For(ctx).CollectionByID.Load(ctx, *obj.ParentID)()
 }
 
-// Revision is the resolver for the revision field.
-func (r *spaceResolver) Revision(ctx context.Context, obj *ent.Space) (string, error) {
-	return obj.RevisionID, nil
-}
-
-// Comments is the resolver for the comments field.
-func (r *spaceResolver) Comments(ctx context.Context, obj *ent.Space) (int, error) {
-	return obj.Comments, nil
-}
-
-// ChangeRequests is the resolver for the changeRequests field.
-func (r *spaceResolver) ChangeRequests(ctx context.Context, obj *ent.Space) (int, error) {
-	return obj.ChangeRequests, nil
-}
-
-// ChangeRequestsOpen is the resolver for the changeRequestsOpen field.
-func (r *spaceResolver) ChangeRequestsOpen(ctx context.Context, obj *ent.Space) (int, error) {
-	return obj.ChangeRequestsOpen, nil
-}
-
-// ChangeRequestsDraft is the resolver for the changeRequestsDraft field.
-func (r *spaceResolver) ChangeRequestsDraft(ctx context.Context, obj *ent.Space) (int, error) {
-	return obj.ChangeRequestsDraft, nil
-}
-
 // Permissions is the resolver for the permissions field.
 func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*authz.SpacePermissions, error) {
 	level, err := authz.SpaceLevel(ctx, obj)

@@ -137,10 +137,6 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev, err := sr.Revision(ctx, s)
-	if err != nil {
-		return nil, err
-	}
 	var deleted *time.Time
 	if s.DeletedAt != nil {
 		d := s.DeletedAt.UTC()
@@ -150,7 +146,7 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
 		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), DeletedAt: deleted, EditMode: s.EditMode,
 		MergeRules: s.MergeRules, URLs: urls, Organization: s.OrganizationID, Parent: s.ParentID,
-		Language: s.Language, Revision: rev, DefaultLevel: s.DefaultLevel, Comments: s.Comments,
+		Language: s.Language, Revision: s.RevisionID, DefaultLevel: s.DefaultLevel, Comments: s.Comments,
 		ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
 		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: perms,
 	}, nil
