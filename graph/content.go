@@ -160,8 +160,12 @@ func (r *Resolver) organizationChangeRequests(ctx context.Context, orgID string,
 func parseDocument(field string, raw types.JSON) (*document.Document, error) {
 	doc, err := document.Parse(raw)
 	if err != nil {
-		if e, ok := apierr.As(err); ok && e.Field != "" {
-			return nil, apierr.Invalid(field+strings.TrimPrefix(e.Field, "document"), "%s", e.Message)
+		if e, ok := apierr.As(err); ok && e.Field != "" && field != "document" {
+			msg := e.Message
+			if strings.HasPrefix(msg, "document") {
+				msg = field + strings.TrimPrefix(msg, "document")
+			}
+			return nil, apierr.Invalid(field+strings.TrimPrefix(e.Field, "document"), "%s", msg)
 		}
 		return nil, err
 	}
