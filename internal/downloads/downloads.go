@@ -357,18 +357,23 @@ func (s *Service) pages(ctx context.Context, revisionID string, opt PDFOptions) 
 			walk(found.Pages, 1)
 		}
 	}
+	// The documents of every page, in two statements whatever their number.
+	var versions []string
+	for _, it := range items {
+		if it.page.Type == content.TypeDocument {
+			versions = append(versions, it.page.Version)
+		}
+	}
+	docs, err := s.Content.Documents(ctx, versions)
+	if err != nil {
+		return nil, err
+	}
 	cv := newConverter(s, rev)
 	out := make([]pdf.Page, 0, len(items))
 	for _, it := range items {
 		pg := pdf.Page{Title: it.page.Title, Emoji: emojiChars(it.page.Emoji), Depth: it.depth}
-		if it.page.Type == content.TypeDocument {
-			full, err := s.Content.Page(ctx, revisionID, it.page.ID)
-			if err != nil {
-				return nil, err
-			}
-			if full.Document != nil {
-				pg.Blocks = cv.document(full.Document, full.Variables)
-			}
+		if doc := docs[it.page.Version]; it.page.Type == content.TypeDocument && doc != nil {
+			pg.Blocks = cv.document(doc, it.page.Variables)
 		}
 		out = append(out, pg)
 	}
