@@ -963,7 +963,7 @@ func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Orga
 	if err != nil {
 		return nil, err
 	}
-	return r.changeRequestConnection(items, pageArgs(first, after, last, before))
+	return r.changeRequestConnection(ctx, items, pageArgs(first, after, last, before))
 }
 
 // Object is the resolver for the object field.
@@ -1680,7 +1680,7 @@ func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, f
 	if err != nil {
 		return nil, err
 	}
-	return r.changeRequestConnection(items, pageArgs(first, after, last, before))
+	return r.changeRequestConnection(ctx, items, pageArgs(first, after, last, before))
 }
 
 // Object is the resolver for the object field.

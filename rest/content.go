@@ -497,6 +497,11 @@ func (a *API) presentLinkReport(ctx context.Context, req *Request, s *scope, rep
 	if err != nil {
 		return 0, nil, err
 	}
+	firsts := make([]*content.Link, len(page))
+	for i, g := range page {
+		firsts[i] = g.first
+	}
+	a.r.WarmLinkTargets(ctx, firsts)
 	loc := a.newLocator(s)
 	items := make([]ContentReferenceUsage, 0, len(page))
 	for _, g := range page {
