@@ -610,6 +610,38 @@ func pdfTitle(cr *ent.ChangeRequest) string {
 	return fmt.Sprintf("Change request #%d", cr.Number)
 }
 
+// templateRefs decodes the contentRefs of a template given for field.
+func templateRefs(field string, raw types.JSON) (map[string]document.ContentRef, error) {
+	refs := map[string]document.ContentRef{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &refs); err != nil {
+			return nil, apierr.Invalid(field, "contentRefs must map parameter names to content references")
+		}
+	}
+	return refs, nil
+}
+
+// changeRequestTemplate reads the template of a new change request; its
+// errors name the template's fields.
+func changeRequestTemplate(in *model.ChangeRequestTemplateInput) (*content.TemplateUse, error) {
+	refs, err := templateRefs("template.contentRefs", in.ContentRefs.Value())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := content.TemplateByID(in.ID); err != nil {
+		return nil, underTemplate(err)
+	}
+	return &content.TemplateUse{ID: in.ID, Refs: refs}, nil
+}
+
+// underTemplate names template fields below "template" in an error.
+func underTemplate(err error) error {
+	if e, ok := apierr.As(err); ok && (e.Field == "id" || strings.HasPrefix(e.Field, "params")) {
+		return apierr.Invalid("template."+e.Field, "%s", e.Message)
+	}
+	return err
+}
+
 func contentTemplates() []*model.ContentTemplate {
 	var out []*model.ContentTemplate
 	for _, t := range content.Templates() {
@@ -629,11 +661,9 @@ func (r *Resolver) applyTemplate(ctx context.Context, in model.ApplyTemplateInpu
 	if err != nil {
 		return nil, err
 	}
-	refs := map[string]document.ContentRef{}
-	if raw := in.ContentRefs.Value(); len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &refs); err != nil {
-			return nil, apierr.Invalid("params.contentRefs", "contentRefs must map parameter names to content references")
-		}
+	refs, err := templateRefs("params.contentRefs", in.ContentRefs.Value())
+	if err != nil {
+		return nil, err
 	}
 	crID := str(in.ChangeRequest)
 	if crID != "" {

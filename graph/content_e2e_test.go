@@ -435,3 +435,26 @@ func TestMergeRules(t *testing.T) {
 		}
 	})
 }
+
+// TestCreateChangeRequestWithTemplate starts a change request from a
+// built-in template; a bad template creates nothing and names its field.
+func TestCreateChangeRequestWithTemplate(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		space := cxSpace(t, e, team, "Templated")
+		q := `mutation($in: CreateChangeRequestInput!) { createChangeRequest(input: $in) { number content { pages { title } } } }`
+		d := cxOK(t, e.GraphQL(team.Editor.Token, q, map[string]any{"in": map[string]any{"space": space, "template": map[string]any{"id": "changelog"}}}))
+		if len(cxList(testenv.Path(d, "createChangeRequest", "content", "pages"))) == 0 {
+			t.Fatalf("no pages from the template: %v", d)
+		}
+		r := e.GraphQL(team.Editor.Token, q, map[string]any{"in": map[string]any{"space": space, "template": map[string]any{"id": "nope"}}})
+		cxCode(t, r, "BAD_REQUEST")
+		if f, _ := r.Errors[0].Extensions["field"].(string); f != "template.id" {
+			t.Fatalf("field: %s", r.Raw)
+		}
+		d = cxOK(t, e.GraphQL(team.Reader.Token, `query($id: ID!) { space(id: $id) { changeRequests } }`, map[string]any{"id": space}))
+		if testenv.Path(d, "space", "changeRequests") != float64(1) {
+			t.Fatalf("change requests after a refused template: %v", d)
+		}
+	})
+}

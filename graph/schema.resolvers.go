@@ -748,8 +748,16 @@ func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.
 			return nil, apierr.Invalid("descriptionMarkdown", "%s", err.Error())
 		}
 	}
+	if t := input.Template.Value(); t != nil {
+		if in.Template, err = changeRequestTemplate(t); err != nil {
+			return nil, err
+		}
+	}
 	cr, err := r.Resolver.Content.CreateChangeRequest(ctx, sp.ID, viewerID(ctx), in)
 	forgetSpace(ctx, sp.ID)
+	if in.Template != nil {
+		err = underTemplate(err)
+	}
 	return cr, err
 }
 

@@ -854,7 +854,6 @@ func (a *API) createChangeRequest(ctx context.Context, req *Request) (int, any, 
 	if in.Subject, err = b.omitStr("subject"); err != nil {
 		return 0, nil, err
 	}
-	var tpl *model.ApplyTemplateInput
 	if b.has("template") && !b.null("template") {
 		var t struct {
 			ID *string `json:"id"`
@@ -870,26 +869,13 @@ func (a *API) createChangeRequest(ctx context.Context, req *Request) (int, any, 
 		if err != nil {
 			return 0, nil, err
 		}
-		if err := a.knownTemplate(ctx, *t.ID); err != nil {
-			return 0, nil, err
-		}
-		tpl = &model.ApplyTemplateInput{Space: sp.ID, Template: *t.ID, ContentRefs: refs}
+		in.Template = graphql.OmittableOf(&model.ChangeRequestTemplateInput{ID: *t.ID, ContentRefs: refs})
 	}
+	// The template is applied in the same transaction: if it fails, no
+	// change request is created.
 	cr, err := a.r.Mutation().CreateChangeRequest(ctx, in)
 	if err != nil {
 		return 0, nil, err
-	}
-	if tpl != nil {
-		tpl.ChangeRequest = graphql.OmittableOf(&cr.ID)
-		if _, err := a.r.Mutation().ApplyTemplate(ctx, *tpl); err != nil {
-			// Do not leave a half-made change request open.
-			archived := model.ChangeRequestStatusArchived
-			_, _ = a.r.Mutation().PatchChangeRequest(ctx, cr.ID, model.PatchChangeRequestInput{Status: graphql.OmittableOf(&archived)})
-			return 0, nil, err
-		}
-		if cr, err = a.r.Space().ChangeRequest(ctx, sp, &cr.ID, nil); err != nil {
-			return 0, nil, err
-		}
 	}
 	out, err := a.presentChangeRequest(ctx, cr)
 	if err == nil {
@@ -905,20 +891,6 @@ func decodeObject(raw json.RawMessage) (body, error) {
 		return body{}, err
 	}
 	return b, nil
-}
-
-// knownTemplate checks a template id before anything is created.
-func (a *API) knownTemplate(ctx context.Context, id string) error {
-	ts, err := a.r.Query().ContentTemplates(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range ts {
-		if t.ID == id {
-			return nil
-		}
-	}
-	return apierr.Invalid("template.id", "No content template %q", id)
 }
 
 func (a *API) getChangeRequest(ctx context.Context, req *Request) (int, any, error) {

@@ -4571,6 +4571,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAddSiteSectionInput,
 		ec.unmarshalInputAddSiteSpaceInput,
 		ec.unmarshalInputApplyTemplateInput,
+		ec.unmarshalInputChangeRequestTemplateInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputCreateChangeRequestInput,
@@ -5952,6 +5953,14 @@ input CreateChangeRequestInput {
   descriptionMarkdown: String
   "draft (the default) or open."
   status: ChangeRequestStatus
+  "A built-in template applied in the new change request; if it fails, nothing is created."
+  template: ChangeRequestTemplateInput
+}
+
+input ChangeRequestTemplateInput {
+  id: ID!
+  "Map of parameter name to content reference."
+  contentRefs: JSON
 }
 
 input PatchChangeRequestInput {
@@ -25122,6 +25131,43 @@ func (ec *executionContext) unmarshalInputApplyTemplateInput(ctx context.Context
 	return it, nil
 }
 
+func (ec *executionContext) unmarshalInputChangeRequestTemplateInput(ctx context.Context, obj any) (model.ChangeRequestTemplateInput, error) {
+	var it model.ChangeRequestTemplateInput
+	if obj == nil {
+		return it, nil
+	}
+
+	asMap := map[string]any{}
+	for k, v := range obj.(map[string]any) {
+		asMap[k] = v
+	}
+
+	fieldsInOrder := [...]string{"id", "contentRefs"}
+	for _, k := range fieldsInOrder {
+		v, ok := asMap[k]
+		if !ok {
+			continue
+		}
+		switch k {
+		case "id":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("id"))
+			data, err := ec.unmarshalNID2string(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ID = data
+		case "contentRefs":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("contentRefs"))
+			data, err := ec.unmarshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ContentRefs = graphql.OmittableOf(data)
+		}
+	}
+	return it, nil
+}
+
 func (ec *executionContext) unmarshalInputContentPointerInput(ctx context.Context, obj any) (model.ContentPointerInput, error) {
 	var it model.ContentPointerInput
 	if obj == nil {
@@ -25214,7 +25260,7 @@ func (ec *executionContext) unmarshalInputCreateChangeRequestInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"space", "subject", "description", "descriptionMarkdown", "status"}
+	fieldsInOrder := [...]string{"space", "subject", "description", "descriptionMarkdown", "status", "template"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -25256,6 +25302,13 @@ func (ec *executionContext) unmarshalInputCreateChangeRequestInput(ctx context.C
 				return it, err
 			}
 			it.Status = graphql.OmittableOf(data)
+		case "template":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("template"))
+			data, err := ec.unmarshalOChangeRequestTemplateInput2ᚖquireᚋgraphᚋmodelᚐChangeRequestTemplateInput(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Template = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -38504,6 +38557,14 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚖquireᚋgraphᚋmodel
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) unmarshalOChangeRequestTemplateInput2ᚖquireᚋgraphᚋmodelᚐChangeRequestTemplateInput(ctx context.Context, v any) (*model.ChangeRequestTemplateInput, error) {
+	if v == nil {
+		return nil, nil
+	}
+	res, err := ec.unmarshalInputChangeRequestTemplateInput(ctx, v)
+	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
 func (ec *executionContext) marshalOCollection2ᚖquireᚋentᚐCollection(ctx context.Context, sel ast.SelectionSet, v *ent.Collection) graphql.Marshaler {

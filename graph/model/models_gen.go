@@ -48,6 +48,12 @@ type ChangeRequestEdge struct {
 	Cursor string             `json:"cursor"`
 }
 
+type ChangeRequestTemplateInput struct {
+	ID string `json:"id"`
+	// Map of parameter name to content reference.
+	ContentRefs graphql.Omittable[types.JSON] `json:"contentRefs,omitempty"`
+}
+
 type ChangeRequestUrls struct {
 	App      string `json:"app"`
 	Location string `json:"location"`
@@ -132,6 +138,8 @@ type CreateChangeRequestInput struct {
 	DescriptionMarkdown graphql.Omittable[*string] `json:"descriptionMarkdown,omitempty"`
 	// draft (the default) or open.
 	Status graphql.Omittable[*ChangeRequestStatus] `json:"status,omitempty"`
+	// A built-in template applied in the new change request; if it fails, nothing is created.
+	Template graphql.Omittable[*ChangeRequestTemplateInput] `json:"template,omitempty"`
 }
 
 type CreateCollectionInput struct {

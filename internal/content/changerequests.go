@@ -26,6 +26,15 @@ type CreateChangeRequest struct {
 	Description *document.Document
 	// Status is draft (the default) or open.
 	Status string
+	// Template, when set, is applied in the new change request, in the
+	// same transaction: if it fails, no change request is created.
+	Template *TemplateUse
+}
+
+// TemplateUse names a built-in template and its params.
+type TemplateUse struct {
+	ID   string
+	Refs map[string]document.ContentRef
 }
 
 // UpdateChangeRequest is the input of UpdateChangeRequest; nil (unset)
@@ -143,6 +152,12 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID, userID strin
 	if err != nil {
 		return nil, err
 	}
+	var ops []Op
+	if in.Template != nil {
+		if ops, err = templateOps(in.Template.ID, in.Template.Refs); err != nil {
+			return nil, err
+		}
+	}
 	now := s.Now()
 	var cr *ent.ChangeRequest
 	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
@@ -173,8 +188,18 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID, userID strin
 			return fmt.Errorf("create change request: %w", err)
 		}
 		draft, open := counterDelta("", status)
-		return c.Space.Update().Where(space.ID(spaceID)).AddChangeRequests(1).AddChangeRequestsDraft(draft).
-			AddChangeRequestsOpen(open).SetUpdatedAt(sp.UpdatedAt).Exec(ctx)
+		if err := c.Space.Update().Where(space.ID(spaceID)).AddChangeRequests(1).AddChangeRequestsDraft(draft).
+			AddChangeRequestsOpen(open).SetUpdatedAt(sp.UpdatedAt).Exec(ctx); err != nil {
+			return err
+		}
+		if len(ops) > 0 {
+			res, err := editIn(ctx, c, cr.ID, userID, now, ops)
+			if err != nil {
+				return err
+			}
+			cr = res.ChangeRequest
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

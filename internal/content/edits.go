@@ -142,61 +142,68 @@ func (s *Service) Edit(ctx context.Context, crID, userID string, ops ...Op) (*Ed
 	now := s.Now()
 	var res *EditResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
-		c := tx.Client()
-		cr, err := lockChangeRequest(ctx, c, crID)
-		if err != nil {
-			return err
-		}
-		if err := checkOpen(cr, "edit"); err != nil {
-			return err
-		}
-		sp, err := c.Space.Get(ctx, cr.SpaceID)
-		if err != nil {
-			return fmt.Errorf("load space: %w", err)
-		}
-		if err := checkEditable(sp, "editing content"); err != nil {
-			return err
-		}
-		revs, states, err := loadStates(ctx, c, loadTree, cr.RevisionID)
-		if err != nil {
-			return err
-		}
-		head, base := revs[cr.RevisionID], states[cr.RevisionID]
-		e := newEditor(cr.SpaceID, now, base.clone())
-		res = &EditResult{ChangeRequest: cr, Revision: head.ID, IDs: make([]string, len(ops))}
-		for i, op := range ops {
-			if res.IDs[i], err = op.apply(e); err != nil {
-				return err
-			}
-		}
-		if len(diffEntries(base, e.st)) == 0 && sameJSON(base.vars, e.st.vars) {
-			return nil
-		}
-		if err := insertPending(ctx, c, e.pendingFor()); err != nil {
-			return err
-		}
-		rev, err := writeRevision(ctx, c, revisionWrite{
-			spaceID: cr.SpaceID, typ: RevisionEdits, base: head, baseState: base, next: e.st,
-			parents: []string{head.ID}, crID: &cr.ID, authorID: &userID, now: now,
-		})
-		if err != nil {
-			return err
-		}
-		contributors := cr.Contributors
-		if !slices.Contains(contributors, userID) {
-			contributors = append(slices.Clone(contributors), userID)
-		}
-		cr, err = c.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetUpdatedAt(now).
-			SetContributors(contributors).Save(ctx)
-		if err != nil {
-			return fmt.Errorf("update change request: %w", err)
-		}
-		res.ChangeRequest, res.Revision, res.Changed = cr, rev.ID, true
-		return nil
+		var err error
+		res, err = editIn(ctx, tx.Client(), crID, userID, now, ops)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	return res, nil
+}
+
+// editIn is Edit inside a transaction (c is its client).
+func editIn(ctx context.Context, c *ent.Client, crID, userID string, now time.Time, ops []Op) (*EditResult, error) {
+	var res *EditResult
+	cr, err := lockChangeRequest(ctx, c, crID)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkOpen(cr, "edit"); err != nil {
+		return nil, err
+	}
+	sp, err := c.Space.Get(ctx, cr.SpaceID)
+	if err != nil {
+		return nil, fmt.Errorf("load space: %w", err)
+	}
+	if err := checkEditable(sp, "editing content"); err != nil {
+		return nil, err
+	}
+	revs, states, err := loadStates(ctx, c, loadTree, cr.RevisionID)
+	if err != nil {
+		return nil, err
+	}
+	head, base := revs[cr.RevisionID], states[cr.RevisionID]
+	e := newEditor(cr.SpaceID, now, base.clone())
+	res = &EditResult{ChangeRequest: cr, Revision: head.ID, IDs: make([]string, len(ops))}
+	for i, op := range ops {
+		if res.IDs[i], err = op.apply(e); err != nil {
+			return nil, err
+		}
+	}
+	if len(diffEntries(base, e.st)) == 0 && sameJSON(base.vars, e.st.vars) {
+		return res, nil
+	}
+	if err := insertPending(ctx, c, e.pendingFor()); err != nil {
+		return nil, err
+	}
+	rev, err := writeRevision(ctx, c, revisionWrite{
+		spaceID: cr.SpaceID, typ: RevisionEdits, base: head, baseState: base, next: e.st,
+		parents: []string{head.ID}, crID: &cr.ID, authorID: &userID, now: now,
+	})
+	if err != nil {
+		return nil, err
+	}
+	contributors := cr.Contributors
+	if !slices.Contains(contributors, userID) {
+		contributors = append(slices.Clone(contributors), userID)
+	}
+	cr, err = c.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetUpdatedAt(now).
+		SetContributors(contributors).Save(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("update change request: %w", err)
+	}
+	res.ChangeRequest, res.Revision, res.Changed = cr, rev.ID, true
 	return res, nil
 }
 

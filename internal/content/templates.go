@@ -227,17 +227,9 @@ func orList(s []string) string {
 // that is not in spaceID), Forbidden (locked space), PreconditionFailed
 // (deleted space).
 func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, userID, templateID string, refs map[string]document.ContentRef) error {
-	t, err := TemplateByID(templateID)
+	ops, err := templateOps(templateID, refs)
 	if err != nil {
 		return err
-	}
-	params, err := t.CheckParams(refs)
-	if err != nil {
-		return err
-	}
-	ops, err := t.ops(params)
-	if err != nil {
-		return fmt.Errorf("template %s: %w", t.ID, err)
 	}
 	if changeRequestID == "" {
 		_, err := s.EditSpace(ctx, spaceID, userID, ops...)
@@ -252,6 +244,24 @@ func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, u
 	}
 	_, err = s.Edit(ctx, cr.ID, userID, ops...)
 	return err
+}
+
+// templateOps checks a template and its params and returns the edits that
+// apply it.
+func templateOps(templateID string, refs map[string]document.ContentRef) ([]Op, error) {
+	t, err := TemplateByID(templateID)
+	if err != nil {
+		return nil, err
+	}
+	params, err := t.CheckParams(refs)
+	if err != nil {
+		return nil, err
+	}
+	ops, err := t.ops(params)
+	if err != nil {
+		return nil, fmt.Errorf("template %s: %w", t.ID, err)
+	}
+	return ops, nil
 }
 
 // templateRun is one application of a template: the ids of the pages

@@ -440,3 +440,47 @@ func TestApplyTemplateRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestCreateChangeRequestWithTemplate applies a template while creating a
+// change request, in one transaction: a template that cannot be applied
+// leaves no change request behind.
+func TestCreateChangeRequestWithTemplate(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+			Subject: "Start", Template: &content.TemplateUse{ID: "changelog"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cr.RevisionID == cr.RevisionInitial || len(cr.Contributors) != 1 || cr.Contributors[0] != e.alice.ID {
+			t.Fatalf("change request with a template: %+v", cr)
+		}
+		rev, err := e.svc.Revision(ctx, cr.RevisionID)
+		if err != nil || len(rev.Pages) == 0 {
+			t.Fatalf("pages of the change request: %v %v", err, rev)
+		}
+		if len(e.current().Pages) != 0 {
+			t.Fatal("the space changed before a merge")
+		}
+
+		before := e.reload(e.space.ID).ChangeRequests
+		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+			Template: &content.TemplateUse{ID: "api-reference"},
+		})
+		wantField(t, err, "params.contentRefs.spec")
+		if err := e.db.Client.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLocked).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+			Template: &content.TemplateUse{ID: "changelog"},
+		})
+		wantCode(t, err, apierr.Forbidden)
+		if after := e.reload(e.space.ID).ChangeRequests; after != before {
+			t.Fatalf("change requests after refused templates: %d, want %d", after, before)
+		}
+		if n, err := e.db.Client.ChangeRequest.Query().Count(ctx); err != nil || n != before {
+			t.Fatalf("change request rows: %d (%v), want %d", n, err, before)
+		}
+	})
+}
