@@ -446,9 +446,8 @@ func mergeResult(res *content.MergeResult) *model.MergeResult {
 	return out
 }
 
-// checkMergeRules refuses a merge that the space's merge rules forbid. Rules
-// about reviews cannot be met yet: Quire has no reviews, so they are not
-// enforced.
+// checkMergeRules refuses a merge that the space's merge rules (or, when
+// it inherits, its organization's) forbid.
 func (r *Resolver) checkMergeRules(ctx context.Context, cr *ent.ChangeRequest, sp *ent.Space) error {
 	rules := sp.MergeRules
 	if rules.Type == "inherit" {
@@ -458,26 +457,7 @@ func (r *Resolver) checkMergeRules(ctx context.Context, cr *ent.ChangeRequest, s
 		}
 		rules = org.MergeRules
 	}
-	if rules.Type != "rules" {
-		return nil
-	}
-	for _, rule := range rules.Rules {
-		switch rule.Rule {
-		case "require_change_request_subject":
-			if strings.TrimSpace(cr.Subject) == "" {
-				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require a subject")
-			}
-		case "require_change_request_description":
-			if cr.Description == nil {
-				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require a description")
-			}
-		case "require_up_to_date_change_request":
-			if content.Outdated(cr, sp) {
-				return apierr.New(apierr.PreconditionFailed, "The space's merge rules require the change request to be up to date: update it first")
-			}
-		}
-	}
-	return nil
+	return content.CheckMergeRules(cr, sp, rules)
 }
 
 // linkReport filters links by status and counts them.
