@@ -25,7 +25,7 @@ vet:
 ## generate: regenerate ent and gqlgen code (commit the result)
 generate:
 	$(GO) generate ./ent
-	$(GO) tool gqlgen generate
+	$(GO) run ./cmd/gqlgen
 
 ## check-generate: fail when generated code is out of date
 check-generate: generate

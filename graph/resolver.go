@@ -3,7 +3,7 @@
 // the same resolver methods, so both doors share one behaviour.
 package graph
 
-//go:generate go run github.com/99designs/gqlgen generate --config ../gqlgen.yml
+//go:generate go run ../cmd/gqlgen
 
 import (
 	"quire/internal/catalog"
