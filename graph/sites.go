@@ -274,8 +274,8 @@ func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
 
 // spaceOfSiteSpace returns the space of a site space. The first call for a
 // site in a request loads, in one batch, the spaces of every site space of
-// the site, and, when the space's permissions are asked for, the collections
-// above them, a batch per level. Sibling site spaces, resolved concurrently,
+// the site, and, when the space's organization or permissions are asked
+// for, the organizations or the collections above them, a batch per level. Sibling site spaces, resolved concurrently,
 // wait for it instead of each joining whichever batch window it happens to
 // reach, which made the statements grow with the site.
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
@@ -290,20 +290,31 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 			ids[i] = x.SpaceID
 		}
 		// Fetched now, from this goroutine: the siblings wait for it.
-		spaces, _ := l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
-		if selects(ctx, "organization") {
+		l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
+		return nil
+	})
+	// The levels below the spaces are loaded when a caller that asks for
+	// them comes (the first caller may be another field of the site space,
+	// such as title, that selects none of them).
+	if err == nil && !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization") {
+		err = l.Sites.WarmOnce(ss.SiteID, "organizations", func() error {
+			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
+			if err != nil {
+				return err
+			}
 			orgs := make([]string, 0, 1)
 			seen := map[string]bool{}
-			for _, sp := range spaces {
-				if sp != nil && !seen[sp.OrganizationID] {
+			for _, x := range all {
+				sp, err := l.SpaceByID.Load(ctx, x.SpaceID)()
+				if err == nil && !seen[sp.OrganizationID] {
 					seen[sp.OrganizationID] = true
 					orgs = append(orgs, sp.OrganizationID)
 				}
 			}
 			l.OrganizationByID.Fetch(ctx, orgs)
-		}
-		return nil
-	})
+			return nil
+		})
+	}
 	if err == nil && !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
 		err = l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
 			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()

@@ -41,11 +41,15 @@ func newBatchLoader[V any](batch dataloader.BatchFunc[string, V], sequential boo
 
 // Load returns a thunk for the value of key (see the type's comment).
 func (l *Loader[V]) Load(ctx context.Context, key string) dataloader.Thunk[V] {
-	if !l.sequential {
-		return l.Loader.Load(ctx, key)
-	}
+	// A key asked for before shares the first thunk (which waits for its
+	// batch when that is still running), as the library would give it,
+	// without the library's per-call allocations: nested reads ask for
+	// the same site, sections and spaces many times a request.
 	if th, ok := l.cache.Get(ctx, key); ok {
 		return th
+	}
+	if !l.sequential {
+		return l.Loader.Load(ctx, key)
 	}
 	l.mu.Lock()
 	l.pending = append(l.pending, key)
