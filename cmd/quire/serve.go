@@ -49,6 +49,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := e.logger()
+	gcPercent := server.TuneGC(e.getenv)
 
 	m := metrics.New()
 	d, err := db.Open(*databaseURL, db.Options{OnStatement: m.Statements.Inc})
@@ -62,7 +63,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
 		return exitFailure
 	}
-	log.Info("migrated", "database", redactURL(*databaseURL), "dialect", d.Dialect)
+	log.Info("migrated", "database", redactURL(*databaseURL), "dialect", d.Dialect, "gogc", gcPercent)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

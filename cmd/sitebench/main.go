@@ -212,6 +212,9 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	base := "http://" + qln.Addr().String()
+	// Quire and the baseline share this process, and its garbage
+	// collector's setting: the one quire serve runs with.
+	gcPercent := server.TuneGC(os.Getenv)
 	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m}), ReadHeaderTimeout: 10 * time.Second}
 	go quire.Serve(qln)
 	defer quire.Close()
@@ -239,8 +242,8 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "## Published site profile: %s\n\n", backend)
-	fmt.Fprintf(stdout, "load generator: %s; %v per run; CPUs: %d (GOMAXPROCS %d), shared by the load generator, Quire, the baseline and the database; statements/request counted over %d sequential requests per target\n\n",
-		lg.Name(), o.duration, runtime.NumCPU(), runtime.GOMAXPROCS(0), o.count)
+	fmt.Fprintf(stdout, "load generator: %s; %v per run; CPUs: %d (GOMAXPROCS %d), shared by the load generator, Quire, the baseline and the database; GOGC %s (as quire serve); statements/request counted over %d sequential requests per target\n\n",
+		lg.Name(), o.duration, runtime.NumCPU(), runtime.GOMAXPROCS(0), gcLabel(gcPercent), o.count)
 	if o.rounds > 1 {
 		fmt.Fprintf(stdout, "%d interleaved rounds per setting; each line is the round with the median req/s\n\n", o.rounds)
 	}
@@ -617,4 +620,12 @@ func logStatements(ctx context.Context, d *db.DB, logPath string, fn func() erro
 		}
 	}
 	return out, nil
+}
+
+// gcLabel writes a GOGC percentage as the variable is written.
+func gcLabel(p int) string {
+	if p < 0 {
+		return "off"
+	}
+	return strconv.Itoa(p)
 }
