@@ -117,6 +117,17 @@ func (notCompactable) Error() string { return "response data is not valid JSON" 
 
 var errNotCompactable error = notCompactable{}
 
+// compactSpecial marks the bytes appendCompactJSON must look at: in a
+// string, the quote, the backslash, the HTML characters and the first byte
+// of U+2028/9; outside strings, also whitespace. Every other byte is copied
+// as it is, in runs.
+var compactSpecial = func() (t [256]bool) {
+	for _, c := range []byte{'"', '\\', '<', '>', '&', 0xE2, ' ', '\t', '\n', '\r'} {
+		t[c] = true
+	}
+	return t
+}()
+
 // appendCompactJSON appends src as encoding/json writes a json.RawMessage:
 // whitespace outside strings removed, and <, >, & and U+2028, U+2029 in
 // strings escaped. It trusts src to be valid JSON except for checking that
@@ -126,6 +137,15 @@ func appendCompactJSON(dst, src []byte) ([]byte, bool) {
 	inString, escaped := false, false
 	start := 0
 	for i := 0; i < len(src); i++ {
+		if !escaped {
+			// Skip the run of bytes that need nothing.
+			for i < len(src) && !compactSpecial[src[i]] {
+				i++
+			}
+			if i == len(src) {
+				break
+			}
+		}
 		c := src[i]
 		if inString {
 			switch {

@@ -38,3 +38,34 @@ func TestAppendResponseMatchesJSONMarshal(t *testing.T) {
 		t.Error("unterminated string: no error")
 	}
 }
+
+// Documents of every shape the skipping loop meets (runs at the start and
+// end, escapes at the end of strings, specials next to each other), both
+// compact and indented, compact to what encoding/json writes.
+func TestAppendCompactJSONMatchesEncodingJSON(t *testing.T) {
+	values := []any{
+		"", "a", `\`, `"`, `\"`, "<>&", "x\u2028y\u2029z", "\u2027\u202a", "é☃", "tab\there", "line\nbreak",
+		map[string]any{"k <": []any{1.5, true, nil, "a&b", map[string]any{}}, "": ""},
+		[]any{[]any{}, []any{"\\\\", "\\\""}, map[string]any{"q": "\"<\""}},
+	}
+	for _, v := range values {
+		compact, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var indented bytes.Buffer
+		if err := json.Indent(&indented, compact, " ", "\t "); err != nil {
+			t.Fatal(err)
+		}
+		for _, src := range [][]byte{compact, indented.Bytes()} {
+			want, err := json.Marshal(json.RawMessage(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := appendCompactJSON(nil, src)
+			if !ok || !bytes.Equal(got, want) {
+				t.Errorf("appendCompactJSON(%s):\n got %s (%v)\nwant %s", src, got, ok, want)
+			}
+		}
+	}
+}
