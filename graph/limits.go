@@ -51,7 +51,7 @@ type Limits struct {
 	MaxAliases int
 	// MaxComplexity is the complexity limit. It is not enforced by
 	// LimitExtension: the caller applies it with
-	// srv.Use(extension.FixedComplexityLimit(MaxComplexity)). Its error code,
+	// srv.Use(ComplexityLimit(MaxComplexity)). Its error code,
 	// COMPLEXITY_LIMIT_EXCEEDED, is registered as a protocol error by this
 	// package.
 	MaxComplexity int

@@ -154,7 +154,7 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
 	srv.Use(graph.LimitExtension(limits))
-	srv.Use(extension.FixedComplexityLimit(limits.MaxComplexity))
+	srv.Use(graph.ComplexityLimit(limits.MaxComplexity))
 	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		cfg.Log.ErrorContext(ctx, "panic in resolver", "request_id", requestid.From(ctx), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
