@@ -9,6 +9,7 @@ import (
 	"context"
 	"quire/ent"
 	"quire/graph/generated"
+	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/authz"
@@ -891,6 +892,12 @@ func (r *organizationResolver) Object(ctx context.Context, obj *ent.Organization
 	return "organization", nil
 }
 
+// MergeRules is the resolver for the mergeRules field.
+func (r *organizationResolver) MergeRules(ctx context.Context, obj *ent.Organization) (*leaf.MergeRules, error) {
+	m := leaf.MergeRules(obj.MergeRules)
+	return &m, nil
+}
+
 // Trial is the resolver for the trial field.
 func (r *organizationResolver) Trial(ctx context.Context, obj *ent.Organization) (*model.OrganizationTrial, error) {
 	return &model.OrganizationTrial{Status: "notapplicable", Count: 0}, nil
@@ -1105,9 +1112,14 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
-	// A root field names one site: load it now, not after a batch window.
+	// A root field names one site: load it now, not after a batch window,
+	// and, at the same time, the caller's memberships, which deciding
+	// whether the caller may see it needs.
 	if l := loaders.For(ctx); l != nil {
-		l.Sites.SiteByID.Fetch(ctx, []string{id})
+		together(
+			func() error { _, err := l.ViewerMemberships(ctx); return err },
+			func() error { l.Sites.SiteByID.Fetch(ctx, []string{id}); return nil },
+		)
 	}
 	st, err := r.Sites.SiteByID(ctx, id)
 	if err == nil && selectsStructure(ctx) {
@@ -1484,9 +1496,9 @@ func (r *siteSectionResolver) SiteSpaces(ctx context.Context, obj *ent.SiteSecti
 }
 
 // Urls is the resolver for the urls field.
-func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection, shareKey *string) (*model.PublishedUrls, error) {
+func (r *siteSectionResolver) Urls(ctx context.Context, obj *ent.SiteSection, shareKey *string) (*leaf.PublishedUrls, error) {
 	u, err := r.publishedURL(ctx, obj.SiteID, obj.ID, shareKey)
-	return &model.PublishedUrls{Published: u}, err
+	return &leaf.PublishedUrls{Published: u}, err
 }
 
 // Object is the resolver for the object field.
@@ -1548,13 +1560,13 @@ func (r *siteShareLinkResolver) Object(ctx context.Context, obj *ent.SiteShareLi
 }
 
 // Urls is the resolver for the urls field.
-func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.PublishedUrls, error) {
+func (r *siteShareLinkResolver) Urls(ctx context.Context, obj *ent.SiteShareLink) (*leaf.PublishedUrls, error) {
 	st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, obj.SiteID)()
 	if err != nil {
 		return nil, err
 	}
 	u := sites.SiteBaseURL(r.PublicURL, st) + "/~share/" + obj.Key
-	return &model.PublishedUrls{Published: &u}, nil
+	return &leaf.PublishedUrls{Published: &u}, nil
 }
 
 // Object is the resolver for the object field.
@@ -1617,9 +1629,9 @@ func (r *siteSpaceResolver) Site(ctx context.Context, obj *ent.SiteSpace) (*ent.
 }
 
 // Urls is the resolver for the urls field.
-func (r *siteSpaceResolver) Urls(ctx context.Context, obj *ent.SiteSpace, shareKey *string) (*model.PublishedUrls, error) {
+func (r *siteSpaceResolver) Urls(ctx context.Context, obj *ent.SiteSpace, shareKey *string) (*leaf.PublishedUrls, error) {
 	u, err := r.publishedURL(ctx, obj.SiteID, obj.ID, shareKey)
-	return &model.PublishedUrls{Published: u}, err
+	return &leaf.PublishedUrls{Published: u}, err
 }
 
 // Customization is the resolver for the customization field.
@@ -1637,9 +1649,15 @@ func (r *spaceResolver) Object(ctx context.Context, obj *ent.Space) (string, err
 	return "space", nil
 }
 
+// MergeRules is the resolver for the mergeRules field.
+func (r *spaceResolver) MergeRules(ctx context.Context, obj *ent.Space) (*leaf.MergeRules, error) {
+	m := leaf.MergeRules(obj.MergeRules)
+	return &m, nil
+}
+
 // Urls is the resolver for the urls field.
-func (r *spaceResolver) Urls(ctx context.Context, obj *ent.Space) (*model.SpaceUrls, error) {
-	return &model.SpaceUrls{
+func (r *spaceResolver) Urls(ctx context.Context, obj *ent.Space) (*leaf.SpaceUrls, error) {
+	return &leaf.SpaceUrls{
 		Location: r.apiURL("spaces", obj.ID),
 		App:      r.appURL("o", obj.OrganizationID, "s", obj.ID),
 		Icon:     obj.Icon,
@@ -1660,12 +1678,12 @@ func (r *spaceResolver) Parent(ctx context.Context, obj *ent.Space) (*ent.Collec
 }
 
 // Permissions is the resolver for the permissions field.
-func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*authz.SpacePermissions, error) {
+func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*leaf.SpacePermissions, error) {
 	level, err := authz.SpaceLevel(ctx, obj)
 	if err != nil {
 		return nil, err
 	}
-	p := authz.ForSpace(level)
+	p := leaf.SpacePermissions(authz.ForSpace(level))
 	return &p, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -274,14 +275,18 @@ func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
 
 // spaceOfSiteSpace returns the space of a site space. The first call for a
 // site in a request loads, in one batch, the spaces of every site space of
-// the site, and, when the space's organization or permissions are asked
-// for, the organizations or the collections above them, a batch per level. Sibling site spaces, resolved concurrently,
-// wait for it instead of each joining whichever batch window it happens to
-// reach, which made the statements grow with the site.
+// the site; the first call that asks for the spaces' organizations or
+// permissions loads the organizations and the collections above the spaces,
+// a statement per level, the two levels at the same time. Sibling site
+// spaces, resolved concurrently, wait for these loads instead of each
+// joining whichever batch window it happens to reach, which made the
+// statements grow with the site. (The first caller may be another field of
+// the site space, such as title, that selects none of the levels below.)
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
 	l := loaders.For(ctx)
+	siteSpaces := func() ([]*ent.SiteSpace, error) { return l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)() }
 	err := l.Sites.WarmOnce(ss.SiteID, "spaces", func() error {
-		all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
+		all, err := siteSpaces()
 		if err != nil {
 			return err
 		}
@@ -293,42 +298,68 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 		l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
 		return nil
 	})
-	// The levels below the spaces are loaded when a caller that asks for
-	// them comes (the first caller may be another field of the site space,
-	// such as title, that selects none of them).
-	if err == nil && !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization") {
-		err = l.Sites.WarmOnce(ss.SiteID, "organizations", func() error {
-			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
-			if err != nil {
-				return err
-			}
-			orgs := make([]string, 0, 1)
-			seen := map[string]bool{}
-			for _, x := range all {
-				sp, err := l.SpaceByID.Load(ctx, x.SpaceID)()
-				if err == nil && !seen[sp.OrganizationID] {
-					seen[sp.OrganizationID] = true
-					orgs = append(orgs, sp.OrganizationID)
-				}
-			}
-			l.OrganizationByID.Fetch(ctx, orgs)
-			return nil
-		})
-	}
-	if err == nil && !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
-		err = l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
-			all, err := l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)()
-			if err != nil {
-				return err
-			}
-			_, err = sites.LoadSpaces(ctx, all)
-			return err
-		})
-	}
 	if err != nil {
 		return nil, err
 	}
+	var levels []func() error
+	if !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization") {
+		levels = append(levels, func() error {
+			return l.Sites.WarmOnce(ss.SiteID, "organizations", func() error {
+				all, err := siteSpaces()
+				if err != nil {
+					return err
+				}
+				orgs := make([]string, 0, 1)
+				seen := map[string]bool{}
+				for _, x := range all {
+					sp, err := l.SpaceByID.Load(ctx, x.SpaceID)()
+					if err == nil && !seen[sp.OrganizationID] {
+						seen[sp.OrganizationID] = true
+						orgs = append(orgs, sp.OrganizationID)
+					}
+				}
+				l.OrganizationByID.Fetch(ctx, orgs)
+				return nil
+			})
+		})
+	}
+	if !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
+		levels = append(levels, func() error {
+			return l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
+				all, err := siteSpaces()
+				if err != nil {
+					return err
+				}
+				_, err = sites.LoadSpaces(ctx, all)
+				return err
+			})
+		})
+	}
+	if err := together(levels...); err != nil {
+		return nil, err
+	}
 	return l.SpaceByID.Load(ctx, ss.SpaceID)()
+}
+
+// together runs the loads at the same time (the last one in this
+// goroutine) and returns the first error, in the order given.
+func together(loads ...func() error) error {
+	if len(loads) == 0 {
+		return nil
+	}
+	errs := make([]error, len(loads))
+	var wg sync.WaitGroup
+	for i, load := range loads[:len(loads)-1] {
+		wg.Go(func() { errs[i] = load() })
+	}
+	errs[len(loads)-1] = loads[len(loads)-1]()
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // selectsPermissions reports whether the GraphQL field being resolved asks

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"quire/ent"
+	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/types"
@@ -114,7 +115,7 @@ type Space struct {
 	DeletedAt           *time.Time              `json:"deletedAt,omitempty"`
 	EditMode            types.EditMode          `json:"editMode"`
 	MergeRules          types.MergeRules        `json:"mergeRules"`
-	URLs                *model.SpaceUrls        `json:"urls"`
+	URLs                *leaf.SpaceUrls         `json:"urls"`
 	Organization        string                  `json:"organization"`
 	Parent              *string                 `json:"parent,omitempty"`
 	Language            *types.Language         `json:"language,omitempty"`
@@ -124,7 +125,7 @@ type Space struct {
 	ChangeRequests      int                     `json:"changeRequests"`
 	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
-	Permissions         *authz.SpacePermissions `json:"permissions"`
+	Permissions         *leaf.SpacePermissions  `json:"permissions"`
 }
 
 func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {

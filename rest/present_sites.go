@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"quire/ent"
+	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/types"
 )
@@ -86,7 +87,7 @@ type SiteSpace struct {
 	Condition                       *string              `json:"condition,omitempty"`
 	HasAdvancedCustomizationFeature bool                 `json:"hasAdvancedCustomizationFeature"`
 	Hidden                          bool                 `json:"hidden"`
-	URLs                            *model.PublishedUrls `json:"urls"`
+	URLs                            *leaf.PublishedUrls `json:"urls"`
 }
 
 func (a *API) presentSiteSpace(key *string) func(context.Context, *ent.SiteSpace) (*SiteSpace, error) {
@@ -131,7 +132,7 @@ type SiteSection struct {
 	SectionGroup *string              `json:"sectionGroup,omitempty"`
 	Icon         *string              `json:"icon,omitempty"`
 	SiteSpaces   []*SiteSpace         `json:"siteSpaces"`
-	URLs         *model.PublishedUrls `json:"urls"`
+	URLs         *leaf.PublishedUrls `json:"urls"`
 }
 
 func (a *API) presentSection(key *string) func(context.Context, *ent.SiteSection) (*SiteSection, error) {
@@ -261,7 +262,7 @@ type ShareLink struct {
 	CreatedAt time.Time            `json:"createdAt"`
 	Name      string               `json:"name"`
 	Active    bool                 `json:"active"`
-	URLs      *model.PublishedUrls `json:"urls"`
+	URLs      *leaf.PublishedUrls `json:"urls"`
 }
 
 func (a *API) presentShareLink(ctx context.Context, l *ent.SiteShareLink) (*ShareLink, error) {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"quire/ent"
+	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/content"
@@ -912,6 +913,7 @@ type MutationResolver interface {
 type OrganizationResolver interface {
 	Object(ctx context.Context, obj *ent.Organization) (string, error)
 
+	MergeRules(ctx context.Context, obj *ent.Organization) (*leaf.MergeRules, error)
 	Trial(ctx context.Context, obj *ent.Organization) (*model.OrganizationTrial, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationUrls, error)
 	Permissions(ctx context.Context, obj *ent.Organization) (*authz.OrganizationPermissions, error)
@@ -1010,7 +1012,7 @@ type SiteSectionResolver interface {
 	Site(ctx context.Context, obj *ent.SiteSection) (*ent.Site, error)
 	DefaultSiteSpace(ctx context.Context, obj *ent.SiteSection) (*ent.SiteSpace, error)
 	SiteSpaces(ctx context.Context, obj *ent.SiteSection, first *int, after *string, last *int, before *string) (*model.SiteSpaceConnection, error)
-	Urls(ctx context.Context, obj *ent.SiteSection, shareKey *string) (*model.PublishedUrls, error)
+	Urls(ctx context.Context, obj *ent.SiteSection, shareKey *string) (*leaf.PublishedUrls, error)
 }
 type SiteSectionGroupResolver interface {
 	Object(ctx context.Context, obj *ent.SiteSectionGroup) (string, error)
@@ -1024,7 +1026,7 @@ type SiteSectionGroupResolver interface {
 type SiteShareLinkResolver interface {
 	Object(ctx context.Context, obj *ent.SiteShareLink) (string, error)
 
-	Urls(ctx context.Context, obj *ent.SiteShareLink) (*model.PublishedUrls, error)
+	Urls(ctx context.Context, obj *ent.SiteShareLink) (*leaf.PublishedUrls, error)
 }
 type SiteSpaceResolver interface {
 	Object(ctx context.Context, obj *ent.SiteSpace) (string, error)
@@ -1037,17 +1039,18 @@ type SiteSpaceResolver interface {
 	HasAdvancedCustomizationFeature(ctx context.Context, obj *ent.SiteSpace) (bool, error)
 
 	Site(ctx context.Context, obj *ent.SiteSpace) (*ent.Site, error)
-	Urls(ctx context.Context, obj *ent.SiteSpace, shareKey *string) (*model.PublishedUrls, error)
+	Urls(ctx context.Context, obj *ent.SiteSpace, shareKey *string) (*leaf.PublishedUrls, error)
 	Customization(ctx context.Context, obj *ent.SiteSpace) (types.JSON, error)
 }
 type SpaceResolver interface {
 	Object(ctx context.Context, obj *ent.Space) (string, error)
 
-	Urls(ctx context.Context, obj *ent.Space) (*model.SpaceUrls, error)
+	MergeRules(ctx context.Context, obj *ent.Space) (*leaf.MergeRules, error)
+	Urls(ctx context.Context, obj *ent.Space) (*leaf.SpaceUrls, error)
 	Organization(ctx context.Context, obj *ent.Space) (*ent.Organization, error)
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 
-	Permissions(ctx context.Context, obj *ent.Space) (*authz.SpacePermissions, error)
+	Permissions(ctx context.Context, obj *ent.Space) (*leaf.SpacePermissions, error)
 	Content(ctx context.Context, obj *ent.Space) (*content.Revision, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id *string, number *int) (*ent.ChangeRequest, error)
 	ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error)
@@ -13322,7 +13325,7 @@ func (ec *executionContext) fieldContext_MergeRule_expression(_ context.Context,
 	return graphql.NewScalarFieldContext("MergeRule", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _MergeRules_type(ctx context.Context, field graphql.CollectedField, obj *types.MergeRules) (ret graphql.Marshaler) {
+func (ec *executionContext) _MergeRules_type(ctx context.Context, field graphql.CollectedField, obj *leaf.MergeRules) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -13345,7 +13348,7 @@ func (ec *executionContext) fieldContext_MergeRules_type(_ context.Context, fiel
 	return graphql.NewScalarFieldContext("MergeRules", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _MergeRules_rules(ctx context.Context, field graphql.CollectedField, obj *types.MergeRules) (ret graphql.Marshaler) {
+func (ec *executionContext) _MergeRules_rules(ctx context.Context, field graphql.CollectedField, obj *leaf.MergeRules) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -15774,11 +15777,11 @@ func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field 
 			return ec.fieldContext_Organization_mergeRules(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.MergeRules, nil
+			return ec.Resolvers.Organization().MergeRules(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v types.MergeRules) graphql.Marshaler {
-			return ec.marshalNMergeRules2quireᚋinternalᚋtypesᚐMergeRules(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.MergeRules) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖquireᚋgraphᚋleafᚐMergeRules(ctx, selections, v)
 		},
 		true,
 		true,
@@ -15788,8 +15791,8 @@ func (ec *executionContext) fieldContext_Organization_mergeRules(_ context.Conte
 	fc = &graphql.FieldContext{
 		Object:     "Organization",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MergeRules(ctx, field)
 		},
@@ -17825,7 +17828,7 @@ func (ec *executionContext) fieldContext_PublishedCustomizations_siteSpaces(_ co
 	return graphql.NewScalarFieldContext("PublishedCustomizations", field, false, false, errors.New("field of type JSON does not have child fields"))
 }
 
-func (ec *executionContext) _PublishedUrls_published(ctx context.Context, field graphql.CollectedField, obj *model.PublishedUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _PublishedUrls_published(ctx context.Context, field graphql.CollectedField, obj *leaf.PublishedUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -20753,8 +20756,8 @@ func (ec *executionContext) _SiteSection_urls(ctx context.Context, field graphql
 			return ec.Resolvers.SiteSection().Urls(ctx, obj, fc.Args["shareKey"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedUrls) graphql.Marshaler {
-			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋmodelᚐPublishedUrls(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.PublishedUrls) graphql.Marshaler {
+			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋleafᚐPublishedUrls(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21491,8 +21494,8 @@ func (ec *executionContext) _SiteShareLink_urls(ctx context.Context, field graph
 			return ec.Resolvers.SiteShareLink().Urls(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedUrls) graphql.Marshaler {
-			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋmodelᚐPublishedUrls(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.PublishedUrls) graphql.Marshaler {
+			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋleafᚐPublishedUrls(ctx, selections, v)
 		},
 		true,
 		true,
@@ -21978,8 +21981,8 @@ func (ec *executionContext) _SiteSpace_urls(ctx context.Context, field graphql.C
 			return ec.Resolvers.SiteSpace().Urls(ctx, obj, fc.Args["shareKey"].(*string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.PublishedUrls) graphql.Marshaler {
-			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋmodelᚐPublishedUrls(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.PublishedUrls) graphql.Marshaler {
+			return ec.marshalNPublishedUrls2ᚖquireᚋgraphᚋleafᚐPublishedUrls(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22739,11 +22742,11 @@ func (ec *executionContext) _Space_mergeRules(ctx context.Context, field graphql
 			return ec.fieldContext_Space_mergeRules(ctx, field)
 		},
 		func(ctx context.Context) (any, error) {
-			return obj.MergeRules, nil
+			return ec.Resolvers.Space().MergeRules(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v types.MergeRules) graphql.Marshaler {
-			return ec.marshalNMergeRules2quireᚋinternalᚋtypesᚐMergeRules(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.MergeRules) graphql.Marshaler {
+			return ec.marshalNMergeRules2ᚖquireᚋgraphᚋleafᚐMergeRules(ctx, selections, v)
 		},
 		true,
 		true,
@@ -22753,8 +22756,8 @@ func (ec *executionContext) fieldContext_Space_mergeRules(_ context.Context, fie
 	fc = &graphql.FieldContext{
 		Object:     "Space",
 		Field:      field,
-		IsMethod:   false,
-		IsResolver: false,
+		IsMethod:   true,
+		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_MergeRules(ctx, field)
 		},
@@ -22774,8 +22777,8 @@ func (ec *executionContext) _Space_urls(ctx context.Context, field graphql.Colle
 			return ec.Resolvers.Space().Urls(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *model.SpaceUrls) graphql.Marshaler {
-			return ec.marshalNSpaceUrls2ᚖquireᚋgraphᚋmodelᚐSpaceUrls(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.SpaceUrls) graphql.Marshaler {
+			return ec.marshalNSpaceUrls2ᚖquireᚋgraphᚋleafᚐSpaceUrls(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23031,8 +23034,8 @@ func (ec *executionContext) _Space_permissions(ctx context.Context, field graphq
 			return ec.Resolvers.Space().Permissions(ctx, obj)
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *authz.SpacePermissions) graphql.Marshaler {
-			return ec.marshalNSpacePermissions2ᚖquireᚋinternalᚋauthzᚐSpacePermissions(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *leaf.SpacePermissions) graphql.Marshaler {
+			return ec.marshalNSpacePermissions2ᚖquireᚋgraphᚋleafᚐSpacePermissions(ctx, selections, v)
 		},
 		true,
 		true,
@@ -23345,7 +23348,7 @@ func (ec *executionContext) fieldContext_SpaceEdge_cursor(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SpaceEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_view(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_view(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23368,7 +23371,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_view(_ context.Context
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_access(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_access(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23391,7 +23394,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_access(_ context.Conte
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_admin(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23414,7 +23417,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_admin(_ context.Contex
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_viewInviteLinks(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23437,7 +23440,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_viewInviteLinks(_ cont
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_edit(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23460,7 +23463,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_edit(_ context.Context
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_triggerGitSync(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_triggerGitSync(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23483,7 +23486,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_triggerGitSync(_ conte
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_comment(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_comment(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23506,7 +23509,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_comment(_ context.Cont
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_merge(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_merge(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23529,7 +23532,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_merge(_ context.Contex
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_review(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_review(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23552,7 +23555,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_review(_ context.Conte
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpacePermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *authz.SpacePermissions) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpacePermissions_installIntegration(ctx context.Context, field graphql.CollectedField, obj *leaf.SpacePermissions) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23575,7 +23578,7 @@ func (ec *executionContext) fieldContext_SpacePermissions_installIntegration(_ c
 	return graphql.NewScalarFieldContext("SpacePermissions", field, false, false, errors.New("field of type Boolean does not have child fields"))
 }
 
-func (ec *executionContext) _SpaceUrls_location(ctx context.Context, field graphql.CollectedField, obj *model.SpaceUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpaceUrls_location(ctx context.Context, field graphql.CollectedField, obj *leaf.SpaceUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23598,7 +23601,7 @@ func (ec *executionContext) fieldContext_SpaceUrls_location(_ context.Context, f
 	return graphql.NewScalarFieldContext("SpaceUrls", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SpaceUrls_app(ctx context.Context, field graphql.CollectedField, obj *model.SpaceUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpaceUrls_app(ctx context.Context, field graphql.CollectedField, obj *leaf.SpaceUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23621,7 +23624,7 @@ func (ec *executionContext) fieldContext_SpaceUrls_app(_ context.Context, field 
 	return graphql.NewScalarFieldContext("SpaceUrls", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SpaceUrls_published(ctx context.Context, field graphql.CollectedField, obj *model.SpaceUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpaceUrls_published(ctx context.Context, field graphql.CollectedField, obj *leaf.SpaceUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23644,7 +23647,7 @@ func (ec *executionContext) fieldContext_SpaceUrls_published(_ context.Context, 
 	return graphql.NewScalarFieldContext("SpaceUrls", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SpaceUrls_public(ctx context.Context, field graphql.CollectedField, obj *model.SpaceUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpaceUrls_public(ctx context.Context, field graphql.CollectedField, obj *leaf.SpaceUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -23667,7 +23670,7 @@ func (ec *executionContext) fieldContext_SpaceUrls_public(_ context.Context, fie
 	return graphql.NewScalarFieldContext("SpaceUrls", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
-func (ec *executionContext) _SpaceUrls_icon(ctx context.Context, field graphql.CollectedField, obj *model.SpaceUrls) (ret graphql.Marshaler) {
+func (ec *executionContext) _SpaceUrls_icon(ctx context.Context, field graphql.CollectedField, obj *leaf.SpaceUrls) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
 		ec.OperationContext,
@@ -29459,7 +29462,7 @@ func (ec *executionContext) _MergeRule(ctx context.Context, sel ast.SelectionSet
 
 var mergeRulesImplementors = []string{"MergeRules"}
 
-func (ec *executionContext) _MergeRules(ctx context.Context, sel ast.SelectionSet, obj *types.MergeRules) graphql.Marshaler {
+func (ec *executionContext) _MergeRules(ctx context.Context, sel ast.SelectionSet, obj *leaf.MergeRules) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, mergeRulesImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -29973,10 +29976,41 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 				atomic.AddUint32(&out.Invalids, 1)
 			}
 		case "mergeRules":
-			out.Values[i] = ec._Organization_mergeRules(ctx, field, obj)
-			if out.Values[i] == graphql.Null {
-				atomic.AddUint32(&out.Invalids, 1)
+			field := field
+
+			innerFunc := func(ctx context.Context, fs *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_mergeRules(ctx, field, obj)
+				if res == graphql.Null {
+					atomic.AddUint32(&fs.Invalids, 1)
+				}
+				return res
 			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "trial":
 			field := field
 
@@ -31409,7 +31443,7 @@ func (ec *executionContext) _PublishedCustomizations(ctx context.Context, sel as
 
 var publishedUrlsImplementors = []string{"PublishedUrls"}
 
-func (ec *executionContext) _PublishedUrls(ctx context.Context, sel ast.SelectionSet, obj *model.PublishedUrls) graphql.Marshaler {
+func (ec *executionContext) _PublishedUrls(ctx context.Context, sel ast.SelectionSet, obj *leaf.PublishedUrls) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, publishedUrlsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -34887,7 +34921,7 @@ func (ec *executionContext) _SpaceEdge(ctx context.Context, sel ast.SelectionSet
 
 var spacePermissionsImplementors = []string{"SpacePermissions"}
 
-func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.SelectionSet, obj *authz.SpacePermissions) graphql.Marshaler {
+func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.SelectionSet, obj *leaf.SpacePermissions) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, spacePermissionsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -34971,7 +35005,7 @@ func (ec *executionContext) _SpacePermissions(ctx context.Context, sel ast.Selec
 
 var spaceUrlsImplementors = []string{"SpaceUrls"}
 
-func (ec *executionContext) _SpaceUrls(ctx context.Context, sel ast.SelectionSet, obj *model.SpaceUrls) graphql.Marshaler {
+func (ec *executionContext) _SpaceUrls(ctx context.Context, sel ast.SelectionSet, obj *leaf.SpaceUrls) graphql.Marshaler {
 	fields := graphql.CollectFields(ec.OperationContext, sel, spaceUrlsImplementors)
 
 	out := graphql.NewFieldSet(fields)
@@ -36383,8 +36417,18 @@ func (ec *executionContext) unmarshalNMergeRuleInput2ᚖquireᚋgraphᚋmodelᚐ
 	return &res, graphql.ErrorOnPath(ctx, err)
 }
 
-func (ec *executionContext) marshalNMergeRules2quireᚋinternalᚋtypesᚐMergeRules(ctx context.Context, sel ast.SelectionSet, v types.MergeRules) graphql.Marshaler {
-	return ec._MergeRules(ctx, sel, &v)
+func (ec *executionContext) marshalNMergeRules2quireᚋgraphᚋleafᚐMergeRules(ctx context.Context, sel ast.SelectionSet, v leaf.MergeRules) graphql.Marshaler {
+	return graphql.WrapContextMarshaler(ctx, v)
+}
+
+func (ec *executionContext) marshalNMergeRules2ᚖquireᚋgraphᚋleafᚐMergeRules(ctx context.Context, sel ast.SelectionSet, v *leaf.MergeRules) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) unmarshalNMoveInput2quireᚋgraphᚋmodelᚐMoveInput(ctx context.Context, v any) (model.MoveInput, error) {
@@ -36658,18 +36702,18 @@ func (ec *executionContext) marshalNPublishedCustomizations2ᚖquireᚋgraphᚋm
 	return ec._PublishedCustomizations(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNPublishedUrls2quireᚋgraphᚋmodelᚐPublishedUrls(ctx context.Context, sel ast.SelectionSet, v model.PublishedUrls) graphql.Marshaler {
-	return ec._PublishedUrls(ctx, sel, &v)
+func (ec *executionContext) marshalNPublishedUrls2quireᚋgraphᚋleafᚐPublishedUrls(ctx context.Context, sel ast.SelectionSet, v leaf.PublishedUrls) graphql.Marshaler {
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
-func (ec *executionContext) marshalNPublishedUrls2ᚖquireᚋgraphᚋmodelᚐPublishedUrls(ctx context.Context, sel ast.SelectionSet, v *model.PublishedUrls) graphql.Marshaler {
+func (ec *executionContext) marshalNPublishedUrls2ᚖquireᚋgraphᚋleafᚐPublishedUrls(ctx context.Context, sel ast.SelectionSet, v *leaf.PublishedUrls) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._PublishedUrls(ctx, sel, v)
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) marshalNRevision2quireᚋinternalᚋcontentᚐRevision(ctx context.Context, sel ast.SelectionSet, v content.Revision) graphql.Marshaler {
@@ -37399,32 +37443,32 @@ func (ec *executionContext) marshalNSpaceEdge2ᚖquireᚋgraphᚋmodelᚐSpaceEd
 	return ec._SpaceEdge(ctx, sel, v)
 }
 
-func (ec *executionContext) marshalNSpacePermissions2quireᚋinternalᚋauthzᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v authz.SpacePermissions) graphql.Marshaler {
-	return ec._SpacePermissions(ctx, sel, &v)
+func (ec *executionContext) marshalNSpacePermissions2quireᚋgraphᚋleafᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v leaf.SpacePermissions) graphql.Marshaler {
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
-func (ec *executionContext) marshalNSpacePermissions2ᚖquireᚋinternalᚋauthzᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v *authz.SpacePermissions) graphql.Marshaler {
+func (ec *executionContext) marshalNSpacePermissions2ᚖquireᚋgraphᚋleafᚐSpacePermissions(ctx context.Context, sel ast.SelectionSet, v *leaf.SpacePermissions) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._SpacePermissions(ctx, sel, v)
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
-func (ec *executionContext) marshalNSpaceUrls2quireᚋgraphᚋmodelᚐSpaceUrls(ctx context.Context, sel ast.SelectionSet, v model.SpaceUrls) graphql.Marshaler {
-	return ec._SpaceUrls(ctx, sel, &v)
+func (ec *executionContext) marshalNSpaceUrls2quireᚋgraphᚋleafᚐSpaceUrls(ctx context.Context, sel ast.SelectionSet, v leaf.SpaceUrls) graphql.Marshaler {
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
-func (ec *executionContext) marshalNSpaceUrls2ᚖquireᚋgraphᚋmodelᚐSpaceUrls(ctx context.Context, sel ast.SelectionSet, v *model.SpaceUrls) graphql.Marshaler {
+func (ec *executionContext) marshalNSpaceUrls2ᚖquireᚋgraphᚋleafᚐSpaceUrls(ctx context.Context, sel ast.SelectionSet, v *leaf.SpaceUrls) graphql.Marshaler {
 	if v == nil {
 		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
 			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
 		}
 		return graphql.Null
 	}
-	return ec._SpaceUrls(ctx, sel, v)
+	return graphql.WrapContextMarshaler(ctx, v)
 }
 
 func (ec *executionContext) unmarshalNString2string(ctx context.Context, v any) (string, error) {

@@ -350,10 +350,6 @@ type PublishedCustomizations struct {
 	SiteSpaces types.JSON `json:"siteSpaces"`
 }
 
-type PublishedUrls struct {
-	Published *string `json:"published,omitempty"`
-}
-
 type RevisionUrls struct {
 	App       string  `json:"app"`
 	Published *string `json:"published,omitempty"`
@@ -516,14 +512,6 @@ type SpaceConnection struct {
 type SpaceEdge struct {
 	Node   *ent.Space `json:"node"`
 	Cursor string     `json:"cursor"`
-}
-
-type SpaceUrls struct {
-	Location  string  `json:"location"`
-	App       string  `json:"app"`
-	Published *string `json:"published,omitempty"`
-	Public    *string `json:"public,omitempty"`
-	Icon      *string `json:"icon,omitempty"`
 }
 
 type ThemedURL struct {
