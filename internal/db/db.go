@@ -159,6 +159,21 @@ func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error
 	return d.Driver.Query(ctx, q, args, v)
 }
 
+// QueryContext runs a query written by hand (ent's Client.QueryContext),
+// counted, and on PostgreSQL prepared, like ent's own.
+func (d *countingDriver) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	var rows entsql.Rows
+	if err := d.Query(ctx, q, args, &rows); err != nil {
+		return nil, err
+	}
+	r, ok := rows.ColumnScanner.(*sql.Rows)
+	if !ok {
+		rows.Close()
+		return nil, fmt.Errorf("query: rows of type %T", rows.ColumnScanner)
+	}
+	return r, nil
+}
+
 func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
 	tx, err := d.Driver.Tx(ctx)
 	if err != nil {

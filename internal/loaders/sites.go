@@ -29,6 +29,7 @@ type SiteLoaders struct {
 	// not once per object whose URL it presents.
 	ShareLinksBySite *Loader[[]*ent.SiteShareLink]
 
+	client *ent.Client
 	warmed *onceMap
 }
 
@@ -117,6 +118,7 @@ func newSiteLoaders(client *ent.Client, seq bool) SiteLoaders {
 		ShareLinksBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteShareLink, error) {
 			return client.SiteShareLink.Query().Where(sitesharelink.SiteIDIn(keys...)).All(ctx)
 		}, func(l *ent.SiteShareLink) string { return l.SiteID }, "site share links", seq),
+		client: client,
 		warmed: &onceMap{m: map[string]map[string]*onceErr{}},
 	}
 }

@@ -2,7 +2,6 @@ package sites
 
 import (
 	"context"
-	"sync"
 
 	"quire/ent"
 	"quire/internal/authz"
@@ -90,18 +89,13 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 }
 
 // PrefetchTree loads the structure of one site (sections, groups and site
-// spaces, a statement each, concurrently) without waiting for the batch
-// window, for callers that know this site is the only one they present. A
-// level that fails to load is left to LoadTree, which reports it.
+// spaces, in one statement) without waiting for the batch window, for
+// callers that know this site is the only one they present. A level that
+// fails to load is left to LoadTree, which reports it.
 func PrefetchTree(ctx context.Context, siteID string) {
 	l := loaders.For(ctx)
 	if l == nil {
 		return
 	}
-	ids := []string{siteID}
-	var wg sync.WaitGroup
-	wg.Go(func() { l.Sites.SectionsBySite.Fetch(ctx, ids) })
-	wg.Go(func() { l.Sites.GroupsBySite.Fetch(ctx, ids) })
-	l.Sites.SiteSpacesBySite.Fetch(ctx, ids)
-	wg.Wait()
+	l.Sites.FetchStructures(ctx, []string{siteID})
 }
