@@ -1126,6 +1126,7 @@ func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) 
 		// One site: its structure is needed by the fields below, so load
 		// it now rather than after a batch window.
 		sites.PrefetchTree(ctx, st.ID)
+		startSiteSpacesWarm(ctx, st.ID)
 	}
 	return st, err
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 
@@ -244,9 +245,8 @@ func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
 	}, nil
 }
 
-// WarmSites loads, in one statement per level, the structure of every
-// given site, so that presenting a list of sites waits on no batch per
-// site.
+// WarmSites loads, in one statement, the structure of every given site,
+// so that presenting a list of sites waits on no batch per site.
 func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
 	ids := make([]string, len(list))
 	l := loaders.For(ctx).Sites
@@ -254,16 +254,7 @@ func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
 		ids[i] = st.ID
 		l.SiteByID.Prime(ctx, st.ID, st)
 	}
-	// Queued from this goroutine before waiting, so that each loader
-	// gets one batch.
-	var wait []func()
-	for _, id := range ids {
-		a, b, c := l.SectionsBySite.Load(ctx, id), l.GroupsBySite.Load(ctx, id), l.SiteSpacesBySite.Load(ctx, id)
-		wait = append(wait, func() { a(); b(); c() })
-	}
-	for _, w := range wait {
-		w()
-	}
+	l.FetchStructures(ctx, ids)
 }
 
 // WarmSpaces loads the spaces of site spaces, and the collections above
@@ -284,8 +275,21 @@ func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
 // the site space, such as title, that selects none of the levels below.)
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
 	l := loaders.For(ctx)
-	siteSpaces := func() ([]*ent.SiteSpace, error) { return l.Sites.SiteSpacesBySite.Load(ctx, ss.SiteID)() }
-	err := l.Sites.WarmOnce(ss.SiteID, "spaces", func() error {
+	orgs := !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization")
+	cols := !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx)
+	if err := warmSiteSpaces(ctx, ss.SiteID, orgs, cols); err != nil {
+		return nil, err
+	}
+	return l.SpaceByID.Load(ctx, ss.SpaceID)()
+}
+
+// warmSiteSpaces loads, once per site and request, the spaces of every site
+// space of a site and, when asked, their organizations and the collections
+// above them (those two levels at the same time).
+func warmSiteSpaces(ctx context.Context, siteID string, orgs, cols bool) error {
+	l := loaders.For(ctx)
+	siteSpaces := func() ([]*ent.SiteSpace, error) { return l.Sites.SiteSpacesBySite.Load(ctx, siteID)() }
+	err := l.Sites.WarmOnce(siteID, "spaces", func() error {
 		all, err := siteSpaces()
 		if err != nil {
 			return err
@@ -299,33 +303,33 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var levels []func() error
-	if !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization") {
+	if orgs {
 		levels = append(levels, func() error {
-			return l.Sites.WarmOnce(ss.SiteID, "organizations", func() error {
+			return l.Sites.WarmOnce(siteID, "organizations", func() error {
 				all, err := siteSpaces()
 				if err != nil {
 					return err
 				}
-				orgs := make([]string, 0, 1)
+				ids := make([]string, 0, 1)
 				seen := map[string]bool{}
 				for _, x := range all {
 					sp, err := l.SpaceByID.Load(ctx, x.SpaceID)()
 					if err == nil && !seen[sp.OrganizationID] {
 						seen[sp.OrganizationID] = true
-						orgs = append(orgs, sp.OrganizationID)
+						ids = append(ids, sp.OrganizationID)
 					}
 				}
-				l.OrganizationByID.Fetch(ctx, orgs)
+				l.OrganizationByID.Fetch(ctx, ids)
 				return nil
 			})
 		})
 	}
-	if !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx) {
+	if cols {
 		levels = append(levels, func() error {
-			return l.Sites.WarmOnce(ss.SiteID, "collections", func() error {
+			return l.Sites.WarmOnce(siteID, "collections", func() error {
 				all, err := siteSpaces()
 				if err != nil {
 					return err
@@ -335,10 +339,67 @@ func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*en
 			})
 		})
 	}
-	if err := together(levels...); err != nil {
-		return nil, err
+	return together(levels...)
+}
+
+// startSiteSpacesWarm starts loading, in the background, the spaces (and
+// what is asked of them) of the site spaces the query reaches through the
+// site field being resolved, so that the round trips overlap with writing
+// the site and its sections; the site spaces' resolvers wait for what is
+// still under way. It does nothing when the query reaches no space.
+func startSiteSpacesWarm(ctx context.Context, siteID string) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return
 	}
-	return l.SpaceByID.Load(ctx, ss.SpaceID)()
+	spaces, orgs, cols := spaceSelections(graphql.GetOperationContext(ctx), fc.Field.Selections)
+	if spaces {
+		go warmSiteSpaces(ctx, siteID, orgs, cols) //nolint:errcheck // the resolvers report errors
+	}
+}
+
+// spaceSelections reports whether a site's selection set reaches the spaces
+// of its site spaces (through its sections or allSiteSpaces, as nodes or
+// edges), and whether it asks for their organizations and permissions.
+func spaceSelections(oc *graphql.OperationContext, sel ast.SelectionSet) (spaces, orgs, perms bool) {
+	var found []graphql.CollectedField
+	for _, ss := range collect(oc, sel, "sections", "nodes|edges", "node?", "siteSpaces", "nodes|edges", "node?") {
+		found = append(found, collect(oc, ss.Selections, "space")...)
+	}
+	for _, ss := range collect(oc, sel, "allSiteSpaces", "nodes|edges", "node?") {
+		found = append(found, collect(oc, ss.Selections, "space")...)
+	}
+	for _, sp := range found {
+		orgs = orgs || len(collect(oc, sp.Selections, "organization")) > 0
+		perms = perms || len(collect(oc, sp.Selections, "permissions")) > 0
+	}
+	return len(found) > 0, orgs, perms
+}
+
+// collect returns the fields reached from sel through the path of field
+// names: "a|b" matches either name; "name?" matches that field, or, when
+// there is none, stands for the level it is at (edges { node } or nodes).
+func collect(oc *graphql.OperationContext, sel ast.SelectionSet, path ...string) []graphql.CollectedField {
+	level := []graphql.CollectedField{{Selections: sel}}
+	for _, step := range path {
+		optional := strings.HasSuffix(step, "?")
+		names := strings.Split(strings.TrimSuffix(step, "?"), "|")
+		var next []graphql.CollectedField
+		for _, f := range level {
+			found := false
+			for _, c := range graphql.CollectFields(oc, f.Selections, nil) {
+				if slices.Contains(names, c.Name) {
+					next = append(next, c)
+					found = true
+				}
+			}
+			if optional && !found {
+				next = append(next, f)
+			}
+		}
+		level = next
+	}
+	return level
 }
 
 // together runs the loads at the same time (the last one in this
