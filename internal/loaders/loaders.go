@@ -190,6 +190,18 @@ func (l *Loaders) Remember(key any, compute func() any) any {
 	return v
 }
 
+// PrimeViewerMemberships gives the request the caller's memberships, read
+// with the caller (see auth.LookupWithMemberships), so that
+// ViewerMemberships reads none. It does nothing once they are loaded.
+func (l *Loaders) PrimeViewerMemberships(ms []*ent.Member) {
+	l.viewerOnce.Do(func() {
+		l.viewerMembers = make(map[string]*ent.Member, len(ms))
+		for _, m := range ms {
+			l.viewerMembers[m.OrganizationID] = m
+		}
+	})
+}
+
 // ForgetViewerMemberships drops the cached memberships after a change.
 func (l *Loaders) ForgetViewerMemberships() {
 	l.viewerOnce = sync.Once{}

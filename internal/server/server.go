@@ -293,7 +293,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			deny(w, r, "Authentication required: send Authorization: Bearer <token>")
 			return
 		}
-		u, err := auth.Lookup(ctx, s.cfg.DB.Client, secret)
+		u, memberships, err := auth.LookupWithMemberships(ctx, s.cfg.DB.Client, secret)
 		if err != nil {
 			rest.WriteError(w, r, s.cfg.Log, err)
 			return
@@ -306,7 +306,9 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			h.id = u.ID
 		}
 		ctx = auth.WithViewer(ctx, u)
-		ctx = loaders.With(ctx, newLoaders(s.cfg.DB.Client))
+		l := newLoaders(s.cfg.DB.Client)
+		l.PrimeViewerMemberships(memberships)
+		ctx = loaders.With(ctx, l)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
