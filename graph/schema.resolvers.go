@@ -1113,19 +1113,27 @@ func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
 	// A root field names one site: load it now, not after a batch window,
-	// and, at the same time, the caller's memberships, which deciding
-	// whether the caller may see it needs.
+	// and, at the same time, the caller's memberships (usually read with
+	// the token already), which deciding whether the caller may see it
+	// needs, and, when the fields below need it, its structure, which is
+	// kept in this request's loaders only and reached only through the
+	// site once the caller may see it.
+	structure := selectsStructure(ctx)
 	if l := loaders.For(ctx); l != nil {
 		together(
 			func() error { _, err := l.ViewerMemberships(ctx); return err },
+			func() error {
+				if structure {
+					l.Sites.FetchStructures(ctx, []string{id})
+				}
+				return nil
+			},
 			func() error { l.Sites.SiteByID.Fetch(ctx, []string{id}); return nil },
 		)
 	}
 	st, err := r.Sites.SiteByID(ctx, id)
-	if err == nil && selectsStructure(ctx) {
-		// One site: its structure is needed by the fields below, so load
-		// it now rather than after a batch window.
-		sites.PrefetchTree(ctx, st.ID)
+	if err == nil && structure {
+		sites.PrefetchTree(ctx, st.ID) // loaded above unless that failed
 		startSiteSpacesWarm(ctx, st.ID)
 	}
 	return st, err
