@@ -8,20 +8,22 @@ import (
 	"testing"
 	"time"
 
-	"quire/ent"
 	"quire/ent/member"
+	"quire/ent/organization"
 	"quire/internal/auth"
 	"quire/internal/testdb"
 	"quire/internal/testenv"
+	"quire/internal/types"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 
-// LookupWithMemberships reads the user and the memberships in one
-// statement and must give what ent's own queries give, every column
+// LookupCaller reads the user, the memberships and their organizations in
+// one statement and must give what ent's own queries give, every column
 // included (a guest without a role, a disabled membership, a last-seen
-// time), on both databases.
-func TestLookupWithMembershipsMatchesEntQueries(t *testing.T) {
+// time, organizations with email domains, merge rules and a default role),
+// on both databases.
+func TestLookupCallerMatchesEntQueries(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		ctx := context.Background()
 		team := e.NewTeam()
@@ -37,11 +39,18 @@ func TestLookupWithMembershipsMatchesEntQueries(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		before := e.Statements()
-		got, members, err := auth.LookupWithMemberships(ctx, e.DB.Client, tok)
-		if err != nil {
+		if err := e.DB.Client.Organization.UpdateOneID(third.ID).SetEmailDomains([]string{"third.test"}).
+			SetMergeRules(types.MergeRules{Type: "rules", Rules: []types.MergeRule{{Rule: "require_description"}}}).
+			SetDefaultRole(types.Role("read")).SetHostname("docs.third.test").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
+
+		before := e.Statements()
+		c, err := auth.LookupCaller(ctx, e.DB.Client, tok)
+		if err != nil || c == nil {
+			t.Fatal(c, err)
+		}
+		got, members := c.User, c.Memberships
 		if n := e.Statements() - before; n != 1 {
 			t.Errorf("%d statements, want 1", n)
 		}
@@ -59,16 +68,23 @@ func TestLookupWithMembershipsMatchesEntQueries(t *testing.T) {
 		if g, w := sortedJSON(t, members), sortedJSON(t, wantMembers); !slices.Equal(g, w) || len(g) != 3 {
 			t.Errorf("memberships:\n got %v\nwant %v (3)", g, w)
 		}
+		wantOrgs, err := e.DB.Client.Organization.Query().Where(organization.IDIn(team.Org.ID, team.Other.ID, third.ID)).All(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := sortedJSON(t, c.Organizations), sortedJSON(t, wantOrgs); !slices.Equal(g, w) || len(g) != 3 {
+			t.Errorf("organizations:\n got %v\nwant %v (3)", g, w)
+		}
 
 		// A user without memberships, and an unknown token.
 		lone, loneTok := e.User("lone@acme.test")
-		got, members, err = auth.LookupWithMemberships(ctx, e.DB.Client, loneTok)
-		if err != nil || got == nil || got.ID != lone.ID || len(members) != 0 {
-			t.Errorf("no memberships: %v %v %v", got, members, err)
+		c, err = auth.LookupCaller(ctx, e.DB.Client, loneTok)
+		if err != nil || c == nil || c.User.ID != lone.ID || len(c.Memberships) != 0 || len(c.Organizations) != 0 {
+			t.Errorf("no memberships: %+v %v", c, err)
 		}
-		got, members, err = auth.LookupWithMemberships(ctx, e.DB.Client, tok+"x")
-		if err != nil || got != nil || members != nil {
-			t.Errorf("unknown token: %v %v %v", got, members, err)
+		c, err = auth.LookupCaller(ctx, e.DB.Client, tok+"x")
+		if err != nil || c != nil {
+			t.Errorf("unknown token: %+v %v", c, err)
 		}
 	})
 }
@@ -82,7 +98,7 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
-func sortedJSON(t *testing.T, ms []*ent.Member) []string {
+func sortedJSON[T any](t *testing.T, ms []T) []string {
 	var out []string
 	for _, m := range ms {
 		out = append(out, jsonOf(t, m))

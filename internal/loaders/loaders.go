@@ -190,16 +190,20 @@ func (l *Loaders) Remember(key any, compute func() any) any {
 	return v
 }
 
-// PrimeViewerMemberships gives the request the caller's memberships, read
-// with the caller (see auth.LookupWithMemberships), so that
-// ViewerMemberships reads none. It does nothing once they are loaded.
-func (l *Loaders) PrimeViewerMemberships(ms []*ent.Member) {
+// PrimeCaller gives the request the caller's memberships and their
+// organizations, read with the caller (see auth.LookupCaller), so that
+// ViewerMemberships, and loads of those organizations, read nothing. The
+// memberships are kept only if none are loaded yet.
+func (l *Loaders) PrimeCaller(ms []*ent.Member, orgs []*ent.Organization) {
 	l.viewerOnce.Do(func() {
 		l.viewerMembers = make(map[string]*ent.Member, len(ms))
 		for _, m := range ms {
 			l.viewerMembers[m.OrganizationID] = m
 		}
 	})
+	for _, o := range orgs {
+		l.OrganizationByID.Prime(context.Background(), o.ID, o)
+	}
 }
 
 // ForgetViewerMemberships drops the cached memberships after a change.

@@ -293,21 +293,22 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			deny(w, r, "Authentication required: send Authorization: Bearer <token>")
 			return
 		}
-		u, memberships, err := auth.LookupWithMemberships(ctx, s.cfg.DB.Client, secret)
+		caller, err := auth.LookupCaller(ctx, s.cfg.DB.Client, secret)
 		if err != nil {
 			rest.WriteError(w, r, s.cfg.Log, err)
 			return
 		}
-		if u == nil {
+		if caller == nil {
 			deny(w, r, "Invalid API token")
 			return
 		}
+		u := caller.User
 		if h, ok := ctx.Value(callerKey{}).(*callerHolder); ok {
 			h.id = u.ID
 		}
 		ctx = auth.WithViewer(ctx, u)
 		l := newLoaders(s.cfg.DB.Client)
-		l.PrimeViewerMemberships(memberships)
+		l.PrimeCaller(caller.Memberships, caller.Organizations)
 		ctx = loaders.With(ctx, l)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
