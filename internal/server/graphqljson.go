@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
@@ -56,16 +57,34 @@ func (w *responseWriter) Write(b []byte) (int, error) {
 		return w.ResponseWriter.Write(b)
 	}
 	w.pending = nil
-	out, err := appendResponse(make([]byte, 0, len(resp.Data)+256), resp)
+	buf := responseBuffers.Get().(*[]byte)
+	defer putResponseBuffer(buf)
+	out, err := appendResponse((*buf)[:0], resp)
 	if err != nil {
 		if out, err = json.Marshal(resp); err != nil {
 			return 0, err
 		}
+	} else {
+		*buf = out
 	}
 	if _, err := w.ResponseWriter.Write(out); err != nil {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// responseBuffers holds the buffers responses are written from: a large
+// answer would otherwise allocate (and clear) a new one every request.
+var responseBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// maxPooledResponse bounds the buffers kept for reuse, so that one huge
+// answer does not stay in memory.
+const maxPooledResponse = 4 << 20
+
+func putResponseBuffer(b *[]byte) {
+	if cap(*b) <= maxPooledResponse {
+		responseBuffers.Put(b)
+	}
 }
 
 // appendResponse appends what json.Marshal(resp) writes.
