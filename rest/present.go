@@ -105,27 +105,27 @@ func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (*Collec
 
 // Space is the documented space object.
 type Space struct {
-	Object              string                  `json:"object"`
-	ID                  string                  `json:"id"`
-	Title               string                  `json:"title"`
-	Emoji               string                  `json:"emoji"`
-	Visibility          types.Visibility        `json:"visibility"`
-	CreatedAt           time.Time               `json:"createdAt"`
-	UpdatedAt           time.Time               `json:"updatedAt"`
-	DeletedAt           *time.Time              `json:"deletedAt,omitempty"`
-	EditMode            types.EditMode          `json:"editMode"`
-	MergeRules          types.MergeRules        `json:"mergeRules"`
-	URLs                *leaf.SpaceUrls         `json:"urls"`
-	Organization        string                  `json:"organization"`
-	Parent              *string                 `json:"parent,omitempty"`
-	Language            *types.Language         `json:"language,omitempty"`
-	Revision            string                  `json:"revision"`
-	DefaultLevel        *types.DefaultLevel     `json:"defaultLevel"`
-	Comments            int                     `json:"comments"`
-	ChangeRequests      int                     `json:"changeRequests"`
-	ChangeRequestsOpen  int                     `json:"changeRequestsOpen"`
-	ChangeRequestsDraft int                     `json:"changeRequestsDraft"`
-	Permissions         *leaf.SpacePermissions  `json:"permissions"`
+	Object              string                 `json:"object"`
+	ID                  string                 `json:"id"`
+	Title               string                 `json:"title"`
+	Emoji               string                 `json:"emoji"`
+	Visibility          types.Visibility       `json:"visibility"`
+	CreatedAt           time.Time              `json:"createdAt"`
+	UpdatedAt           time.Time              `json:"updatedAt"`
+	DeletedAt           *time.Time             `json:"deletedAt,omitempty"`
+	EditMode            types.EditMode         `json:"editMode"`
+	MergeRules          types.MergeRules       `json:"mergeRules"`
+	URLs                *leaf.SpaceUrls        `json:"urls"`
+	Organization        string                 `json:"organization"`
+	Parent              *string                `json:"parent,omitempty"`
+	Language            *types.Language        `json:"language,omitempty"`
+	Revision            string                 `json:"revision"`
+	DefaultLevel        *types.DefaultLevel    `json:"defaultLevel"`
+	Comments            int                    `json:"comments"`
+	ChangeRequests      int                    `json:"changeRequests"`
+	ChangeRequestsOpen  int                    `json:"changeRequestsOpen"`
+	ChangeRequestsDraft int                    `json:"changeRequestsDraft"`
+	Permissions         *leaf.SpacePermissions `json:"permissions"`
 }
 
 func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {

@@ -77,16 +77,16 @@ func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, 
 
 // SiteSpace is the documented site space object.
 type SiteSpace struct {
-	Object                          string               `json:"object"`
-	ID                              string               `json:"id"`
-	Path                            string               `json:"path"`
-	Section                         *string              `json:"section,omitempty"`
-	Space                           *Space               `json:"space"`
-	Title                           string               `json:"title"`
-	Default                         bool                 `json:"default"`
-	Condition                       *string              `json:"condition,omitempty"`
-	HasAdvancedCustomizationFeature bool                 `json:"hasAdvancedCustomizationFeature"`
-	Hidden                          bool                 `json:"hidden"`
+	Object                          string              `json:"object"`
+	ID                              string              `json:"id"`
+	Path                            string              `json:"path"`
+	Section                         *string             `json:"section,omitempty"`
+	Space                           *Space              `json:"space"`
+	Title                           string              `json:"title"`
+	Default                         bool                `json:"default"`
+	Condition                       *string             `json:"condition,omitempty"`
+	HasAdvancedCustomizationFeature bool                `json:"hasAdvancedCustomizationFeature"`
+	Hidden                          bool                `json:"hidden"`
 	URLs                            *leaf.PublishedUrls `json:"urls"`
 }
 
@@ -122,16 +122,16 @@ func (a *API) presentSiteSpace(key *string) func(context.Context, *ent.SiteSpace
 
 // SiteSection is the documented site section object.
 type SiteSection struct {
-	Object       string               `json:"object"`
-	ID           string               `json:"id"`
-	Title        string               `json:"title"`
-	Description  *string              `json:"description,omitempty"`
-	Default      bool                 `json:"default"`
-	Path         string               `json:"path"`
-	Condition    *string              `json:"condition,omitempty"`
-	SectionGroup *string              `json:"sectionGroup,omitempty"`
-	Icon         *string              `json:"icon,omitempty"`
-	SiteSpaces   []*SiteSpace         `json:"siteSpaces"`
+	Object       string              `json:"object"`
+	ID           string              `json:"id"`
+	Title        string              `json:"title"`
+	Description  *string             `json:"description,omitempty"`
+	Default      bool                `json:"default"`
+	Path         string              `json:"path"`
+	Condition    *string             `json:"condition,omitempty"`
+	SectionGroup *string             `json:"sectionGroup,omitempty"`
+	Icon         *string             `json:"icon,omitempty"`
+	SiteSpaces   []*SiteSpace        `json:"siteSpaces"`
 	URLs         *leaf.PublishedUrls `json:"urls"`
 }
 
@@ -257,11 +257,11 @@ func (a *API) siteOfItem(ctx context.Context, n types.Node) (*ent.Site, error) {
 
 // ShareLink is the documented share link object.
 type ShareLink struct {
-	Object    string               `json:"object"`
-	ID        string               `json:"id"`
-	CreatedAt time.Time            `json:"createdAt"`
-	Name      string               `json:"name"`
-	Active    bool                 `json:"active"`
+	Object    string              `json:"object"`
+	ID        string              `json:"id"`
+	CreatedAt time.Time           `json:"createdAt"`
+	Name      string              `json:"name"`
+	Active    bool                `json:"active"`
 	URLs      *leaf.PublishedUrls `json:"urls"`
 }
 

@@ -90,7 +90,9 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 
 // same compares entities by their JSON (every field; the unexported client
 // configuration aside), in id order.
-func same[T interface{ *ent.SiteSection | *ent.SiteSectionGroup | *ent.SiteSpace }](t *testing.T, what string, got, want []T) {
+func same[T interface {
+	*ent.SiteSection | *ent.SiteSectionGroup | *ent.SiteSpace
+}](t *testing.T, what string, got, want []T) {
 	t.Helper()
 	enc := func(list []T) string {
 		var out []string
