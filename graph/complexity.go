@@ -9,6 +9,7 @@ import (
 	"github.com/99designs/gqlgen/complexity"
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -59,19 +60,14 @@ func (c *complexityLimit) Validate(schema graphql.ExecutableSchema) error {
 
 func (c *complexityLimit) MutateOperationContext(ctx context.Context, rc *graphql.OperationContext) *gqlerror.Error {
 	n := c.complexity(ctx, rc)
-	rc.Stats.SetExtension("ComplexityLimit", &ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
+	// gqlgen's stats type and name, so extension.GetComplexityStats reads them.
+	rc.Stats.SetExtension("ComplexityLimit", &extension.ComplexityStats{Complexity: n, ComplexityLimit: c.limit})
 	if n > c.limit {
 		err := gqlerror.Errorf("operation has complexity %d, which exceeds the limit of %d", n, c.limit)
 		errcode.Set(err, CodeComplexityLimit)
 		return err
 	}
 	return nil
-}
-
-// ComplexityStats is what the extension records in the operation's stats.
-type ComplexityStats struct {
-	Complexity      int
-	ComplexityLimit int
 }
 
 func (c *complexityLimit) complexity(ctx context.Context, rc *graphql.OperationContext) int {

@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"quire/ent"
-	"quire/ent/apitoken"
-	"quire/ent/user"
 )
 
 const secretAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -49,21 +47,14 @@ func CreateToken(ctx context.Context, client *ent.Client, userID, label string) 
 	return secret, nil
 }
 
-// Lookup returns the user owning a secret, or nil when the secret is unknown.
+// Lookup returns the user owning a secret, or nil when the secret is unknown
+// (LookupCaller without what comes with the user).
 func Lookup(ctx context.Context, client *ent.Client, secret string) (*ent.User, error) {
-	if secret == "" || len(secret) > 200 {
-		return nil, nil
+	c, err := LookupCaller(ctx, client, secret)
+	if c == nil || err != nil {
+		return nil, err
 	}
-	// One statement (the user whose token has this hash), not the token and
-	// then its user: every request pays for it.
-	u, err := client.User.Query().Where(user.HasTokensWith(apitoken.TokenHash(Hash(secret)))).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("look up token: %w", err)
-	}
-	return u, nil
+	return c.User, nil
 }
 
 // BearerToken extracts the token of an "Authorization: Bearer <token>" header.

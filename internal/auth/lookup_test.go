@@ -54,7 +54,7 @@ func TestLookupCallerMatchesEntQueries(t *testing.T) {
 		if n := e.Statements() - before; n != 1 {
 			t.Errorf("%d statements, want 1", n)
 		}
-		want, err := auth.Lookup(ctx, e.DB.Client, tok)
+		want, err := e.DB.Client.User.Get(ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
