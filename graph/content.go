@@ -32,80 +32,30 @@ type Downloads interface {
 }
 
 // contentSpace returns a space the caller may see and on which it has at
-// least need: NotFound when it may not see it, Forbidden when it may see
-// but not do.
+// least need (the content engine's rule).
 func (r *Resolver) contentSpace(ctx context.Context, id string, need types.Role) (*ent.Space, error) {
-	sp, level, err := r.Catalog.Space(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !level.AtLeast(need) {
-		return nil, apierr.Forbiddenf("You need %s rights on this space", need)
-	}
-	return sp, nil
+	return r.Content.SpaceFor(ctx, id, need)
 }
 
 // changeRequestFor returns a change request of a space on which the caller
 // has at least need.
 func (r *Resolver) changeRequestFor(ctx context.Context, id string, need types.Role) (*ent.ChangeRequest, *ent.Space, error) {
-	cr, err := r.Content.ChangeRequest(ctx, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	sp, err := r.contentSpace(ctx, cr.SpaceID, need)
-	if apierr.CodeOf(err) == apierr.NotFound {
-		return nil, nil, apierr.NotFoundf("No matching change request found for id %q", id)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return cr, sp, nil
+	return r.Content.ChangeRequestFor(ctx, id, need)
 }
 
 // spaceChangeRequest finds a change request of a space by id or number.
 func (r *Resolver) spaceChangeRequest(ctx context.Context, sp *ent.Space, id *string, number *int) (*ent.ChangeRequest, error) {
-	if _, err := r.contentSpace(ctx, sp.ID, types.RoleRead); err != nil {
-		return nil, err
-	}
-	switch {
-	case id != nil && number != nil:
-		return nil, apierr.Invalid("id", "Give id or number, not both")
-	case number != nil:
-		return r.Content.ChangeRequestByNumber(ctx, sp.ID, *number)
-	case id != nil:
-		cr, err := r.Content.ChangeRequest(ctx, *id)
-		if err != nil {
-			return nil, err
-		}
-		if cr.SpaceID != sp.ID {
-			return nil, apierr.NotFoundf("No matching change request found for id %q", *id)
-		}
-		return cr, nil
-	}
-	return nil, apierr.Invalid("id", "Give the change request's id or number")
+	return r.Content.SpaceChangeRequest(ctx, sp.ID, id, number)
 }
 
 // revisionFor reads a revision of a space the caller may read.
 func (r *Resolver) revisionFor(ctx context.Context, id string) (*content.Revision, error) {
-	row, err := r.Content.RevisionRow(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := r.contentSpace(ctx, row.SpaceID, types.RoleRead); err != nil {
-		if apierr.CodeOf(err) == apierr.NotFound {
-			return nil, apierr.NotFoundf("No matching revision found for id %q", id)
-		}
-		return nil, err
-	}
-	return r.Content.Revision(ctx, id)
+	return r.Content.RevisionFor(ctx, id)
 }
 
 // spaceContent reads a space's current content.
 func (r *Resolver) spaceContent(ctx context.Context, sp *ent.Space) (*content.Revision, error) {
-	if _, err := r.contentSpace(ctx, sp.ID, types.RoleRead); err != nil {
-		return nil, err
-	}
-	return r.Content.Revision(ctx, sp.RevisionID)
+	return r.Content.SpaceContent(ctx, sp.ID)
 }
 
 // forgetSpace drops a space from the request's cache after a write changed
@@ -203,15 +153,7 @@ func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributo
 // organizationChangeRequests lists the change requests of every space of
 // an organization the caller may read.
 func (r *Resolver) organizationChangeRequests(ctx context.Context, orgID string, f content.ListChangeRequests) ([]*ent.ChangeRequest, error) {
-	spaces, err := r.Catalog.Spaces(ctx, orgID)
-	if err != nil {
-		return nil, err
-	}
-	ids := make([]string, 0, len(spaces))
-	for _, s := range spaces {
-		ids = append(ids, s.ID)
-	}
-	return r.Content.ChangeRequestsIn(ctx, ids, f)
+	return r.Content.OrganizationChangeRequests(ctx, orgID, f)
 }
 
 // parseDocument parses a JSON document given for field.
@@ -265,13 +207,6 @@ func toJSON(v any) types.JSON {
 		return nil
 	}
 	return types.JSON(b)
-}
-
-func viewerID(ctx context.Context) string {
-	if u := viewerFrom(ctx); u != nil {
-		return u.ID
-	}
-	return ""
 }
 
 func pagePosition(o graphql.Omittable[*model.PagePositionInput]) *content.Position {
@@ -395,15 +330,11 @@ func uploadOp(in model.UploadFileInput) (content.Op, error) {
 
 // edit applies one op to a change request and presents the outcome.
 func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFile bool) (*model.ContentEditPayload, error) {
-	cr, _, err := r.changeRequestFor(ctx, crID, types.RoleEdit)
+	res, err := r.Content.Edit(ctx, crID, op)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.Content.Edit(ctx, cr.ID, viewerID(ctx), op)
-	if err != nil {
-		return nil, err
-	}
-	forgetSpace(ctx, cr.SpaceID)
+	forgetSpace(ctx, res.ChangeRequest.SpaceID)
 	rev, err := r.Content.Revision(ctx, res.Revision)
 	if err != nil {
 		return nil, err
@@ -444,20 +375,6 @@ func mergeResult(res *content.MergeResult) *model.MergeResult {
 		out.Conflicts = append(out.Conflicts, mc)
 	}
 	return out
-}
-
-// checkMergeRules refuses a merge that the space's merge rules (or, when
-// it inherits, its organization's) forbid.
-func (r *Resolver) checkMergeRules(ctx context.Context, cr *ent.ChangeRequest, sp *ent.Space) error {
-	rules := sp.MergeRules
-	if rules.Type == "inherit" {
-		org, err := loaders.For(ctx).OrganizationByID.Load(ctx, sp.OrganizationID)()
-		if err != nil {
-			return err
-		}
-		rules = org.MergeRules
-	}
-	return content.CheckMergeRules(cr, sp, rules)
 }
 
 // linkReport filters links by status and counts them.
@@ -653,7 +570,7 @@ func (r *Resolver) applyTemplate(ctx context.Context, in model.ApplyTemplateInpu
 		}
 		crID = cr.ID
 	}
-	if err := r.Content.ApplyTemplate(ctx, sp.ID, crID, viewerID(ctx), in.Template, refs); err != nil {
+	if err := r.Content.ApplyTemplate(ctx, sp.ID, crID, in.Template, refs); err != nil {
 		return nil, err
 	}
 	forgetSpace(ctx, sp.ID)

@@ -1568,9 +1568,10 @@ func TestGraphQLInternalErrorsDoNotLeak(t *testing.T) {
 		team := e.NewTeam()
 		spaceID := restSpace(t, e, team.Admin.Token, team.Org.ID, "Guide", nil)
 		const secret = "pq: relation secret_table_xyz does not exist"
-		orig := catalog.DuplicateContent
-		catalog.DuplicateContent = func(context.Context, *ent.Tx, *ent.Space, *ent.Space) error { return errors.New(secret) }
-		t.Cleanup(func() { catalog.DuplicateContent = orig })
+		cat := e.Server.Resolver().Catalog
+		orig := cat.Content
+		cat.Content = failingDuplicator{errors.New(secret)}
+		t.Cleanup(func() { cat.Content = orig })
 
 		r := e.GraphQL(team.Admin.Token, `mutation($id: ID!) { duplicateSpace(id: $id) { id } }`, map[string]any{"id": spaceID})
 		if len(r.Errors) == 0 || r.Code() != "INTERNAL" || r.Errors[0].Message != "Internal error" {
@@ -1603,4 +1604,11 @@ func TestGraphQLInternalErrorsDoNotLeak(t *testing.T) {
 			t.Errorf("REST panic = %d %s", rr.Status, rr.Body)
 		}
 	})
+}
+
+// failingDuplicator fails every space duplication with its error.
+type failingDuplicator struct{ err error }
+
+func (f failingDuplicator) DuplicateContent(context.Context, *ent.Tx, *ent.Space, *ent.Space) error {
+	return f.err
 }

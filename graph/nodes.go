@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"quire/ent"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/authz"
 	"quire/internal/ids"
 	"quire/internal/loaders"
 	"quire/internal/types"
@@ -39,30 +39,13 @@ func (r *Resolver) node(ctx context.Context, id string) (types.Node, error) {
 		if err != nil {
 			return nil, apierr.NotFoundf("No object found for id %q", id)
 		}
-		if r.sharesOrganization(ctx, u) {
+		if ok, err := authz.CanSeeUser(ctx, u.ID); err != nil {
+			return nil, err
+		} else if ok {
 			return u, nil
 		}
 	}
 	return nil, apierr.NotFoundf("No object found for id %q", id)
-}
-
-func (r *Resolver) sharesOrganization(ctx context.Context, u *ent.User) bool {
-	if isViewer(ctx, u) {
-		return true
-	}
-	mine, err := loaders.For(ctx).ViewerMemberships(ctx)
-	if err != nil {
-		return false
-	}
-	for orgID, m := range mine {
-		if m.Disabled {
-			continue
-		}
-		if _, err := loaders.For(ctx).MemberByOrgUser.Load(ctx, orgID+"/"+u.ID)(); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // nodes resolves many ids at once; hidden or unknown ids give null.

@@ -7,6 +7,8 @@ package graph
 
 import (
 	"context"
+	"strconv"
+
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/leaf"
@@ -19,7 +21,6 @@ import (
 	"quire/internal/loaders"
 	"quire/internal/sites"
 	"quire/internal/types"
-	"strconv"
 )
 
 // Object is the resolver for the object field.
@@ -754,7 +755,7 @@ func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.
 			return nil, err
 		}
 	}
-	cr, err := r.Resolver.Content.CreateChangeRequest(ctx, sp.ID, viewerID(ctx), in)
+	cr, err := r.Resolver.Content.CreateChangeRequest(ctx, sp.ID, in)
 	forgetSpace(ctx, sp.ID)
 	if in.Template != nil {
 		err = underTemplate(err)
@@ -795,32 +796,21 @@ func (r *mutationResolver) PatchChangeRequest(ctx context.Context, id string, in
 
 // MergeChangeRequest is the resolver for the mergeChangeRequest field.
 func (r *mutationResolver) MergeChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
-	cr, sp, err := r.changeRequestFor(ctx, id, types.RoleReview)
+	res, err := r.Resolver.Content.Merge(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.checkMergeRules(ctx, cr, sp); err != nil {
-		return nil, err
-	}
-	res, err := r.Resolver.Content.Merge(ctx, cr.ID, viewerID(ctx))
-	if err != nil {
-		return nil, err
-	}
-	forgetSpace(ctx, cr.SpaceID)
+	forgetSpace(ctx, res.ChangeRequest.SpaceID)
 	return mergeResult(res), nil
 }
 
 // UpdateChangeRequest is the resolver for the updateChangeRequest field.
 func (r *mutationResolver) UpdateChangeRequest(ctx context.Context, id string) (*model.MergeResult, error) {
-	cr, _, err := r.changeRequestFor(ctx, id, types.RoleEdit)
+	res, err := r.Resolver.Content.UpdateFromSpace(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.Resolver.Content.UpdateFromSpace(ctx, cr.ID, viewerID(ctx))
-	if err != nil {
-		return nil, err
-	}
-	forgetSpace(ctx, cr.SpaceID)
+	forgetSpace(ctx, res.ChangeRequest.SpaceID)
 	return mergeResult(res), nil
 }
 
@@ -1334,7 +1324,7 @@ func (r *siteResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Site) (*en
 	if err != nil {
 		return nil, err
 	}
-	return defaultSiteSpaceOf(t, nil), nil
+	return t.DefaultSiteSpace(nil), nil
 }
 
 // DefaultSiteSection is the resolver for the defaultSiteSection field.
@@ -1379,7 +1369,7 @@ func (r *siteResolver) AllSiteSpaces(ctx context.Context, obj *ent.Site, first *
 	if defaultArg != nil {
 		var kept []*ent.SiteSpace
 		for _, ss := range items {
-			if isDefaultSiteSpace(t, ss) == *defaultArg {
+			if t.IsDefault(ss) == *defaultArg {
 				kept = append(kept, ss)
 			}
 		}
@@ -1491,7 +1481,7 @@ func (r *siteSectionResolver) DefaultSiteSpace(ctx context.Context, obj *ent.Sit
 	if err != nil {
 		return nil, err
 	}
-	return defaultSiteSpaceOf(t, obj), nil
+	return t.DefaultSiteSpace(obj), nil
 }
 
 // SiteSpaces is the resolver for the siteSpaces field.
@@ -1620,7 +1610,7 @@ func (r *siteSpaceResolver) Default(ctx context.Context, obj *ent.SiteSpace) (bo
 	if err != nil {
 		return false, err
 	}
-	return isDefaultSiteSpace(t, obj), nil
+	return t.IsDefault(obj), nil
 }
 
 // HasAdvancedCustomizationFeature is the resolver for the hasAdvancedCustomizationFeature field.

@@ -200,41 +200,6 @@ func siteFeatures(st *ent.Site) []*model.SiteFeature {
 	return out
 }
 
-// defaultSiteSpaceOf returns the default site space of a section, or of the
-// site root when sec is nil.
-func defaultSiteSpaceOf(t *sites.Tree, sec *ent.SiteSection) *ent.SiteSpace {
-	var want *string
-	var list []*ent.SiteSpace
-	if sec == nil {
-		if t.HasSections() {
-			return nil
-		}
-		want, list = t.Site.DefaultSiteSpaceID, sites.SpacesOf(t.SiteSpaces, nil)
-	} else {
-		id := sec.ID
-		want, list = sec.DefaultSiteSpaceID, sites.SpacesOf(t.SiteSpaces, &id)
-	}
-	for _, ss := range list {
-		if want != nil && ss.ID == *want {
-			return ss
-		}
-	}
-	return nil
-}
-
-// isDefaultSiteSpace reports whether ss is the default of its place.
-func isDefaultSiteSpace(t *sites.Tree, ss *ent.SiteSpace) bool {
-	if ss.SectionID == nil {
-		return t.Site.DefaultSiteSpaceID != nil && *t.Site.DefaultSiteSpaceID == ss.ID
-	}
-	for _, sec := range t.Sections {
-		if sec.ID == *ss.SectionID {
-			return sec.DefaultSiteSpaceID != nil && *sec.DefaultSiteSpaceID == ss.ID
-		}
-	}
-	return false
-}
-
 func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
 	return &model.PublishedContentSite{
 		Object:         "published-content-site",

@@ -347,7 +347,7 @@ func sxNewWorld(t *testing.T, e *testenv.Env) *sxWorld {
 	w.org = w.team.Org.ID
 	admin := w.team.Admin.Token
 	w.col = sxStr(sxDo(t, e, admin, "POST", "/v1/orgs/"+w.org+"/collections", map[string]any{"title": "Docs"}, http.StatusCreated)["id"])
-	for i := 0; i < 6; i++ {
+	for i := 0; i < 8; i++ {
 		w.spaces = append(w.spaces, sxStr(sxDo(t, e, admin, "POST", "/v1/orgs/"+w.org+"/spaces", map[string]any{"title": fmt.Sprintf("Space %d", i), "parent": w.col}, http.StatusCreated)["id"]))
 	}
 	w.otherSpace = sxStr(sxDo(t, e, w.team.Outsider.Token, "POST", "/v1/orgs/"+w.team.Other.ID+"/spaces", map[string]any{"title": "Elsewhere"}, http.StatusCreated)["id"])
@@ -679,6 +679,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				{name: "unknown space", token: team.Admin.Token, vars: vars(map[string]any{"space": "Snope"}), code: "BAD_REQUEST", field: "spaceId"},
 				{name: "space of another organization", token: team.Admin.Token, vars: vars(map[string]any{"space": w.otherSpace}), code: "BAD_REQUEST", field: "spaceId"},
 				{name: "unknown section", token: team.Admin.Token, vars: vars(map[string]any{"space": w.spaces[3], "section": "nope"}), code: "BAD_REQUEST", field: "sectionId"},
+				{name: "a space already on the site", token: team.Admin.Token, vars: vars(map[string]any{"space": w.spaces[0]}), code: "BAD_REQUEST", field: "spaceId"},
 			}
 			sxRun(t, e, doc, toREST, append(cases, perms(doc, vars(map[string]any{"space": w.spaces[3]}))...))
 			structure(t, "siteSpaces: Space 0 Space 1 Space 2")
@@ -758,11 +759,12 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 							}
 						}
 					}},
-				{name: "another space", token: team.Admin.Token, vars: vars(map[string]any{"space": w.spaces[1]}), check: func(t *testing.T, d map[string]any) {
-					if testenv.Path(d, "updateSiteSpace", "space", "id") != w.spaces[1] || testenv.Path(d, "updateSiteSpace", "title") != "Space 1" {
+				{name: "another space", token: team.Admin.Token, vars: vars(map[string]any{"space": w.spaces[6]}), check: func(t *testing.T, d map[string]any) {
+					if testenv.Path(d, "updateSiteSpace", "space", "id") != w.spaces[6] || testenv.Path(d, "updateSiteSpace", "title") != "Space 6" {
 						t.Errorf("updateSiteSpace = %v", d)
 					}
 				}},
+				{name: "a space already on the site", token: team.Admin.Token, vars: vars(map[string]any{"space": w.spaces[1]}), code: "BAD_REQUEST", field: "spaceId"},
 				{name: "path with a slash", token: team.Admin.Token, vars: vars(map[string]any{"path": "a/b"}), code: "BAD_REQUEST", field: "path"},
 				{name: "empty path", token: team.Admin.Token, vars: vars(map[string]any{"path": ""}), code: "BAD_REQUEST", field: "path"},
 				{name: "path too long", token: team.Admin.Token, vars: vars(map[string]any{"path": strings.Repeat("p", 101)}), code: "BAD_REQUEST", field: "path"},
@@ -813,12 +815,12 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				{name: "unknown section", token: team.Admin.Token, vars: map[string]any{"s": site, "id": "nope", "in": map[string]any{"title": "Nope"}}, code: "NOT_FOUND"},
 			}
 			sxRun(t, e, doc, toREST, append(cases, perms(doc, vars(map[string]any{"title": "Nope"}))...))
-			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] API reference[Space 3 Space 1]")
+			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] API reference[Space 3 Space 6]")
 		})
 
 		// A third section, and groups.
 		third := sxStr(testenv.Path(sxOK(t, e.GraphQL(team.Admin.Token, `mutation($s: ID!, $sp: ID!) { addSiteSection(site: $s, input: {space: $sp, title: "Guides"}) { id } }`,
-			map[string]any{"s": site, "sp": w.spaces[0]})), "addSiteSection", "id"))
+			map[string]any{"s": site, "sp": w.spaces[7]})), "addSiteSection", "id"))
 		var group, inner string
 		handbook := sxStr(testenv.Path(sxDo(t, e, team.Reader.Token, "GET", path+"/sections", nil, http.StatusOK), "items", 0, "id"))
 
@@ -860,7 +862,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 			// The parent of the nested group is the group the first case created.
 			cases[1].vars["in"].(map[string]any)["parent"] = group
 			sxRun(t, e, doc, toREST, append(cases[1:], perms(doc, vars(map[string]any{"title": "Nope"}))...))
-			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 1] Guides[Space 0] {Inner: }}")
+			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 6] Guides[Space 7] {Inner: }}")
 			// A site without sections has nothing to group.
 			flat := w.site(t, e, "Flat", w.spaces[0])
 			sxRun(t, e, doc, toREST, []sxCase{{name: "site without sections", token: team.Admin.Token,
@@ -912,7 +914,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				{name: "unknown group", token: team.Admin.Token, vars: vars("nope", third), code: "NOT_FOUND"},
 			}
 			sxRun(t, e, add, addREST, append(cases, perms(add, vars(inner, handbook))...))
-			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 1] {Deep: Guides[Space 0]}}")
+			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 6] {Deep: Guides[Space 7]}}")
 
 			remove := `mutation($s: ID!, $g: ID!, $sec: ID!) { removeSectionFromGroup(site: $s, group: $g, section: $sec) { id deleted } }`
 			removeREST := func(v map[string]any) (string, string, any) {
@@ -934,7 +936,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				sxCase{name: "again", token: team.Admin.Token, vars: vars(inner, third), check: payload(false)})
 			sxRun(t, e, remove, removeREST, cases)
 			// Out of Deep, into its parent.
-			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 1] {Deep: } Guides[Space 0]}")
+			structure(t, "sections: Handbook[Space 0 Space 1 Space 2 Space 4] {Reference: API reference[Space 3 Space 6] {Deep: } Guides[Space 7]}")
 		})
 
 		t.Run("sortSiteStructure", func(t *testing.T) {
@@ -983,7 +985,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				{name: "unknown item", token: team.Admin.Token, vars: vars(ref("site_section", "nope"), map[string]any{}), code: "NOT_FOUND"},
 			}
 			sxRun(t, e, doc, toREST, append(cases, perms(doc, vars(ref("site_section", api), map[string]any{}))...))
-			structure(t, "sections: {Reference: API reference[Space 3 Space 1] Handbook[Space 1 Space 2 Space 4 Space 0] {Deep: } Guides[Space 0]}")
+			structure(t, "sections: {Reference: API reference[Space 3 Space 6] Handbook[Space 1 Space 2 Space 4 Space 0] {Deep: } Guides[Space 7]}")
 		})
 
 		t.Run("deletes", func(t *testing.T) {
@@ -1024,7 +1026,7 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 			}
 			// The group's children moved up; the deleted section took its site
 			// spaces along; the default section stays.
-			structure(t, "sections: Handbook[Space 2 Space 4 Space 0] {Deep: } Guides[Space 0]")
+			structure(t, "sections: Handbook[Space 2 Space 4 Space 0] {Deep: } Guides[Space 7]")
 		})
 
 		t.Run("deleting defaults picks others", func(t *testing.T) {
@@ -1044,13 +1046,13 @@ func TestSitesE2EStructureMutations(t *testing.T) {
 				}
 				return out
 			}
-			if got := strings.Join(defaults(s), ", "); got != "Handbook/Space 0, Guides/Space 0" {
+			if got := strings.Join(defaults(s), ", "); got != "Handbook/Space 0, Guides/Space 7" {
 				t.Errorf("default site spaces = %s", got)
 			}
 			// The default site space of Handbook goes: the first left takes over.
 			sxOK(t, e.GraphQL(team.Admin.Token, `mutation($s: ID!, $id: ID!) { deleteSiteSpace(site: $s, id: $id) { deleted } }`,
 				map[string]any{"s": site, "id": sxID(testenv.Path(s, "defaultSiteSection", "defaultSiteSpace"))}))
-			if got := strings.Join(defaults(read()), ", "); got != "Handbook/Space 2, Guides/Space 0" {
+			if got := strings.Join(defaults(read()), ", "); got != "Handbook/Space 2, Guides/Space 7" {
 				t.Errorf("default site spaces after deleting one = %s", got)
 			}
 			// The default section goes: another becomes the default.

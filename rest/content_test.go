@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"quire/internal/content"
+	"quire/internal/jobs"
 	"quire/internal/testenv"
 )
 
@@ -47,12 +48,12 @@ func newContentFixture(t *testing.T, e *testenv.Env) *contentFixture {
 	seed := newCR(t, e, team.Editor.Token, f.space, map[string]any{"subject": "Seed"})["id"].(string)
 
 	// Files go in through the content engine (the GraphQL door takes multipart uploads).
-	svc := content.New(e.Client(), e.URL)
+	svc := e.Server.Resolver().Content
 	var ops []content.Op
 	for _, name := range []string{"a.txt", "b.txt", "logo.svg"} {
 		ops = append(ops, &content.UploadFile{Name: name, ContentType: "text/plain", Data: []byte("file " + name)})
 	}
-	res, err := svc.Edit(context.Background(), seed, team.Editor.User.ID, ops...)
+	res, err := svc.Edit(jobs.NewContext(context.Background(), e.Client(), team.Editor.User), seed, ops...)
 	if err != nil {
 		t.Fatalf("upload files: %v", err)
 	}

@@ -158,14 +158,21 @@ func TestSiteStructureNeverMixed(t *testing.T) {
 			t.Errorf("after adding to the default section %q", out)
 		}
 		// With sectionId, to that section.
-		f.siteSpace(t, id, a, ref["id"].(string))
-		if _, out := f.outline(t, id); out != "Handbook[Alpha Beta Gamma Epsilon] Reference[Delta Alpha]" {
+		f.siteSpace(t, id, f.space(t, "Zeta"), ref["id"].(string))
+		if _, out := f.outline(t, id); out != "Handbook[Alpha Beta Gamma Epsilon] Reference[Delta Zeta]" {
 			t.Errorf("after adding to a section %q", out)
+		}
+		// A space is on a site once: adding it again, anywhere, is refused.
+		sitErr(t, e.Do(f.tok, "POST", f.path(id, "site-spaces"), map[string]any{"spaceId": a, "sectionId": ref["id"]}), 400, "spaceId", "add a space already on the site")
+		sitErr(t, e.Do(f.tok, "POST", f.path(id, "site-spaces"), map[string]any{"spaceId": d}), 400, "spaceId", "add a space already on the site, default section")
+		sitErr(t, e.Do(f.tok, "POST", f.path(id, "sections"), map[string]any{"spaceId": a, "title": "Again"}), 400, "spaceId", "add a section with a space already on the site")
+		if _, out := f.outline(t, id); out != "Handbook[Alpha Beta Gamma Epsilon] Reference[Delta Zeta]" {
+			t.Errorf("refused adds changed the structure: %q", out)
 		}
 		// The default section follows the site's setting.
 		f.do(t, "PATCH", f.path(id), map[string]any{"defaultSiteSection": ref["id"]}, 200)
-		f.siteSpace(t, id, b, "")
-		if _, out := f.outline(t, id); out != "Handbook[Alpha Beta Gamma Epsilon] Reference[Delta Alpha Beta]" {
+		f.siteSpace(t, id, f.space(t, "Eta"), "")
+		if _, out := f.outline(t, id); out != "Handbook[Alpha Beta Gamma Epsilon] Reference[Delta Zeta Eta]" {
 			t.Errorf("after changing the default section %q", out)
 		}
 		if got := sitDefaults(f.do(t, "GET", f.path(id, "sections"), nil, 200)); len(got) != 1 || got[0] != "Reference" {
@@ -642,6 +649,9 @@ func TestSiteSectionsAndSiteSpacesPatch(t *testing.T) {
 		if sitStr(v, "space", "id") != c || v["title"] != "Gamma" || v["hidden"] != true || v["path"] != "intro" {
 			t.Errorf("patch space: %v", v)
 		}
+		// Another site space already publishes b: a space is on a site once.
+		sitErr(t, e.Do(f.tok, "PATCH", ssPath, map[string]any{"spaceId": b}), 400, "spaceId", "patch to a space already on the site")
+		f.do(t, "PATCH", ssPath, map[string]any{"spaceId": c}, 200) // its own space: no change, no error
 		v = f.do(t, "PATCH", ssPath, map[string]any{}, 200)
 		if v["condition"] != "visitor.claims.beta" || v["hidden"] != true {
 			t.Errorf("empty patch changed: %v", v)
@@ -658,7 +668,7 @@ func TestSiteSectionsAndSiteSpacesPatch(t *testing.T) {
 		sitEmpty(t, e.Do(f.tok, "DELETE", f.path(id, "site-spaces", "nope"), nil), 204, "delete unknown site space")
 
 		// Section: each field; null removes the optional ones.
-		sec := f.section(t, id, b, "Guides")["id"].(string)
+		sec := f.section(t, id, f.space(t, "Delta"), "Guides")["id"].(string)
 		secPath := f.path(id, "sections", sec)
 		v = f.do(t, "PATCH", secPath, map[string]any{"title": "Tutorials", "path": "tutorials", "icon": "book", "description": "Step by step", "condition": `visitor.claims.plan == "pro"`}, 200)
 		sitCheckSection(t, v, "patched section")

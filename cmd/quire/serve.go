@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"quire/internal/app"
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
@@ -74,14 +75,16 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		*publicURL = "http://" + publicHost(*addr, ln.Addr())
 	}
 
+	// The engines, connected once, serve both doors and the background jobs.
+	// The signing key is a secret: read from the environment only, never a flag.
+	eng := app.New(ctx, d.Client, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:        d,
+			Engines:   eng,
 			PublicURL: *publicURL,
 			Log:       log,
 			Metrics:   m,
-			// A secret: read from the environment only, never a flag.
-			SigningKey: e.getenv(envSigningKey),
 		}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -97,6 +100,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	var wg sync.WaitGroup
 	sweeper := &jobs.Sweeper{
 		Client:   d.Client,
+		Purger:   eng.Content,
 		Holder:   holderID(),
 		Interval: sweepInterval,
 		Log:      log,

@@ -68,6 +68,8 @@ func BearerToken(header string) string {
 
 type viewerKey struct{}
 
+type systemKey struct{}
+
 // WithViewer returns a context carrying the authenticated user.
 func WithViewer(ctx context.Context, u *ent.User) context.Context {
 	return context.WithValue(ctx, viewerKey{}, u)
@@ -77,4 +79,18 @@ func WithViewer(ctx context.Context, u *ent.User) context.Context {
 func Viewer(ctx context.Context) *ent.User {
 	u, _ := ctx.Value(viewerKey{}).(*ent.User)
 	return u
+}
+
+// WithSystem returns a context whose caller is Quire itself: background
+// work that no user asked for (the trash sweep, scheduled jobs). The system
+// caller is no user (Viewer is nil) and holds every right in every
+// organization; only code that runs outside requests may create it.
+func WithSystem(ctx context.Context) context.Context {
+	return context.WithValue(context.WithValue(ctx, viewerKey{}, (*ent.User)(nil)), systemKey{}, true)
+}
+
+// IsSystem reports whether the caller is Quire itself (see WithSystem).
+func IsSystem(ctx context.Context) bool {
+	ok, _ := ctx.Value(systemKey{}).(bool)
+	return ok
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 
 	"quire/ent"
+	"quire/internal/auth"
 	"quire/internal/loaders"
 	"quire/internal/types"
 )
@@ -23,7 +24,11 @@ const None types.Role = ""
 
 // OrgRole returns the caller's role in an organization and whether they are
 // an active member (a guest is a member with an empty role).
+// The system caller (auth.WithSystem) is an admin everywhere.
 func OrgRole(ctx context.Context, orgID string) (types.Role, bool, error) {
+	if auth.IsSystem(ctx) {
+		return types.RoleAdmin, true, nil
+	}
 	l := loaders.For(ctx)
 	ms, err := l.ViewerMemberships(ctx)
 	if err != nil {
@@ -61,6 +66,42 @@ func SpaceLevel(ctx context.Context, s *ent.Space) (types.Role, error) {
 		return role, nil
 	}
 	return resolve(ctx, s.DefaultLevel, s.ParentID, role, 0)
+}
+
+// CanSeeUser reports whether the caller may see a user: themselves, and
+// the users who are members of an organization the caller is an active
+// member of. Quire keeps no directory of users beyond that; a user the
+// caller may not see is answered as not found.
+func CanSeeUser(ctx context.Context, userID string) (bool, error) {
+	if auth.IsSystem(ctx) {
+		return true, nil
+	}
+	v := auth.Viewer(ctx)
+	if v == nil {
+		return false, nil
+	}
+	if v.ID == userID {
+		return true, nil
+	}
+	l := loaders.For(ctx)
+	mine, err := l.ViewerMemberships(ctx)
+	if err != nil {
+		return false, err
+	}
+	// Queue every lookup before waiting, so that they share one batch.
+	var waits []func() (*ent.Member, error)
+	for orgID, m := range mine {
+		if m.Disabled {
+			continue
+		}
+		waits = append(waits, l.MemberByOrgUser.Load(ctx, orgID+"/"+userID))
+	}
+	for _, wait := range waits {
+		if _, err := wait(); err == nil {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // maxDepth stops a corrupt parent chain from looping forever.

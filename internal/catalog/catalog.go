@@ -30,6 +30,15 @@ type Service struct {
 	Client *ent.Client
 	// Now returns the current time; tests may replace it.
 	Now func() time.Time
+	// Content copies a space's content into its duplicate. Without it a
+	// duplicate starts with an empty revision.
+	Content ContentDuplicator
+}
+
+// ContentDuplicator gives a duplicated space the content of the space it
+// copies, in the transaction that creates it (the content engine).
+type ContentDuplicator interface {
+	DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error
 }
 
 // New returns a Service over client.

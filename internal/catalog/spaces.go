@@ -455,18 +455,15 @@ func (s *Service) DuplicateSpace(ctx context.Context, id string) (*ent.Space, er
 			return fmt.Errorf("duplicate space: %w", err)
 		}
 		newID = created.ID
-		return DuplicateContent(ctx, tx, sp, created)
+		if s.Content == nil {
+			return initialRevision(ctx, tx, created.ID)
+		}
+		return s.Content.DuplicateContent(ctx, tx, sp, created)
 	})
 	if err != nil {
 		return nil, err
 	}
 	return s.reloadSpace(ctx, newID)
-}
-
-// DuplicateContent copies the content of src into the new space dst. Until
-// spaces hold pages, that is a fresh empty revision.
-var DuplicateContent = func(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error {
-	return initialRevision(ctx, tx, dst.ID)
 }
 
 // MoveSpace moves a space to another collection (or the root) and/or among

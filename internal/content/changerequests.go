@@ -17,6 +17,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/document"
 	"quire/internal/merge"
+	"quire/internal/types"
 )
 
 // CreateChangeRequest is the input of CreateChangeRequest.
@@ -134,9 +135,14 @@ func counterDelta(a, b string) (draft, open int) {
 // created at once (the space row is locked). The space's counters
 // changeRequests (every change request, whatever its status),
 // changeRequestsDraft and changeRequestsOpen are updated in the same
-// transaction.
-// Errors: NotFound (space), BadRequest.
-func (s *Service) CreateChangeRequest(ctx context.Context, spaceID, userID string, in CreateChangeRequest) (*ent.ChangeRequest, error) {
+// transaction. The caller needs edit rights on the space and is the change
+// request's creator.
+// Errors: NotFound (space), BadRequest, Forbidden.
+func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in CreateChangeRequest) (*ent.ChangeRequest, error) {
+	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
+		return nil, err
+	}
+	userID := actor(ctx)
 	subject := strings.TrimSpace(in.Subject)
 	if n := utf8.RuneCountInString(subject); n > MaxSubject {
 		return nil, apierr.Invalid("subject", "subject must be at most %d characters (got %d)", MaxSubject, n)
@@ -297,9 +303,13 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 
 // UpdateChangeRequest changes a change request's subject, description or
 // status (draft, open, archived; an archived one may be reopened), keeping
-// the space's counters exact.
-// Errors: NotFound, BadRequest (invalid input, merged change request).
+// the space's counters exact. The caller needs edit rights on the space.
+// Errors: NotFound, BadRequest (invalid input, merged change request),
+// Forbidden.
 func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateChangeRequest) (*ent.ChangeRequest, error) {
+	if _, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit); err != nil {
+		return nil, err
+	}
 	var subject *string
 	if in.Subject != nil {
 		t := strings.TrimSpace(*in.Subject)

@@ -29,10 +29,15 @@
 //
 // # Authorization
 //
-// The engine does not authorize callers: the doors (GraphQL resolvers, and
-// REST through them) check the caller's level on the space before calling
-// it. The engine enforces the content rules: locked spaces refuse edits and
-// merges, merged and archived change requests refuse edits.
+// The engine authorizes the caller of the context (a request's user, a
+// job's user, or the system caller) on the space an operation names, with
+// the levels the catalog computes: reading needs read, editing and creating
+// change requests edit, merging review, and merges check the space's merge
+// rules in their transaction. It also enforces the content rules: locked
+// spaces refuse edits and merges, merged and archived change requests
+// refuse edits. Reads of what belongs to an object the caller already got
+// through an authorized call (a revision's pages and files) do not check
+// again; nor does FileContent, which serves signed download links.
 package content
 
 import (
@@ -112,26 +117,22 @@ type Service struct {
 	// PublicURL is the server's public URL; links under PublicURL/app/ are
 	// reported as in-app links.
 	PublicURL string
+	// Spaces tells who may see a space and what they may do with it.
+	Spaces Spaces
 }
 
-// New returns a Service over client.
-func New(client *ent.Client, publicURL string) *Service {
-	return &Service{Client: client, Now: func() time.Time { return time.Now().UTC() }, PublicURL: publicURL}
+// New returns a Service over client that asks spaces who may see a space.
+func New(client *ent.Client, publicURL string, spaces Spaces) *Service {
+	return &Service{Client: client, Now: func() time.Time { return time.Now().UTC() }, PublicURL: publicURL, Spaces: spaces}
 }
 
-// Register installs the content hooks of the other engines:
-// catalog.DuplicateContent (a duplicated space starts with a snapshot of the
-// source's current content, sharing its page and file versions) and
-// jobs.PurgeSpaceContent (purging a space removes its revisions, entries,
-// change requests, and the versions and blobs nothing else refers to).
-// The package calls it when it is initialized, so any binary that links the
-// content engine has the hooks; calling it again is harmless.
-func Register() {
-	catalog.DuplicateContent = DuplicateContent
-	jobs.PurgeSpaceContent = PurgeSpace
-}
-
-func init() { Register() }
+// The content engine is what the other engines call to carry content along
+// with a space: the catalog's DuplicateContent (catalog.ContentDuplicator)
+// and the trash sweep's PurgeSpace (jobs.SpacePurger). cmd/quire wires them.
+var (
+	_ catalog.ContentDuplicator = (*Service)(nil)
+	_ jobs.SpacePurger          = (*Service)(nil)
+)
 
 // locked adds FOR NO KEY UPDATE on PostgreSQL. SQLite needs nothing: its
 // write transactions (started IMMEDIATE) already serialize.

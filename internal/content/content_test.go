@@ -148,9 +148,9 @@ func TestBuildMergeRead(t *testing.T) {
 		wantCode(t, err, apierr.NotFound)
 
 		// The merged change request refuses edits; merging again too.
-		_, err = e.svc.Edit(ctx, cr.ID, e.alice.ID, &content.CreatePage{Title: "Late"})
+		_, err = e.svc.Edit(e.as(e.alice.ID), cr.ID, &content.CreatePage{Title: "Late"})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.Merge(ctx, cr.ID, e.alice.ID)
+		_, err = e.svc.Merge(e.as(e.alice.ID), cr.ID)
 		wantCode(t, err, apierr.BadRequest)
 
 		// Lookups.
@@ -208,12 +208,12 @@ func TestEditValidation(t *testing.T) {
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				_, err := e.svc.Edit(ctx, cr.ID, e.alice.ID, c.op)
+				_, err := e.svc.Edit(e.as(e.alice.ID), cr.ID, c.op)
 				wantCode(t, err, c.code)
 			})
 		}
 		// A failed op rolls back the whole edit.
-		_, err := e.svc.Edit(ctx, cr.ID, e.alice.ID, &content.CreatePage{Title: "Kept?"}, &content.DeletePage{Page: "Pmissing"})
+		_, err := e.svc.Edit(e.as(e.alice.ID), cr.ID, &content.CreatePage{Title: "Kept?"}, &content.DeletePage{Page: "Pmissing"})
 		wantCode(t, err, apierr.NotFound)
 		got, err := e.svc.ChangeRequest(ctx, cr.ID)
 		if err != nil || got.RevisionID != before {
@@ -246,12 +246,12 @@ func TestLockedSpace(t *testing.T) {
 		if err := e.db.Client.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLocked).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		_, err := e.svc.Edit(ctx, cr.ID, e.alice.ID, &content.CreatePage{Title: "B"})
+		_, err := e.svc.Edit(e.as(e.alice.ID), cr.ID, &content.CreatePage{Title: "B"})
 		wantCode(t, err, apierr.Forbidden)
 		if !strings.Contains(err.Error(), "locked") {
 			t.Fatalf("message: %v", err)
 		}
-		_, err = e.svc.Merge(ctx, cr.ID, e.alice.ID)
+		_, err = e.svc.Merge(e.as(e.alice.ID), cr.ID)
 		wantCode(t, err, apierr.Forbidden)
 		if got := e.reload(e.space.ID); got.RevisionID != e.space.RevisionID || got.ChangeRequestsDraft != 1 {
 			t.Fatalf("locked space changed: %+v", got)
@@ -267,7 +267,6 @@ func TestLockedSpace(t *testing.T) {
 
 func TestCounters(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
 		check := func(step string, total, open, draft int) {
 			t.Helper()
 			sp := e.reload(e.space.ID)
@@ -279,32 +278,32 @@ func TestCounters(t *testing.T) {
 		check("start", 0, 0, 0)
 		a := e.cr("A")
 		check("draft created", 1, 0, 1)
-		b, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.bob.ID, content.CreateChangeRequest{Subject: "B", Status: content.StatusOpen})
+		b, err := e.svc.CreateChangeRequest(e.as(e.bob.ID), e.space.ID, content.CreateChangeRequest{Subject: "B", Status: content.StatusOpen})
 		if err != nil {
 			t.Fatal(err)
 		}
 		check("open created", 2, 1, 1)
 		open := content.StatusOpen
-		if _, err := e.svc.UpdateChangeRequest(ctx, a.ID, content.UpdateChangeRequest{Status: &open}); err != nil {
+		if _, err := e.svc.UpdateChangeRequest(e.as(e.alice.ID), a.ID, content.UpdateChangeRequest{Status: &open}); err != nil {
 			t.Fatal(err)
 		}
 		check("draft opened", 2, 2, 0)
 		// Setting the same status changes nothing.
-		if _, err := e.svc.UpdateChangeRequest(ctx, a.ID, content.UpdateChangeRequest{Status: &open}); err != nil {
+		if _, err := e.svc.UpdateChangeRequest(e.as(e.alice.ID), a.ID, content.UpdateChangeRequest{Status: &open}); err != nil {
 			t.Fatal(err)
 		}
 		check("opened again", 2, 2, 0)
 		archived := content.StatusArchived
-		if _, err := e.svc.UpdateChangeRequest(ctx, b.ID, content.UpdateChangeRequest{Status: &archived}); err != nil {
+		if _, err := e.svc.UpdateChangeRequest(e.as(e.alice.ID), b.ID, content.UpdateChangeRequest{Status: &archived}); err != nil {
 			t.Fatal(err)
 		}
 		check("archived", 2, 1, 0)
-		_, err = e.svc.Edit(ctx, b.ID, e.bob.ID, &content.CreatePage{Title: "X"})
+		_, err = e.svc.Edit(e.as(e.bob.ID), b.ID, &content.CreatePage{Title: "X"})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.Merge(ctx, b.ID, e.bob.ID)
+		_, err = e.svc.Merge(e.as(e.bob.ID), b.ID)
 		wantCode(t, err, apierr.BadRequest)
 		draft := content.StatusDraft
-		if _, err := e.svc.UpdateChangeRequest(ctx, b.ID, content.UpdateChangeRequest{Status: &draft}); err != nil {
+		if _, err := e.svc.UpdateChangeRequest(e.as(e.alice.ID), b.ID, content.UpdateChangeRequest{Status: &draft}); err != nil {
 			t.Fatal(err)
 		}
 		check("reopened as draft", 2, 1, 1)
@@ -314,18 +313,18 @@ func TestCounters(t *testing.T) {
 		e.merge(b)
 		check("draft merged", 2, 0, 0)
 		merged := content.StatusMerged
-		_, err = e.svc.UpdateChangeRequest(ctx, b.ID, content.UpdateChangeRequest{Status: &merged})
+		_, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), b.ID, content.UpdateChangeRequest{Status: &merged})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.UpdateChangeRequest(ctx, b.ID, content.UpdateChangeRequest{Status: &open})
+		_, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), b.ID, content.UpdateChangeRequest{Status: &open})
 		wantCode(t, err, apierr.BadRequest)
 		bogus := "closed"
-		_, err = e.svc.UpdateChangeRequest(ctx, a.ID, content.UpdateChangeRequest{Status: &bogus})
+		_, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), a.ID, content.UpdateChangeRequest{Status: &bogus})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{Subject: strings.Repeat("s", 101)})
+		_, err = e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{Subject: strings.Repeat("s", 101)})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{Status: content.StatusMerged})
+		_, err = e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{Status: content.StatusMerged})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.CreateChangeRequest(ctx, "Snothere", e.alice.ID, content.CreateChangeRequest{})
+		_, err = e.svc.CreateChangeRequest(e.as(e.alice.ID), "Snothere", content.CreateChangeRequest{})
 		wantCode(t, err, apierr.NotFound)
 		check("after refusals", 2, 0, 0)
 	})
@@ -335,7 +334,7 @@ func TestListChangeRequests(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		mk := func(subject, user, status string) *ent.ChangeRequest {
-			cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, user, content.CreateChangeRequest{Subject: subject, Status: status})
+			cr, err := e.svc.CreateChangeRequest(e.as(user), e.space.ID, content.CreateChangeRequest{Subject: subject, Status: status})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -387,12 +386,11 @@ func TestListChangeRequests(t *testing.T) {
 
 func TestUpdateChangeRequestFields(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
 		desc, err := document.FromMarkdown("Why this **change**.")
 		if err != nil {
 			t.Fatal(err)
 		}
-		cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{Subject: "  Fix typos  ", Description: desc})
+		cr, err := e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{Subject: "  Fix typos  ", Description: desc})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -400,17 +398,17 @@ func TestUpdateChangeRequestFields(t *testing.T) {
 		if err != nil || cr.Subject != "Fix typos" || got == nil || got.Text() != "Why this change." {
 			t.Fatalf("created: %q %+v %v", cr.Subject, got, err)
 		}
-		cr, err = e.svc.UpdateChangeRequest(ctx, cr.ID, content.UpdateChangeRequest{Subject: str("Fix all typos")})
+		cr, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), cr.ID, content.UpdateChangeRequest{Subject: str("Fix all typos")})
 		if err != nil || cr.Subject != "Fix all typos" || cr.Description == nil {
 			t.Fatalf("subject update: %+v %v", cr, err)
 		}
-		cr, err = e.svc.UpdateChangeRequest(ctx, cr.ID, content.UpdateChangeRequest{Description: catalog.Some[*document.Document](nil)})
+		cr, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), cr.ID, content.UpdateChangeRequest{Description: catalog.Some[*document.Document](nil)})
 		if err != nil || cr.Description != nil {
 			t.Fatalf("description removal: %+v %v", cr, err)
 		}
-		_, err = e.svc.UpdateChangeRequest(ctx, cr.ID, content.UpdateChangeRequest{Subject: str(strings.Repeat("x", 101))})
+		_, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), cr.ID, content.UpdateChangeRequest{Subject: str(strings.Repeat("x", 101))})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.UpdateChangeRequest(ctx, "Qmissing000000000000", content.UpdateChangeRequest{Subject: str("x")})
+		_, err = e.svc.UpdateChangeRequest(e.as(e.alice.ID), "Qmissing000000000000", content.UpdateChangeRequest{Subject: str("x")})
 		wantCode(t, err, apierr.NotFound)
 	})
 }

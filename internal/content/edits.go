@@ -22,6 +22,7 @@ import (
 	"quire/internal/document"
 	"quire/internal/ids"
 	"quire/internal/position"
+	"quire/internal/types"
 )
 
 // Op is one edit of a change request's content: *CreatePage, *UpdatePage,
@@ -130,15 +131,20 @@ type EditResult struct {
 
 // Edit applies ops, in order, to the content of a change request, and
 // records the result as one new revision of the change request (a delta
-// on its previous head) with userID among its contributors.
+// on its previous head) with the caller among its contributors. The
+// caller needs edit rights on the space.
 // Errors: NotFound (change request, or a page or file an op names),
 // BadRequest (invalid input; the change request is merged or archived),
-// Forbidden (the space is locked), PreconditionFailed (the space is
-// deleted).
-func (s *Service) Edit(ctx context.Context, crID, userID string, ops ...Op) (*EditResult, error) {
+// Forbidden (no edit rights; the space is locked), PreconditionFailed (the
+// space is deleted).
+func (s *Service) Edit(ctx context.Context, crID string, ops ...Op) (*EditResult, error) {
 	if err := checkOps(ops); err != nil {
 		return nil, err
 	}
+	if _, _, err := s.ChangeRequestFor(ctx, crID, types.RoleEdit); err != nil {
+		return nil, err
+	}
+	userID := actor(ctx)
 	now := s.Now()
 	var res *EditResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
@@ -189,13 +195,13 @@ func editIn(ctx context.Context, c *ent.Client, crID, userID string, now time.Ti
 	}
 	rev, err := writeRevision(ctx, c, revisionWrite{
 		spaceID: cr.SpaceID, typ: RevisionEdits, base: head, baseState: base, next: e.st,
-		parents: []string{head.ID}, crID: &cr.ID, authorID: &userID, now: now,
+		parents: []string{head.ID}, crID: &cr.ID, authorID: author(userID), now: now,
 	})
 	if err != nil {
 		return nil, err
 	}
 	contributors := cr.Contributors
-	if !slices.Contains(contributors, userID) {
+	if userID != "" && !slices.Contains(contributors, userID) {
 		contributors = append(slices.Clone(contributors), userID)
 	}
 	cr, err = c.ChangeRequest.UpdateOneID(cr.ID).SetRevisionID(rev.ID).SetUpdatedAt(now).

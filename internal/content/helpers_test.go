@@ -16,8 +16,10 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/db"
+	"quire/internal/jobs"
 	"quire/internal/position"
 	"quire/internal/testdb"
+	"quire/internal/types"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
@@ -77,7 +79,7 @@ func newEnv(t testing.TB, backend string) *env {
 	ctx := context.Background()
 	c := d.Client
 	e := &env{t: t, backend: backend, db: d}
-	e.svc = content.New(c, "https://quire.test")
+	e.svc = content.New(c, "https://quire.test", catalog.New(c))
 	clk := &clock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
 	e.svc.Now = clk.now
 	var err error
@@ -90,8 +92,26 @@ func newEnv(t testing.TB, backend string) *env {
 	if e.bob, err = c.User.Create().SetEmail("bob@acme.test").SetDisplayName("Bob").Save(ctx); err != nil {
 		t.Fatalf("create user: %v", err)
 	}
+	// Both write as admins of the organization: the engine authorizes
+	// the caller of the context (see as).
+	for _, u := range []*ent.User{e.alice, e.bob} {
+		if err := c.Member.Create().SetOrganizationID(e.org.ID).SetUserID(u.ID).SetRole(types.RoleAdmin).Exec(ctx); err != nil {
+			t.Fatalf("create member: %v", err)
+		}
+	}
 	e.space = e.newSpace("Docs")
 	return e
+}
+
+// as returns the context of a job acting for the user with id userID: the
+// engine reads the caller's rights from it.
+func (e *env) as(userID string) context.Context {
+	e.t.Helper()
+	u, err := e.db.Client.User.Get(context.Background(), userID)
+	if err != nil {
+		e.t.Fatalf("as %s: %v", userID, err)
+	}
+	return jobs.NewContext(context.Background(), e.db.Client, u)
 }
 
 // newSpace creates a space with its empty initial revision, as the catalog
@@ -136,7 +156,7 @@ func forEachDB(t *testing.T, fn func(t *testing.T, e *env)) {
 
 func (e *env) cr(subject string) *ent.ChangeRequest {
 	e.t.Helper()
-	cr, err := e.svc.CreateChangeRequest(context.Background(), e.space.ID, e.alice.ID, content.CreateChangeRequest{Subject: subject})
+	cr, err := e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{Subject: subject})
 	if err != nil {
 		e.t.Fatalf("create change request: %v", err)
 	}
@@ -145,7 +165,7 @@ func (e *env) cr(subject string) *ent.ChangeRequest {
 
 func (e *env) edit(cr *ent.ChangeRequest, user string, ops ...content.Op) *content.EditResult {
 	e.t.Helper()
-	res, err := e.svc.Edit(context.Background(), cr.ID, user, ops...)
+	res, err := e.svc.Edit(e.as(user), cr.ID, ops...)
 	if err != nil {
 		e.t.Fatalf("edit: %v", err)
 	}
@@ -154,7 +174,7 @@ func (e *env) edit(cr *ent.ChangeRequest, user string, ops ...content.Op) *conte
 
 func (e *env) merge(cr *ent.ChangeRequest) *content.MergeResult {
 	e.t.Helper()
-	res, err := e.svc.Merge(context.Background(), cr.ID, e.alice.ID)
+	res, err := e.svc.Merge(e.as(e.alice.ID), cr.ID)
 	if err != nil {
 		e.t.Fatalf("merge: %v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"quire/ent/space"
 	"quire/internal/ids"
 	"quire/internal/merge"
+	"quire/internal/types"
 )
 
 // Merge results.
@@ -203,9 +204,18 @@ func varSig(m map[string]any, k string) string {
 // revision and the change request is merged, with the counters, in one
 // transaction. The space row is locked: concurrent merges into one space
 // run one after the other, the second merging onto the first's result.
+// The caller needs review rights on the space (its merge permission), and
+// the merge rules that apply to the space (its own, or its organization's
+// when it inherits them) are checked in the transaction, on the rows it
+// has locked, so that nothing changes between the check and the merge.
 // Errors: NotFound, BadRequest (already merged or archived), Forbidden
-// (locked space), PreconditionFailed (deleted space).
-func (s *Service) Merge(ctx context.Context, crID, userID string) (*MergeResult, error) {
+// (no review rights; locked space), PreconditionFailed (a merge rule is
+// not met; deleted space).
+func (s *Service) Merge(ctx context.Context, crID string) (*MergeResult, error) {
+	if _, _, err := s.ChangeRequestFor(ctx, crID, types.RoleReview); err != nil {
+		return nil, err
+	}
+	userID := actor(ctx)
 	now := s.Now()
 	var res *MergeResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
@@ -219,6 +229,9 @@ func (s *Service) Merge(ctx context.Context, crID, userID string) (*MergeResult,
 			return err
 		}
 		if cr, err = lockChangeRequest(ctx, c, crID); err != nil {
+			return err
+		}
+		if err := checkMergeRules(ctx, c, cr, sp); err != nil {
 			return err
 		}
 		if err := checkOpen(cr, "be merged"); err != nil {
@@ -242,7 +255,7 @@ func (s *Service) Merge(ctx context.Context, crID, userID string) (*MergeResult,
 		}
 		rev, err := writeRevision(ctx, c, revisionWrite{
 			spaceID: sp.ID, typ: RevisionMerge, base: revs[oursID], baseState: states[oursID], next: merged,
-			parents: []string{oursID, theirsID}, crID: &cr.ID, authorID: &userID, now: now,
+			parents: []string{oursID, theirsID}, crID: &cr.ID, authorID: author(userID), now: now,
 		})
 		if err != nil {
 			return err
@@ -271,9 +284,15 @@ func (s *Service) Merge(ctx context.Context, crID, userID string) (*MergeResult,
 // change request's head, theirs the space's current revision). Without
 // conflicts it writes a revision of type update on the change request (when
 // anything changes) and records the space's revision as the change
-// request's merged ancestor, so that it is no longer outdated.
-// Errors: NotFound, BadRequest (merged or archived change request).
-func (s *Service) UpdateFromSpace(ctx context.Context, crID, userID string) (*MergeResult, error) {
+// request's merged ancestor, so that it is no longer outdated. The caller
+// needs edit rights on the space.
+// Errors: NotFound, BadRequest (merged or archived change request),
+// Forbidden.
+func (s *Service) UpdateFromSpace(ctx context.Context, crID string) (*MergeResult, error) {
+	if _, _, err := s.ChangeRequestFor(ctx, crID, types.RoleEdit); err != nil {
+		return nil, err
+	}
+	userID := actor(ctx)
 	now := s.Now()
 	var res *MergeResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
@@ -310,7 +329,7 @@ func (s *Service) UpdateFromSpace(ctx context.Context, crID, userID string) (*Me
 			}
 			rev, err := writeRevision(ctx, c, revisionWrite{
 				spaceID: sp.ID, typ: RevisionUpdate, base: revs[oursID], baseState: states[oursID], next: merged,
-				parents: []string{oursID, theirsID}, crID: &cr.ID, authorID: &userID, now: now,
+				parents: []string{oursID, theirsID}, crID: &cr.ID, authorID: author(userID), now: now,
 			})
 			if err != nil {
 				return err

@@ -7,12 +7,10 @@ import (
 	"sort"
 	"sync"
 	"testing"
-	"time"
 
 	"quire/ent"
 	"quire/internal/catalog"
 	"quire/internal/content"
-	"quire/internal/jobs"
 	"quire/internal/merge"
 )
 
@@ -60,7 +58,7 @@ func TestMergeConflicts(t *testing.T) {
 		revisions := e.count(e.db.Client.Revision.Query().Count(ctx))
 		versions := e.count(e.db.Client.PageVersion.Query().Count(ctx))
 
-		m, err := e.svc.Merge(ctx, b.ID, e.bob.ID)
+		m, err := e.svc.Merge(e.as(e.bob.ID), b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,14 +112,14 @@ func TestMergeCombinesSides(t *testing.T) {
 		}
 		// B deleted Beta, which the space (ours) now has edited: an
 		// edit-delete conflict. Updating B from the space reports it too.
-		m, err := e.svc.Merge(ctx, b.ID, e.bob.ID)
+		m, err := e.svc.Merge(e.as(e.bob.ID), b.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if m.Result != content.ResultConflicts || len(m.Conflicts) != 1 || m.Conflicts[0].Kind != merge.KindEditDelete || m.Conflicts[0].Page != ids["Beta"] {
 			t.Fatalf("merge b: %+v", m)
 		}
-		up, err := e.svc.UpdateFromSpace(ctx, b.ID, e.bob.ID)
+		up, err := e.svc.UpdateFromSpace(e.as(e.bob.ID), b.ID)
 		if err != nil || up.Result != content.ResultConflicts || up.Conflicts[0].Kind != merge.KindDeleteEdit {
 			t.Fatalf("update b: %+v %v", up, err)
 		}
@@ -165,7 +163,7 @@ func TestUpdateFromSpace(t *testing.T) {
 		if !content.Outdated(a, sp) {
 			t.Fatalf("change request not outdated after a merge into the space")
 		}
-		up, err := e.svc.UpdateFromSpace(ctx, a.ID, e.alice.ID)
+		up, err := e.svc.UpdateFromSpace(e.as(e.alice.ID), a.ID)
 		if err != nil || up.Result != content.ResultUpdate {
 			t.Fatalf("update: %+v %v", up, err)
 		}
@@ -184,7 +182,7 @@ func TestUpdateFromSpace(t *testing.T) {
 			t.Fatalf("update lost edits")
 		}
 		// Updating again has nothing to bring.
-		again, err := e.svc.UpdateFromSpace(ctx, a.ID, e.alice.ID)
+		again, err := e.svc.UpdateFromSpace(e.as(e.alice.ID), a.ID)
 		if err != nil || again.Result != content.ResultUpdate || again.Revision != a.RevisionID {
 			t.Fatalf("second update: %+v %v", again, err)
 		}
@@ -205,7 +203,6 @@ func TestUpdateFromSpace(t *testing.T) {
 
 func TestConcurrentNumbers(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
 		const n = 50
 		var wg sync.WaitGroup
 		numbers := make([]int, n)
@@ -214,7 +211,7 @@ func TestConcurrentNumbers(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{Subject: fmt.Sprint(i)})
+				cr, err := e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{Subject: fmt.Sprint(i)})
 				if err == nil {
 					numbers[i] = cr.Number
 				}
@@ -267,7 +264,7 @@ func TestConcurrentMerges(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				results[i], errs[i] = e.svc.Merge(ctx, crs[i].ID, e.alice.ID)
+				results[i], errs[i] = e.svc.Merge(e.as(e.alice.ID), crs[i].ID)
 			}()
 		}
 		wg.Wait()
@@ -440,7 +437,7 @@ func TestDuplicateAndPurge(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			return catalog.DuplicateContent(ctx, tx, src, dst) // installed by content.Register
+			return e.svc.DuplicateContent(ctx, tx, src, dst)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -469,7 +466,7 @@ func TestDuplicateAndPurge(t *testing.T) {
 		purge := func(id string) {
 			t.Helper()
 			err := catalog.WithTx(ctx, c, func(tx *ent.Tx) error {
-				if err := content.PurgeSpace(ctx, tx, id); err != nil {
+				if err := e.svc.PurgeSpace(ctx, tx, id); err != nil {
 					return err
 				}
 				return tx.Space.DeleteOneID(id).Exec(ctx)
@@ -498,37 +495,6 @@ func TestDuplicateAndPurge(t *testing.T) {
 		}
 		purge(dst.ID)
 		for name, n := range map[string]int{
-			"revisions":       e.count(c.Revision.Query().Count(ctx)),
-			"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
-			"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
-			"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
-			"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
-			"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
-		} {
-			if n != 0 {
-				t.Errorf("%d %s left", n, name)
-			}
-		}
-	})
-}
-
-func TestSweeperPurgesContent(t *testing.T) {
-	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
-		c := e.db.Client
-		e.seed("Alpha", "Beta")
-		cr := e.cr("Open")
-		e.edit(cr, e.alice.ID, &content.UploadFile{Name: "a.bin", Data: []byte{1, 2, 3}})
-		now := time.Date(2030, 6, 1, 0, 0, 0, 0, time.UTC)
-		if err := c.Space.UpdateOneID(e.space.ID).SetDeletedAt(now.Add(-8 * 24 * time.Hour)).Exec(ctx); err != nil {
-			t.Fatal(err)
-		}
-		n, err := jobs.PurgeDeletedSpaces(ctx, c, now) // uses content.PurgeSpace, installed by content.Register
-		if err != nil || n != 1 {
-			t.Fatalf("purge: %d %v", n, err)
-		}
-		for name, n := range map[string]int{
-			"spaces":          e.count(c.Space.Query().Count(ctx)),
 			"revisions":       e.count(c.Revision.Query().Count(ctx)),
 			"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
 			"page versions":   e.count(c.PageVersion.Query().Count(ctx)),

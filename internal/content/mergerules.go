@@ -1,12 +1,29 @@
 package content
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"quire/ent"
 	"quire/internal/apierr"
 	"quire/internal/types"
 )
+
+// checkMergeRules checks, in the merge's transaction (c is its client), the
+// merge rules that apply to a space: its own, or its organization's when
+// the space inherits them.
+func checkMergeRules(ctx context.Context, c *ent.Client, cr *ent.ChangeRequest, sp *ent.Space) error {
+	rules := sp.MergeRules
+	if rules.Type == "inherit" {
+		org, err := c.Organization.Get(ctx, sp.OrganizationID)
+		if err != nil {
+			return fmt.Errorf("load organization merge rules: %w", err)
+		}
+		rules = org.MergeRules
+	}
+	return CheckMergeRules(cr, sp, rules)
+}
 
 // CheckMergeRules refuses (PreconditionFailed) the merge of a change request
 // that the given merge rules forbid. Quire can check the rules about the

@@ -19,9 +19,8 @@ import (
 
 // DuplicateContent gives the new space dst a first revision holding the
 // current content of src: a snapshot whose entries point at src's page and
-// file versions, so nothing but the entries is written. It is
-// catalog.DuplicateContent once Register has run.
-func DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error {
+// file versions, so nothing but the entries is written.
+func (s *Service) DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error {
 	c := tx.Client()
 	st := newState()
 	if src.RevisionID != "" {
@@ -43,9 +42,8 @@ func DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) erro
 
 // PurgeSpace deletes the content of a space before the space row goes:
 // change requests, revisions and their entries, then the page versions,
-// file versions and blobs that no other space refers to any more. It is
-// jobs.PurgeSpaceContent once Register has run.
-func PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) error {
+// file versions and blobs that no other space refers to any more.
+func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) error {
 	c := tx.Client()
 	versions := func(kind string) ([]string, error) {
 		used, err := c.RevisionEntry.Query().

@@ -6,6 +6,7 @@ import (
 
 	"quire/ent"
 	"quire/ent/space"
+	"quire/internal/types"
 )
 
 // SpaceEditResult is the outcome of EditSpace.
@@ -24,19 +25,24 @@ type SpaceEditResult struct {
 
 // EditSpace applies ops, in order, directly to the current content of a
 // space, without a change request: one revision of type edits (a delta on
-// the space's current revision, its only parent, with userID as author)
+// the space's current revision, its only parent, with the caller as author)
 // becomes the space's current revision. It takes the same ops as Edit.
 // The space row is locked for the transaction, so concurrent edits and
 // merges into one space run one after the other. Nothing is written when
 // an op fails or the ops change nothing. Open change requests become
 // outdated, as after a merge.
+// The caller needs edit rights on the space.
 // Errors: NotFound (space, or a page or file an op names), BadRequest
-// (invalid input), Forbidden (the space is locked), PreconditionFailed
-// (the space is deleted).
-func (s *Service) EditSpace(ctx context.Context, spaceID, userID string, ops ...Op) (*SpaceEditResult, error) {
+// (invalid input), Forbidden (no edit rights; the space is locked),
+// PreconditionFailed (the space is deleted).
+func (s *Service) EditSpace(ctx context.Context, spaceID string, ops ...Op) (*SpaceEditResult, error) {
 	if err := checkOps(ops); err != nil {
 		return nil, err
 	}
+	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
+		return nil, err
+	}
+	userID := actor(ctx)
 	now := s.Now()
 	var res *SpaceEditResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
@@ -76,7 +82,7 @@ func (s *Service) EditSpace(ctx context.Context, spaceID, userID string, ops ...
 		}
 		rev, err := writeRevision(ctx, c, revisionWrite{
 			spaceID: sp.ID, typ: RevisionEdits, base: head, baseState: base, next: e.st,
-			parents: parents, authorID: &userID, now: now,
+			parents: parents, authorID: author(userID), now: now,
 		})
 		if err != nil {
 			return err

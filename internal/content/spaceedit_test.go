@@ -47,7 +47,7 @@ func TestEditSpace(t *testing.T) {
 			t.Fatal("new change request is outdated")
 		}
 
-		res, err := e.svc.EditSpace(ctx, e.space.ID, e.bob.ID,
+		res, err := e.svc.EditSpace(e.as(e.bob.ID), e.space.ID,
 			&content.CreatePage{Title: "Guide", Markdown: md("Read **this**.\n")},
 			&content.UpdatePage{Page: ids["Alpha"], Title: str("Alpha one")},
 			&content.SetVariables{Variables: map[string]any{"product": "Quire"}},
@@ -93,7 +93,7 @@ func TestEditSpace(t *testing.T) {
 		if !content.Outdated(cr, sp) {
 			t.Fatal("change request not outdated after a direct edit")
 		}
-		up, err := e.svc.UpdateFromSpace(ctx, cr.ID, e.alice.ID)
+		up, err := e.svc.UpdateFromSpace(e.as(e.alice.ID), cr.ID)
 		if err != nil || up.Result != content.ResultUpdate || content.Outdated(up.ChangeRequest, sp) {
 			t.Fatalf("update: %+v %v", up, err)
 		}
@@ -106,11 +106,10 @@ func TestEditSpace(t *testing.T) {
 
 func TestEditSpaceNothingChanged(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
 		ids := e.seed("Alpha")
 		sp := e.reload(e.space.ID)
 		before := e.written()
-		res, err := e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, &content.UpdatePage{Page: ids["Alpha"], Title: str("Alpha")})
+		res, err := e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, &content.UpdatePage{Page: ids["Alpha"], Title: str("Alpha")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,31 +131,31 @@ func TestEditSpaceRefused(t *testing.T) {
 		before := e.written()
 
 		// An op that fails undoes the ops before it.
-		_, err := e.svc.EditSpace(ctx, e.space.ID, e.alice.ID,
+		_, err := e.svc.EditSpace(e.as(e.alice.ID), e.space.ID,
 			&content.CreatePage{Title: "Kept?", Markdown: md("Some text.\n")},
 			&content.UpdatePage{Page: "missing", Title: str("X")})
 		wantCode(t, err, apierr.NotFound)
-		_, err = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID,
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID,
 			&content.CreatePage{Title: "Kept?"},
 			&content.CreatePage{Title: "Child", Parent: ids["Alpha"], Type: content.TypeGroup})
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID)
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID)
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, nil, (*content.CreatePage)(nil))
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, nil, (*content.CreatePage)(nil))
 		wantCode(t, err, apierr.BadRequest)
-		_, err = e.svc.EditSpace(ctx, "space_missing", e.alice.ID, &content.CreatePage{Title: "A"})
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), "space_missing", &content.CreatePage{Title: "A"})
 		wantCode(t, err, apierr.NotFound)
 
 		c := e.db.Client
 		if err := c.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLocked).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		_, err = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, &content.CreatePage{Title: "B"})
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, &content.CreatePage{Title: "B"})
 		wantCode(t, err, apierr.Forbidden)
 		if err := c.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLive).SetDeletedAt(time.Now()).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		_, err = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, &content.CreatePage{Title: "B"})
+		_, err = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, &content.CreatePage{Title: "B"})
 		wantCode(t, err, apierr.PreconditionFailed)
 
 		e.wantUnchanged(before)
@@ -166,7 +165,7 @@ func TestEditSpaceRefused(t *testing.T) {
 		if err := c.Space.UpdateOneID(e.space.ID).ClearDeletedAt().Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, &content.CreatePage{Title: "B"}); err != nil {
+		if _, err := e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, &content.CreatePage{Title: "B"}); err != nil {
 			t.Fatalf("edit after restore: %v", err)
 		}
 	})
@@ -186,13 +185,13 @@ func TestEditSpaceConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, errs[i] = e.svc.EditSpace(ctx, e.space.ID, e.alice.ID, &content.CreatePage{Title: fmt.Sprintf("Page %d", i)})
+				_, errs[i] = e.svc.EditSpace(e.as(e.alice.ID), e.space.ID, &content.CreatePage{Title: fmt.Sprintf("Page %d", i)})
 			}()
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, errs[n] = e.svc.Merge(ctx, cr.ID, e.alice.ID)
+			_, errs[n] = e.svc.Merge(e.as(e.alice.ID), cr.ID)
 		}()
 		wg.Wait()
 		for i, err := range errs {

@@ -11,6 +11,7 @@ import (
 
 	"quire/internal/apierr"
 	"quire/internal/document"
+	"quire/internal/types"
 )
 
 // Template is one of Quire's built-in content templates: a set of pages,
@@ -224,15 +225,18 @@ func orList(s []string) string {
 // Errors: BadRequest (field id: unknown template; field
 // params.contentRefs.<name>: unknown, missing or invalid param; a merged
 // or archived change request), NotFound (space; change request, or one
-// that is not in spaceID), Forbidden (locked space), PreconditionFailed
-// (deleted space).
-func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, userID, templateID string, refs map[string]document.ContentRef) error {
+// that is not in spaceID), Forbidden (no edit rights on the space; locked
+// space), PreconditionFailed (deleted space).
+func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, templateID string, refs map[string]document.ContentRef) error {
+	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
+		return err
+	}
 	ops, err := templateOps(templateID, refs)
 	if err != nil {
 		return err
 	}
 	if changeRequestID == "" {
-		_, err := s.EditSpace(ctx, spaceID, userID, ops...)
+		_, err := s.EditSpace(ctx, spaceID, ops...)
 		return err
 	}
 	cr, err := s.ChangeRequest(ctx, changeRequestID)
@@ -242,7 +246,7 @@ func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, u
 	if cr.SpaceID != spaceID {
 		return apierr.NotFoundf("No matching change request found for id %q in space %q", changeRequestID, spaceID)
 	}
-	_, err = s.Edit(ctx, cr.ID, userID, ops...)
+	_, err = s.Edit(ctx, cr.ID, ops...)
 	return err
 }
 

@@ -149,7 +149,7 @@ func TestApplyTemplates(t *testing.T) {
 			t.Run(tp.ID, func(t *testing.T) {
 				sp := e.newSpace(tp.Title)
 				refs := e.allParams(tp, other.ID)
-				if err := e.svc.ApplyTemplate(ctx, sp.ID, "", e.alice.ID, tp.ID, refs); err != nil {
+				if err := e.svc.ApplyTemplate(e.as(e.alice.ID), sp.ID, "", tp.ID, refs); err != nil {
 					t.Fatal(err)
 				}
 				after := e.reload(sp.ID)
@@ -181,7 +181,7 @@ func TestApplyTemplates(t *testing.T) {
 
 				// With only the required params, the optional parts are left out.
 				sp2 := e.newSpace(tp.Title + " 2")
-				if err := e.svc.ApplyTemplate(ctx, sp2.ID, "", e.alice.ID, tp.ID, requiredParams(tp, refs)); err != nil {
+				if err := e.svc.ApplyTemplate(e.as(e.alice.ID), sp2.ID, "", tp.ID, requiredParams(tp, refs)); err != nil {
 					t.Fatal(err)
 				}
 				rev2 := e.current2(sp2.ID)
@@ -211,20 +211,20 @@ func TestApplyTemplateContent(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		other := e.newSpace("Elsewhere")
-		err := e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "getting-started", map[string]document.ContentRef{
+		err := e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "getting-started", map[string]document.ContentRef{
 			"homepage": {Kind: document.RefURL, URL: "https://quire.test/product"},
 			"support":  {Kind: document.RefUser, User: e.bob.ID},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "knowledge-base", map[string]document.ContentRef{
+		err = e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "knowledge-base", map[string]document.ContentRef{
 			"related": {Kind: document.RefSpace, Space: other.ID},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "product-docs", map[string]document.ContentRef{
+		err = e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "product-docs", map[string]document.ContentRef{
 			// Fields the kind does not use are dropped.
 			"api": {Kind: document.RefSpace, Space: other.ID, URL: "https://ignored.test"},
 		})
@@ -295,7 +295,7 @@ func TestApplyTemplateInChangeRequest(t *testing.T) {
 		spec := map[string]document.ContentRef{"spec": {Kind: document.RefOpenAPI, Spec: "petstore"}}
 		cr := e.cr("API docs")
 		sp := e.reload(e.space.ID)
-		if err := e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.bob.ID, "api-reference", spec); err != nil {
+		if err := e.svc.ApplyTemplate(e.as(e.bob.ID), e.space.ID, cr.ID, "api-reference", spec); err != nil {
 			t.Fatal(err)
 		}
 		cr2, err := e.svc.ChangeRequest(ctx, cr.ID)
@@ -329,14 +329,14 @@ func TestApplyTemplateInChangeRequest(t *testing.T) {
 		}
 
 		// A merged change request takes no more edits.
-		err = e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.bob.ID, "changelog", nil)
+		err = e.svc.ApplyTemplate(e.as(e.bob.ID), e.space.ID, cr.ID, "changelog", nil)
 		wantField(t, err, "status")
 		// The change request must belong to the space.
 		other := e.newSpace("Other")
 		open := e.cr("Open")
-		err = e.svc.ApplyTemplate(ctx, other.ID, open.ID, e.bob.ID, "changelog", nil)
+		err = e.svc.ApplyTemplate(e.as(e.bob.ID), other.ID, open.ID, "changelog", nil)
 		wantCode(t, err, apierr.NotFound)
-		err = e.svc.ApplyTemplate(ctx, e.space.ID, "cr_missing", e.bob.ID, "changelog", nil)
+		err = e.svc.ApplyTemplate(e.as(e.bob.ID), e.space.ID, "cr_missing", "changelog", nil)
 		wantCode(t, err, apierr.NotFound)
 		if got, _ := e.svc.ChangeRequest(ctx, open.ID); got.RevisionID != open.RevisionID {
 			t.Fatal("change request of another space edited")
@@ -346,16 +346,15 @@ func TestApplyTemplateInChangeRequest(t *testing.T) {
 
 func TestApplyTemplateTwice(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
 		spec := map[string]document.ContentRef{"spec": {Kind: document.RefOpenAPI, Spec: "petstore"}}
 		for range 2 {
-			if err := e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "product-docs", nil); err != nil {
+			if err := e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "product-docs", nil); err != nil {
 				t.Fatal(err)
 			}
 		}
 		cr := e.cr("Twice")
 		for range 2 {
-			if err := e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.alice.ID, "api-reference", spec); err != nil {
+			if err := e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, cr.ID, "api-reference", spec); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -411,9 +410,9 @@ func TestApplyTemplateRefused(t *testing.T) {
 			{"user without id", "meeting-notes", map[string]document.ContentRef{"owner": {Kind: document.RefUser}}, "params.contentRefs.owner"},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				err := e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, tc.id, tc.refs)
+				err := e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", tc.id, tc.refs)
 				wantField(t, err, tc.field)
-				err = e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.alice.ID, tc.id, tc.refs)
+				err = e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, cr.ID, tc.id, tc.refs)
 				wantField(t, err, tc.field)
 			})
 		}
@@ -422,14 +421,14 @@ func TestApplyTemplateRefused(t *testing.T) {
 		if err := c.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLocked).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		wantCode(t, e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "changelog", nil), apierr.Forbidden)
-		wantCode(t, e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.alice.ID, "changelog", nil), apierr.Forbidden)
+		wantCode(t, e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "changelog", nil), apierr.Forbidden)
+		wantCode(t, e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, cr.ID, "changelog", nil), apierr.Forbidden)
 		if err := c.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLive).SetDeletedAt(sp.CreatedAt).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		wantCode(t, e.svc.ApplyTemplate(ctx, e.space.ID, "", e.alice.ID, "changelog", nil), apierr.PreconditionFailed)
-		wantCode(t, e.svc.ApplyTemplate(ctx, e.space.ID, cr.ID, e.alice.ID, "changelog", nil), apierr.PreconditionFailed)
-		wantCode(t, e.svc.ApplyTemplate(ctx, "space_missing", "", e.alice.ID, "changelog", nil), apierr.NotFound)
+		wantCode(t, e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, "", "changelog", nil), apierr.PreconditionFailed)
+		wantCode(t, e.svc.ApplyTemplate(e.as(e.alice.ID), e.space.ID, cr.ID, "changelog", nil), apierr.PreconditionFailed)
+		wantCode(t, e.svc.ApplyTemplate(e.as(e.alice.ID), "space_missing", "", "changelog", nil), apierr.NotFound)
 
 		e.wantUnchanged(before)
 		if got := e.reload(e.space.ID); got.RevisionID != sp.RevisionID {
@@ -447,7 +446,7 @@ func TestApplyTemplateRefused(t *testing.T) {
 func TestCreateChangeRequestWithTemplate(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		cr, err := e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+		cr, err := e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{
 			Subject: "Start", Template: &content.TemplateUse{ID: "changelog"},
 		})
 		if err != nil {
@@ -465,14 +464,14 @@ func TestCreateChangeRequestWithTemplate(t *testing.T) {
 		}
 
 		before := e.reload(e.space.ID).ChangeRequests
-		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+		_, err = e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{
 			Template: &content.TemplateUse{ID: "api-reference"},
 		})
 		wantField(t, err, "params.contentRefs.spec")
 		if err := e.db.Client.Space.UpdateOneID(e.space.ID).SetEditMode(types.EditModeLocked).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		_, err = e.svc.CreateChangeRequest(ctx, e.space.ID, e.alice.ID, content.CreateChangeRequest{
+		_, err = e.svc.CreateChangeRequest(e.as(e.alice.ID), e.space.ID, content.CreateChangeRequest{
 			Template: &content.TemplateUse{ID: "changelog"},
 		})
 		wantCode(t, err, apierr.Forbidden)

@@ -39,6 +39,7 @@ import (
 
 	"quire/internal/apierr"
 	"quire/internal/content"
+	"quire/internal/document"
 	"quire/internal/pdf"
 	"quire/internal/requestid"
 	"quire/internal/signedurl"
@@ -52,7 +53,7 @@ const prefix = "/downloads/"
 
 // Service makes and serves download links.
 type Service struct {
-	Content *content.Service
+	Content Content
 	Signer  *signedurl.Signer
 	// PublicURL is the server's public URL, without a trailing slash.
 	PublicURL string
@@ -64,9 +65,17 @@ type Service struct {
 	Log *slog.Logger
 }
 
+// Content is what downloads read from the content engine: the link is the
+// authorization, so these reads check no caller.
+type Content interface {
+	FileContent(ctx context.Context, revisionID, fileID string) (*content.File, []byte, error)
+	Revision(ctx context.Context, id string) (*content.Revision, error)
+	Documents(ctx context.Context, versionIDs []string) (map[string]*document.Document, error)
+}
+
 // New returns a Service whose links start with publicURL and are signed by
 // signer.
-func New(c *content.Service, signer *signedurl.Signer, publicURL string) *Service {
+func New(c Content, signer *signedurl.Signer, publicURL string) *Service {
 	return &Service{
 		Content: c, Signer: signer, PublicURL: strings.TrimRight(publicURL, "/"), TTL: DefaultTTL,
 		Now: func() time.Time { return time.Now().UTC() },

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/document"
 	"quire/internal/downloads"
@@ -225,8 +226,8 @@ func TestSigningKey(t *testing.T) {
 				t.Fatalf("third call: %x, %v", again, err)
 			}
 			// A link signed by one process verifies in the other.
-			s1 := downloads.New(content.New(first.Client, publicURL), signedurl.NewSigner(keys[0]), publicURL)
-			s2 := downloads.New(content.New(second.Client, publicURL), signedurl.NewSigner(again), publicURL)
+			s1 := downloads.New(content.New(first.Client, publicURL, catalog.New(first.Client)), signedurl.NewSigner(keys[0]), publicURL)
+			s2 := downloads.New(content.New(second.Client, publicURL, catalog.New(second.Client)), signedurl.NewSigner(again), publicURL)
 			link := s1.FileURL("rev", "file")
 			if err := s2.Signer.Verify(link); err != nil {
 				t.Fatalf("link from one process does not verify in the other: %v", err)

@@ -17,6 +17,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/downloads"
+	"quire/internal/jobs"
 	"quire/internal/position"
 	"quire/internal/signedurl"
 	"quire/internal/testdb"
@@ -92,7 +93,7 @@ func newEnv(t testing.TB, backend string) *env {
 	e := &env{t: t, url: databaseURL(t, backend)}
 	e.db = open(t, e.url)
 	c := e.db.Client
-	e.content = content.New(c, publicURL)
+	e.content = content.New(c, publicURL, catalog.New(c))
 	e.clock = &clock{t: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
 	key, err := downloads.SigningKey(ctx, c, "")
 	if err != nil {
@@ -140,7 +141,7 @@ func forEachDB(t *testing.T, fn func(t *testing.T, e *env)) {
 
 func (e *env) cr(subject string) *ent.ChangeRequest {
 	e.t.Helper()
-	cr, err := e.content.CreateChangeRequest(context.Background(), e.space.ID, e.user.ID, content.CreateChangeRequest{Subject: subject})
+	cr, err := e.content.CreateChangeRequest(jobs.NewContext(context.Background(), e.db.Client, nil), e.space.ID, content.CreateChangeRequest{Subject: subject})
 	if err != nil {
 		e.t.Fatalf("create change request: %v", err)
 	}
@@ -149,7 +150,7 @@ func (e *env) cr(subject string) *ent.ChangeRequest {
 
 func (e *env) edit(cr *ent.ChangeRequest, ops ...content.Op) *content.EditResult {
 	e.t.Helper()
-	res, err := e.content.Edit(context.Background(), cr.ID, e.user.ID, ops...)
+	res, err := e.content.Edit(jobs.NewContext(context.Background(), e.db.Client, nil), cr.ID, ops...)
 	if err != nil {
 		e.t.Fatalf("edit: %v", err)
 	}

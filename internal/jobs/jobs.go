@@ -38,9 +38,17 @@ func Claim(ctx context.Context, client *ent.Client, job, holder string, now time
 	return n == 1, nil
 }
 
+// SpacePurger deletes everything an engine stores under a space, in the
+// transaction that then deletes the space row (the content engine's
+// revisions, pages, files and change requests).
+type SpacePurger interface {
+	PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) error
+}
+
 // PurgeDeletedSpaces removes, for good, spaces deleted more than
-// catalog.Retention ago, with their revisions. It returns how many it removed.
-func PurgeDeletedSpaces(ctx context.Context, client *ent.Client, now time.Time) (int, error) {
+// catalog.Retention ago, with what purger stores under them, a space per
+// transaction. It returns how many it removed.
+func PurgeDeletedSpaces(ctx context.Context, client *ent.Client, purger SpacePurger, now time.Time) (int, error) {
 	ids, err := client.Space.Query().Where(space.DeletedAtLT(now.Add(-catalog.Retention))).IDs(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("find expired spaces: %w", err)
@@ -48,7 +56,7 @@ func PurgeDeletedSpaces(ctx context.Context, client *ent.Client, now time.Time) 
 	purged := 0
 	for _, id := range ids {
 		err := catalog.WithTx(ctx, client, func(tx *ent.Tx) error {
-			if err := PurgeSpaceContent(ctx, tx, id); err != nil {
+			if err := purger.PurgeSpace(ctx, tx, id); err != nil {
 				return err
 			}
 			return tx.Space.DeleteOneID(id).Exec(ctx)
@@ -61,18 +69,11 @@ func PurgeDeletedSpaces(ctx context.Context, client *ent.Client, now time.Time) 
 	return purged, nil
 }
 
-// PurgeSpaceContent deletes everything stored under a space before the space
-// row itself goes. Engines that store more per space extend it.
-var PurgeSpaceContent = func(ctx context.Context, tx *ent.Tx, spaceID string) error {
-	if _, err := tx.Revision.Delete().Where(revisionOfSpace(spaceID)).Exec(ctx); err != nil {
-		return fmt.Errorf("delete revisions: %w", err)
-	}
-	return nil
-}
-
 // Sweeper periodically purges expired spaces.
 type Sweeper struct {
-	Client   *ent.Client
+	Client *ent.Client
+	// Purger deletes what is stored under each purged space.
+	Purger   SpacePurger
 	Holder   string
 	Interval time.Duration
 	Log      *slog.Logger
@@ -92,7 +93,7 @@ func (s *Sweeper) RunOnce(ctx context.Context) (ran bool, purged int, err error)
 	if err != nil || !ok {
 		return false, 0, err
 	}
-	n, err := PurgeDeletedSpaces(ctx, s.Client, now)
+	n, err := PurgeDeletedSpaces(NewContext(ctx, s.Client, nil), s.Client, s.Purger, now)
 	return true, n, err
 }
 

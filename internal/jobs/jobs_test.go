@@ -137,7 +137,7 @@ func TestPurgeDeletedSpaces(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), now)
+		n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), e.Server.Resolver().Content, now)
 		if err != nil {
 			t.Fatalf("purge: %v", err)
 		}
@@ -150,7 +150,7 @@ func TestPurgeDeletedSpaces(t *testing.T) {
 		}
 
 		// Running again finds nothing more to do.
-		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), now); err != nil || n != 0 {
+		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), e.Server.Resolver().Content, now); err != nil || n != 0 {
 			t.Errorf("second purge: %d, %v", n, err)
 		}
 	})
@@ -163,14 +163,14 @@ func TestPurgeKeepsSpacesWithinRetention(t *testing.T) {
 		now := time.Now().UTC().Truncate(time.Second)
 		id := newSpace(t, e, team, "Almost")
 		trash(t, e, team, id, now.Add(-7*24*time.Hour+time.Minute))
-		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), now); err != nil || n != 0 {
+		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), e.Server.Resolver().Content, now); err != nil || n != 0 {
 			t.Fatalf("purge within retention: %d, %v", n, err)
 		}
 		if !spaceExists(t, e, id) || revisionsOf(t, e, id) != 1 {
 			t.Fatalf("space deleted 7 days minus a minute ago was purged")
 		}
 		// Two minutes later it has expired.
-		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), now.Add(2*time.Minute)); err != nil || n != 1 {
+		if n, err := jobs.PurgeDeletedSpaces(ctx, e.Client(), e.Server.Resolver().Content, now.Add(2*time.Minute)); err != nil || n != 1 {
 			t.Fatalf("purge after retention: %d, %v", n, err)
 		}
 		if spaceExists(t, e, id) || revisionsOf(t, e, id) != 0 {
@@ -285,7 +285,7 @@ func TestSweeperRunOnce(t *testing.T) {
 		clock := now
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		mk := func(holder string) *jobs.Sweeper {
-			return &jobs.Sweeper{Client: e.Client(), Holder: holder, Interval: time.Hour, Log: log,
+			return &jobs.Sweeper{Client: e.Client(), Purger: e.Server.Resolver().Content, Holder: holder, Interval: time.Hour, Log: log,
 				Now: func() time.Time { return clock }}
 		}
 		first, second := mk("replica-1"), mk("replica-2")
@@ -335,7 +335,7 @@ func TestSweepersConcurrently(t *testing.T) {
 			errs   [n]error
 		)
 		for i := range n {
-			s := &jobs.Sweeper{Client: e.Client(), Holder: fmt.Sprintf("replica-%d", i), Interval: time.Hour, Log: log,
+			s := &jobs.Sweeper{Client: e.Client(), Purger: e.Server.Resolver().Content, Holder: fmt.Sprintf("replica-%d", i), Interval: time.Hour, Log: log,
 				Now: func() time.Time { return now }}
 			wg.Add(1)
 			go func(i int) {

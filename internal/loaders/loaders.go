@@ -5,10 +5,12 @@ package loaders
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"entgo.io/ent/dialect"
 	"github.com/graph-gophers/dataloader/v7"
 
 	"quire/ent"
@@ -235,9 +237,34 @@ func With(ctx context.Context, l *Loaders) context.Context {
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 
-// For returns the request's loaders. Outside a request (admin commands,
-// jobs) it returns nil; callers must be given loaders explicitly there.
+// For returns the loaders of the request or job that ctx belongs to (the
+// HTTP middleware puts them in every request's context; jobs.NewContext in
+// every background job's). It never returns nil: a context that carries
+// none gets loaders whose every load fails with ErrNoContext, so that a
+// caller that forgot to make one gets an error that says so rather than a
+// nil dereference.
 func For(ctx context.Context) *Loaders {
-	l, _ := ctx.Value(ctxKey{}).(*Loaders)
-	return l
+	if l, ok := ctx.Value(ctxKey{}).(*Loaders); ok && l != nil {
+		return l
+	}
+	return newLoaders(refusing, true)
 }
+
+// ErrNoContext is the error of every load through the loaders For returns
+// for a context that carries none.
+var ErrNoContext = errors.New("loaders: this context belongs to no request or job (make one with jobs.NewContext)")
+
+// refusing is the client of the loaders For makes for a context that
+// carries none: it refuses every statement with ErrNoContext. Each such
+// call gets loaders of its own, so nothing primed into them is seen by
+// another context.
+var refusing = ent.NewClient(ent.Driver(noContextDriver{}))
+
+// noContextDriver is a database driver that refuses everything.
+type noContextDriver struct{}
+
+func (noContextDriver) Exec(context.Context, string, any, any) error  { return ErrNoContext }
+func (noContextDriver) Query(context.Context, string, any, any) error { return ErrNoContext }
+func (noContextDriver) Tx(context.Context) (dialect.Tx, error)        { return nil, ErrNoContext }
+func (noContextDriver) Close() error                                  { return nil }
+func (noContextDriver) Dialect() string                               { return dialect.SQLite }

@@ -11,9 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"quire/internal/downloads"
-	"quire/internal/ids"
-	"quire/internal/signedurl"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -29,15 +26,14 @@ import (
 	"quire/graph"
 	"quire/graph/generated"
 	"quire/internal/apierr"
+	"quire/internal/app"
 	"quire/internal/auth"
-	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/graphiql"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
 	"quire/internal/requestid"
-	"quire/internal/sites"
 	"quire/rest"
 )
 
@@ -58,6 +54,9 @@ type Config struct {
 	// SigningKey signs download links (files, PDFs). Empty: a key generated
 	// once and kept in the database, shared by every process using it.
 	SigningKey string
+	// Engines are the engines to serve (app.New). When nil, the server
+	// builds them over DB with PublicURL and SigningKey.
+	Engines *app.Engines
 }
 
 // Server is Quire's HTTP handler.
@@ -81,21 +80,12 @@ func NewServer(cfg Config) *Server {
 		cfg.Metrics = metrics.New()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	// Space content engine: duplicating and purging spaces carry their content.
-	content.Register()
-	cat := catalog.New(cfg.DB.Client)
-	contents := content.New(cfg.DB.Client, cfg.PublicURL)
-	key, err := downloads.SigningKey(context.Background(), cfg.DB.Client, cfg.SigningKey)
-	if err != nil {
-		// Links signed with a key of this process alone still work here.
-		cfg.Log.Error("signing key unavailable; using a key of this process", "error", err.Error())
-		key = []byte(ids.New(ids.Token) + ids.New(ids.Token))
+	eng := cfg.Engines
+	if eng == nil {
+		eng = app.New(context.Background(), cfg.DB.Client, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log})
 	}
-	dl := downloads.New(contents, signedurl.NewSigner(key), cfg.PublicURL)
-	r := &graph.Resolver{
-		Catalog: cat, Sites: sites.New(cfg.DB.Client, cat, cfg.PublicURL), Content: contents,
-		Downloads: downloadLinks{dl}, PublicURL: cfg.PublicURL,
-	}
+	r := eng.Resolver
+	dl := eng.Downloads
 	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
@@ -124,17 +114,6 @@ func NewServer(cfg Config) *Server {
 	})
 	s.mux = mux
 	return s
-}
-
-// downloadLinks adapts the downloads service to the resolvers.
-type downloadLinks struct{ s *downloads.Service }
-
-func (d downloadLinks) FileURL(revisionID, fileID string) string {
-	return d.s.FileURL(revisionID, fileID)
-}
-
-func (d downloadLinks) PDFURL(revisionID, title, pageID string) string {
-	return d.s.PDFURL(revisionID, downloads.PDFOptions{Title: title, Page: pageID})
 }
 
 // Resolver returns the root resolver.

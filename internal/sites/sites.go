@@ -26,16 +26,26 @@ import (
 
 // Service implements the site operations.
 type Service struct {
-	Client  *ent.Client
-	Catalog *catalog.Service
-	Now     func() time.Time
+	Client *ent.Client
+	// Spaces tells which spaces the caller may publish.
+	Spaces Spaces
+	Now    func() time.Time
 	// PublicURL is the base of published URLs.
 	PublicURL string
 }
 
-// New returns a Service.
-func New(client *ent.Client, cat *catalog.Service, publicURL string) *Service {
-	return &Service{Client: client, Catalog: cat, PublicURL: publicURL, Now: func() time.Time { return time.Now().UTC() }}
+// Spaces is what the sites engine asks of the catalog, which owns who may
+// see a space.
+type Spaces interface {
+	// Space returns a space the caller may see (deleted ones included)
+	// with the caller's level on it.
+	// Errors: NotFound when the caller may not see it.
+	Space(ctx context.Context, id string) (*ent.Space, types.Role, error)
+}
+
+// New returns a Service that asks spaces who may see a space.
+func New(client *ent.Client, spaces Spaces, publicURL string) *Service {
+	return &Service{Client: client, Spaces: spaces, PublicURL: publicURL, Now: func() time.Time { return time.Now().UTC() }}
 }
 
 // Enumerations of the documented API.
@@ -248,7 +258,7 @@ func (s *Service) CreateSite(ctx context.Context, in CreateInput) (*ent.Site, er
 		}
 		id = st.ID
 		for _, sp := range spaces {
-			if _, err := addSiteSpace(ctx, tx, st, nil, sp); err != nil {
+			if _, err := addSiteSpace(ctx, tx, st, nil, sp, "spaces"); err != nil {
 				return err
 			}
 		}
@@ -264,7 +274,7 @@ func (s *Service) CreateSite(ctx context.Context, in CreateInput) (*ent.Site, er
 func (s *Service) spacesFor(ctx context.Context, orgID, field string, ids []string) ([]*ent.Space, error) {
 	out := make([]*ent.Space, 0, len(ids))
 	for _, id := range ids {
-		sp, _, err := s.Catalog.Space(ctx, id)
+		sp, _, err := s.Spaces.Space(ctx, id)
 		if apierr.CodeOf(err) == apierr.NotFound || (err == nil && (sp.OrganizationID != orgID || sp.DeletedAt != nil)) {
 			return nil, apierr.Invalid(field, "%s: no matching space found for id %q", field, id)
 		}

@@ -1,0 +1,87 @@
+// Package app builds Quire's engines and connects them. It is the one place
+// where an engine is handed the engines it calls, each through the
+// interface it declares (catalog.ContentDuplicator, content.Spaces,
+// sites.Spaces, downloads.Content, jobs.SpacePurger); no engine reaches for
+// another through a package variable. cmd/quire calls New once, and hands
+// the result to the HTTP server and the background jobs; tests build their
+// servers the same way.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+
+	"quire/ent"
+	"quire/graph"
+	"quire/internal/catalog"
+	"quire/internal/content"
+	"quire/internal/downloads"
+	"quire/internal/ids"
+	"quire/internal/sites"
+	"quire/internal/signedurl"
+)
+
+// Config configures the engines.
+type Config struct {
+	// PublicURL is the base of every URL the engines make, without a
+	// trailing slash.
+	PublicURL string
+	// SigningKey signs download links (files, PDFs). Empty: a key generated
+	// once and kept in the database, shared by every process using it.
+	SigningKey string
+	// Log receives what goes wrong while building (nil: discarded).
+	Log *slog.Logger
+}
+
+// Engines are Quire's engines, connected, and the root resolver over them
+// that both doors call.
+type Engines struct {
+	Catalog   *catalog.Service
+	Sites     *sites.Service
+	Content   *content.Service
+	Downloads *downloads.Service
+	Resolver  *graph.Resolver
+}
+
+// New builds the engines over client. It reads (or, the first time, stores)
+// the download signing key.
+func New(ctx context.Context, client *ent.Client, cfg Config) *Engines {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	publicURL := strings.TrimRight(cfg.PublicURL, "/")
+	cat := catalog.New(client)
+	contents := content.New(client, publicURL, cat)
+	// Duplicating a space carries its content along.
+	cat.Content = contents
+	key, err := downloads.SigningKey(ctx, client, cfg.SigningKey)
+	if err != nil {
+		// Links signed with a key of this process alone still work here.
+		cfg.Log.Error("signing key unavailable; using a key of this process", "error", err.Error())
+		key = []byte(ids.New(ids.Token) + ids.New(ids.Token))
+	}
+	dl := downloads.New(contents, signedurl.NewSigner(key), publicURL)
+	e := &Engines{
+		Catalog:   cat,
+		Sites:     sites.New(client, cat, publicURL),
+		Content:   contents,
+		Downloads: dl,
+	}
+	e.Resolver = &graph.Resolver{
+		Catalog: cat, Sites: e.Sites, Content: contents,
+		Downloads: downloadLinks{dl}, PublicURL: publicURL,
+	}
+	return e
+}
+
+// downloadLinks adapts the downloads service to the resolvers.
+type downloadLinks struct{ s *downloads.Service }
+
+func (d downloadLinks) FileURL(revisionID, fileID string) string {
+	return d.s.FileURL(revisionID, fileID)
+}
+
+func (d downloadLinks) PDFURL(revisionID, title, pageID string) string {
+	return d.s.PDFURL(revisionID, downloads.PDFOptions{Title: title, Page: pageID})
+}
