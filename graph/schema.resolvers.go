@@ -639,7 +639,7 @@ func (r *mutationResolver) UpdateSiteCustomization(ctx context.Context, site str
 	if err != nil {
 		return nil, err
 	}
-	raw, err := rawJSON("settings", settings)
+	raw, err := rawJSON(ctx, "settings", settings)
 	if err != nil {
 		return nil, err
 	}
@@ -652,7 +652,7 @@ func (r *mutationResolver) OverrideSiteSpaceCustomization(ctx context.Context, s
 	if err != nil {
 		return nil, err
 	}
-	raw, err := rawJSON("settings", settings)
+	raw, err := rawJSON(ctx, "settings", settings)
 	if err != nil {
 		return nil, err
 	}
@@ -678,7 +678,7 @@ func (r *mutationResolver) UpdateSiteAdaptiveSchema(ctx context.Context, site st
 	if err != nil {
 		return nil, err
 	}
-	raw, err := rawJSON("jsonSchema", jsonSchema)
+	raw, err := rawJSON(ctx, "jsonSchema", jsonSchema)
 	if err != nil {
 		return nil, err
 	}

@@ -172,11 +172,11 @@ func sortPointer(p *model.SiteStructureItemPointer) *sites.Pointer {
 }
 
 // rawJSON returns the bytes of a JSON argument, refusing null.
-func rawJSON(field string, v types.JSON) ([]byte, error) {
+func rawJSON(ctx context.Context, field string, v types.JSON) ([]byte, error) {
 	if len(v) == 0 || string(v) == "null" {
 		return nil, apierr.Invalid(field, "%s is required", field)
 	}
-	return json.RawMessage(v), nil
+	return json.RawMessage(ordered(ctx, v)), nil
 }
 
 // requiredOpt reads an omittable input whose null is not allowed,

@@ -192,6 +192,8 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(buf))
+		// JSON arguments whose key order matters are read back from it.
+		r = r.WithContext(graph.WithRequestBody(r.Context(), buf))
 	}
 	s.gql.ServeHTTP(w, r)
 }
