@@ -18,8 +18,8 @@ import (
 	"quire/internal/content"
 	"quire/internal/downloads"
 	"quire/internal/ids"
-	"quire/internal/sites"
 	"quire/internal/signedurl"
+	"quire/internal/sites"
 )
 
 // Config configures the engines.
