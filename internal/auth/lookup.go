@@ -5,9 +5,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"quire/ent"
+	"quire/ent/apitoken"
+	"quire/ent/member"
+	"quire/ent/organization"
+	"quire/ent/user"
 	"quire/internal/types"
 )
 
@@ -22,17 +27,39 @@ type Caller struct {
 	Organizations []*ent.Organization
 }
 
+// The columns LookupCaller reads, in the order it scans them, named by
+// ent's generated constants. A test checks that they hold every column ent
+// reads for each entity (but the ones the joins give: the member's user,
+// the organization's id), so that a field added to ent/schema fails it
+// until it is read here too.
+var (
+	callerUserColumns   = []string{user.FieldID, user.FieldEmail, user.FieldDisplayName, user.FieldPhotoURL, user.FieldCreatedAt}
+	callerMemberColumns = []string{member.FieldID, member.FieldOrganizationID, member.FieldRole, member.FieldDisabled,
+		member.FieldSSO, member.FieldJoinedAt, member.FieldLastSeenAt}
+	callerOrganizationColumns = []string{organization.FieldTitle, organization.FieldCreatedAt, organization.FieldEmailDomains,
+		organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldInviteLinks,
+		organization.FieldSSO, organization.FieldAi, organization.FieldPlan, organization.FieldMergeRules}
+)
+
 // callerQuery is the user whose token has a hash, with each of the user's
 // memberships and its organization (none: one row of NULL columns after
 // the user's).
-const callerQuery = `SELECT u.id, u.email, u.display_name, u.photo_url, u.created_at,
-	m.id, m.organization_id, m.role, m.disabled, m.sso, m.joined_at, m.last_seen_at,
-	o.title, o.created_at, o.email_domains, o.hostname, o.type, o.default_role, o.invite_links, o.sso, o.ai, o.plan, o.merge_rules
-FROM users u
-JOIN api_tokens t ON t.user_id = u.id
-LEFT JOIN members m ON m.user_id = u.id
-LEFT JOIN organizations o ON o.id = m.organization_id
-WHERE t.token_hash = $1`
+var callerQuery = "SELECT " + qualified("u", callerUserColumns) + ",\n\t" +
+	qualified("m", callerMemberColumns) + ",\n\t" + qualified("o", callerOrganizationColumns) + `
+FROM ` + user.Table + ` u
+JOIN ` + apitoken.Table + ` t ON t.` + apitoken.FieldUserID + ` = u.` + user.FieldID + `
+LEFT JOIN ` + member.Table + ` m ON m.` + member.FieldUserID + ` = u.` + user.FieldID + `
+LEFT JOIN ` + organization.Table + ` o ON o.` + organization.FieldID + ` = m.` + member.FieldOrganizationID + `
+WHERE t.` + apitoken.FieldTokenHash + ` = $1`
+
+// qualified lists columns of a table alias: "u.id, u.email".
+func qualified(alias string, columns []string) string {
+	out := make([]string, len(columns))
+	for i, c := range columns {
+		out[i] = alias + "." + c
+	}
+	return strings.Join(out, ", ")
+}
 
 // LookupCaller returns the owner of a secret, their memberships and the
 // organizations of those, in one statement: every request needs the user

@@ -8,7 +8,27 @@ import (
 	"time"
 
 	"quire/ent"
+	"quire/ent/sitesection"
+	"quire/ent/sitesectiongroup"
+	"quire/ent/sitespace"
 )
+
+// structureSlots are the columns of one row of structureQuery, by slot, for
+// each of the three tables (ent's generated column names; "" is NULL in
+// that table's branch). A test checks that each table's slots hold every
+// column ent reads for it, so that a field added to ent/schema fails it
+// until it is read here too.
+var structureSlots = struct{ siteSpace, section, group [14]string }{
+	siteSpace: [14]string{sitespace.FieldID, sitespace.FieldSiteID, sitespace.FieldSectionID, sitespace.FieldSpaceID, "", "",
+		sitespace.FieldPath, sitespace.FieldCondition, "", "", sitespace.FieldHidden, sitespace.FieldPosition,
+		sitespace.FieldCustomization, sitespace.FieldCreatedAt},
+	section: [14]string{sitesection.FieldID, sitesection.FieldSiteID, sitesection.FieldGroupID, "", sitesection.FieldTitle,
+		sitesection.FieldDescription, sitesection.FieldPath, sitesection.FieldCondition, sitesection.FieldIcon,
+		sitesection.FieldDefaultSiteSpaceID, "", sitesection.FieldPosition, "", sitesection.FieldCreatedAt},
+	group: [14]string{sitesectiongroup.FieldID, sitesectiongroup.FieldSiteID, sitesectiongroup.FieldParentID, "",
+		sitesectiongroup.FieldTitle, "", "", "", sitesectiongroup.FieldIcon, "", "", sitesectiongroup.FieldPosition, "",
+		sitesectiongroup.FieldCreatedAt},
+}
 
 // structureQuery reads the sections, section groups and site spaces of the
 // sites named by its parameters (written {{in}}) in one statement: a UNION
@@ -16,11 +36,20 @@ import (
 // table. Both databases take the $n placeholders (SQLite as named
 // parameters, bound by position) and resolve the NULL columns to the other
 // branches' types.
-const structureQuery = `SELECT 'space', id, site_id, section_id, space_id, NULL, NULL, path, condition, NULL, NULL, hidden, position, customization, created_at FROM site_spaces WHERE site_id IN ({{in}})
-UNION ALL
-SELECT 'section', id, site_id, group_id, NULL, title, description, path, condition, icon, default_site_space_id, NULL, position, NULL, created_at FROM site_sections WHERE site_id IN ({{in}})
-UNION ALL
-SELECT 'group', id, site_id, parent_id, NULL, title, NULL, NULL, NULL, icon, NULL, NULL, position, NULL, created_at FROM site_section_groups WHERE site_id IN ({{in}})`
+var structureQuery = structureBranch("space", sitespace.Table, sitespace.FieldSiteID, structureSlots.siteSpace) +
+	"\nUNION ALL\n" + structureBranch("section", sitesection.Table, sitesection.FieldSiteID, structureSlots.section) +
+	"\nUNION ALL\n" + structureBranch("group", sitesectiongroup.Table, sitesectiongroup.FieldSiteID, structureSlots.group)
+
+func structureBranch(kind, table, siteColumn string, slots [14]string) string {
+	cols := make([]string, len(slots))
+	for i, c := range slots {
+		cols[i] = c
+		if c == "" {
+			cols[i] = "NULL"
+		}
+	}
+	return "SELECT '" + kind + "', " + strings.Join(cols, ", ") + " FROM " + table + " WHERE " + siteColumn + " IN ({{in}})"
+}
 
 // FetchStructures loads the structure of sites (their sections, section
 // groups and site spaces) in one statement per maxBatch sites, instead of a
