@@ -4,7 +4,7 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test generate check-generate vet bench bench-sites interop test-browser
+.PHONY: run build test generate check-generate migration vet bench bench-sites interop test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
@@ -30,6 +30,11 @@ generate:
 ## check-generate: fail when generated code is out of date
 check-generate: generate
 	git diff --exit-code -- ent graph go.mod go.sum
+
+## migration: write the next schema migration from ent/schema, for SQLite and PostgreSQL (NAME=add_something; needs PostgreSQL's server binaries, as make test); commit the files
+migration:
+	@test -n "$(NAME)" || { echo 'usage: make migration NAME=add_something' >&2; exit 2; }
+	$(GO) run ./cmd/migrations -name $(NAME)
 
 ## bench: Go benchmarks
 bench:

@@ -1,7 +1,7 @@
 // Command quire runs the Quire server and its administration tasks.
 //
 //	quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]
-//	quire migrate [--database-url URL]
+//	quire migrate [--status] [--database-url URL]
 //	quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
 //	quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
 //	quire admin token create --user USER_ID [--database-url URL]
@@ -46,7 +46,7 @@ const (
 
 const usageText = `Usage:
   quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]
-  quire migrate [--database-url URL]
+  quire migrate [--status] [--database-url URL]
   quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
   quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
   quire admin token create --user USER_ID [--database-url URL]
@@ -188,8 +188,9 @@ func shellQuote(s string) string {
 
 // migrate implements "quire migrate".
 func (e *env) migrate(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire migrate", "quire migrate [--database-url URL]")
+	fs := e.newFlagSet("quire migrate", "quire migrate [--status] [--database-url URL]")
 	databaseURL := e.databaseURLFlag(fs)
+	status := fs.Bool("status", false, "print the applied and pending migrations as one JSON object, and change nothing")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
@@ -201,13 +202,41 @@ func (e *env) migrate(ctx context.Context, args []string) int {
 		return exitFailure
 	}
 	defer d.Close()
-	if err := d.Migrate(ctx); err != nil {
+	if *status {
+		st, err := d.MigrationStatus(ctx)
+		if err != nil {
+			log.Error("migration status", "database", redactURL(*databaseURL), "error", err.Error())
+			return exitFailure
+		}
+		if err := e.printJSON(st); err != nil {
+			log.Error("write output", "error", err.Error())
+			return exitFailure
+		}
+		return exitOK
+	}
+	res, err := d.MigrateReport(ctx)
+	if err != nil {
 		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
 		return exitFailure
 	}
-	log.Info("migrated", "database", redactURL(*databaseURL), "dialect", d.Dialect,
-		"duration_ms", time.Since(start).Milliseconds())
+	log.Info("migrated", append(migratedAttrs(*databaseURL, d.Dialect, res),
+		"duration_ms", time.Since(start).Milliseconds())...)
 	return exitOK
+}
+
+// migratedAttrs are the fields of the "migrated" log line: the schema
+// version, what ran, and whether a database from before versioned
+// migrations had its baseline recorded.
+func migratedAttrs(databaseURL, dialect string, res db.Migrated) []any {
+	applied := res.Applied
+	if applied == nil {
+		applied = []string{}
+	}
+	attrs := []any{"database", redactURL(databaseURL), "dialect", dialect, "version", res.Version, "applied", applied}
+	if res.Baseline != "" {
+		attrs = append(attrs, "baseline_recorded", res.Baseline)
+	}
+	return attrs
 }
 
 // printJSON writes v as one JSON line on stdout.

@@ -60,11 +60,12 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	}
 	defer d.Close()
 	m.WatchDB(d.SQL)
-	if err := d.Migrate(ctx); err != nil {
+	res, err := d.MigrateReport(ctx)
+	if err != nil {
 		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
 		return exitFailure
 	}
-	log.Info("migrated", "database", redactURL(*databaseURL), "dialect", d.Dialect, "gogc", gcPercent)
+	log.Info("migrated", append(migratedAttrs(*databaseURL, d.Dialect, res), "gogc", gcPercent)...)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

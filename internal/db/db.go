@@ -17,7 +17,6 @@ import (
 	_ "modernc.org/sqlite" // Pure Go SQLite driver.
 
 	"quire/ent"
-	"quire/ent/migrate"
 )
 
 // DB is an open database with its ent client.
@@ -102,30 +101,6 @@ func sessionUTC(url string) string {
 
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
-
-// Migrate brings the schema up to date. On PostgreSQL an advisory lock keeps
-// replicas that start together from migrating at the same time.
-func (d *DB) Migrate(ctx context.Context) error {
-	if d.Dialect == dialect.Postgres {
-		conn, err := d.SQL.Conn(ctx)
-		if err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(7421001)"); err != nil {
-			return fmt.Errorf("migrate lock: %w", err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(7421001)")
-	}
-	if err := d.Client.Schema.Create(ctx, migrate.WithDropIndex(true)); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	if d.counter.stmts != nil {
-		// Statements prepared before the change may describe old tables.
-		d.counter.stmts.reset()
-	}
-	return nil
-}
 
 // countingDriver counts each statement that reaches the database.
 type countingDriver struct {

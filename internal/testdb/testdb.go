@@ -601,3 +601,29 @@ func (s *server) logTail() string {
 	}
 	return "postgres log (" + s.logPath + ", tail):\n" + strings.Join(lines, "\n")
 }
+
+// Server is a throwaway PostgreSQL cluster started by Start.
+type Server struct{ s *server }
+
+// Start starts a throwaway cluster the way Main does for tests (initdb and
+// postgres in a new temporary directory, on a free loopback port, as the
+// postgres OS user when run as root), for programs that need an empty
+// server of their own, such as the migration generator. Close stops it and
+// removes the directory.
+func Start() (*Server, error) {
+	bin, err := findBinaries()
+	if err != nil {
+		return nil, err
+	}
+	s, err := startServer(bin)
+	if err != nil {
+		return nil, fmt.Errorf("start PostgreSQL from %s: %w", bin.dir, err)
+	}
+	return &Server{s: s}, nil
+}
+
+// URL is the connection URL of the server's maintenance database, postgres.
+func (s *Server) URL() string { return s.s.url }
+
+// Close stops the server and removes its directory.
+func (s *Server) Close() { s.s.close() }
