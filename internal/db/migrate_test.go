@@ -26,6 +26,7 @@ import (
 	"quire/ent/site"
 	"quire/ent/space"
 	"quire/internal/auth"
+	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/db/migrations"
@@ -400,7 +401,7 @@ func TestMigratePreVersioningDatabase(t *testing.T) {
 		if err != nil || u == nil || u.Email != "ada@example.com" {
 			t.Fatalf("the old token looks up %v, %v; want ada", u, err)
 		}
-		eng := content.New(c, "http://quire.test")
+		eng := content.New(c, "http://quire.test", catalog.New(c))
 		rev, err := eng.Revision(ctx, sp.RevisionID)
 		if err != nil {
 			t.Fatal(err)
