@@ -7,8 +7,6 @@ package graph
 
 import (
 	"context"
-	"strconv"
-
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/leaf"
@@ -21,6 +19,7 @@ import (
 	"quire/internal/loaders"
 	"quire/internal/sites"
 	"quire/internal/types"
+	"strconv"
 )
 
 // Object is the resolver for the object field.
