@@ -494,17 +494,25 @@ func TestDuplicateAndPurge(t *testing.T) {
 			t.Fatalf("%d page versions left, want %d", n, len(b.Pages)+1)
 		}
 		purge(dst.ID)
-		for name, n := range map[string]int{
-			"revisions":       e.count(c.Revision.Query().Count(ctx)),
-			"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
-			"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
-			"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
-			"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
-			"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
-		} {
-			if n != 0 {
-				t.Errorf("%d %s left", n, name)
-			}
-		}
+		e.wantNoContentLeft(t)
 	})
+}
+
+// wantNoContentLeft checks that nothing stored under spaces is left.
+func (e *env) wantNoContentLeft(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	c := e.db.Client
+	for name, n := range map[string]int{
+		"revisions":       e.count(c.Revision.Query().Count(ctx)),
+		"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
+		"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
+		"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
+		"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
+		"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
+	} {
+		if n != 0 {
+			t.Errorf("%d %s left", n, name)
+		}
+	}
 }
