@@ -4689,16 +4689,6 @@ schema {
 "An ISO 8601 date-time, always in UTC."
 scalar DateTime
 
-"""
-How the server executes a type: the fields of an object marked @inline are
-resolved one after the other, in the goroutine that resolves the object,
-instead of a goroutine per field. The resolvers of such types read what the
-request has already loaded (a site's levels are loaded a level at a time),
-or join a batch that sibling objects, still resolved concurrently, fill.
-It changes no result.
-"""
-directive @inline on OBJECT
-
 "An object with a globally unique id."
 interface Node {
   id: ID!
@@ -4924,7 +4914,7 @@ type CollectionPermissions {
   create: Boolean!
 }
 
-type Space implements Node @inline {
+type Space implements Node {
   object: String!
   id: ID!
   title: String!
@@ -5153,7 +5143,7 @@ extend type Organization {
 }
 
 "A docs site, published from spaces (site spaces), possibly grouped in sections."
-type Site implements Node @inline {
+type Site implements Node {
   object: String!
   id: ID!
   type: SiteType!
@@ -5233,7 +5223,7 @@ type PublishedUrls {
   published: String
 }
 
-type SiteSection implements Node @inline {
+type SiteSection implements Node {
   object: String!
   id: ID!
   title: String!
@@ -5263,7 +5253,7 @@ type SiteSectionGroup implements Node {
   sections: [SiteSection!]! @deprecated(reason: "Use children.")
 }
 
-type SiteSpace implements Node @inline {
+type SiteSpace implements Node {
   object: String!
   id: ID!
   path: String!
