@@ -5771,7 +5771,12 @@ enum PageEvaluation {
   deterministic_only
 }
 
-"A page of a revision. Ids stay the same across revisions."
+"""
+A page of a revision. Ids stay the same across revisions: every revision
+holding the page, and the copy of a duplicated space, shares its id, which
+therefore names no single object. A page is not a Node: reach it through its
+revision (Revision.page, Revision.pages).
+"""
 type Page {
   object: String!
   id: ID!
@@ -5818,7 +5823,11 @@ type PageLayout {
   metadata: Boolean!
 }
 
-"A file of a revision."
+"""
+A file of a revision. Like a page's, its id is shared by every revision
+holding the file and by the copy of a duplicated space: a file is not a
+Node; reach it through its revision (Revision.file, Revision.files).
+"""
 type File {
   object: String!
   id: ID!
