@@ -84,6 +84,11 @@ func notFoundNode(id string) error { return apierr.NotFoundf("No object found fo
 // for a share link, list its share links.
 func (r *Resolver) siteNode(ctx context.Context, kind ids.Kind, id, siteID string) (types.Node, error) {
 	st, err := r.Sites.SiteByID(ctx, siteID)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		// Not the site's NotFound: it would name the site of the object to
+		// a caller who may not see it.
+		return nil, notFoundNode(id)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package graph_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"quire/internal/testenv"
@@ -234,6 +235,13 @@ func TestGraphQLNodeResolvesEveryNodeType(t *testing.T) {
 				r := e.GraphQL(who.Token, one, map[string]any{"id": o.id})
 				if r.Code() != "NOT_FOUND" || r.Data == nil || r.Data["node"] != nil {
 					t.Errorf("node(%s), a %s: %s, want NOT_FOUND and null", o.id, o.typename, r.Raw)
+				}
+				// The error names no other object (such as the site of a
+				// section).
+				for _, other := range list {
+					if other.id != o.id && len(r.Errors) > 0 && strings.Contains(r.Errors[0].Message, other.id) {
+						t.Errorf("node(%s), a %s: the error names %s: %q", o.id, o.typename, other.id, r.Errors[0].Message)
+					}
 				}
 			}
 			got, _ := gqlOK(t, e.GraphQL(who.Token, many, map[string]any{"ids": ids}))["nodes"].([]any)
