@@ -108,6 +108,11 @@ if (nodeTypes.length === 0) fail("introspection lists no Node type");
 if (connections.length === 0) fail("introspection shows no connection field");
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "quire-relay-"));
+// Removed however the check ends, unless asked to keep it.
+process.on("exit", () => {
+  if (process.env.RELAY_KEEP_TMP === "1") console.log("kept " + tmp);
+  else fs.rmSync(tmp, { recursive: true, force: true });
+});
 const src = path.join(tmp, "src");
 const generated = path.join(tmp, "__generated__");
 fs.mkdirSync(src);
@@ -158,8 +163,6 @@ if (run.status === 0) {
   }
 }
 
-if (process.env.RELAY_KEEP_TMP === "1") console.log("kept " + tmp);
-else fs.rmSync(tmp, { recursive: true, force: true });
 if (failures > 0) {
   console.error(`relay: ${failures} failure(s)`);
   process.exit(1);
