@@ -4,7 +4,7 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test generate check-generate migration vet bench bench-sites interop test-browser
+.PHONY: run build test generate check-generate migration vet bench bench-sites interop test-relay test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
@@ -43,6 +43,10 @@ bench:
 ## interop: drive the /v1 API with the official @gitbook/api 0.146.0 client (Node 20 + npm)
 interop:
 	bash interop/run.sh
+
+## test-relay: compile Relay fragments (a @refetchable per Node type, a @connection per connection) against the schema a running Quire publishes, with relay-compiler 21.0.1 (Node 20 + npm), and refetch each Node type through node
+test-relay:
+	bash web/relay/run.sh
 
 ## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot
 test-browser:

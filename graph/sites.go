@@ -231,17 +231,17 @@ func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
 
 // spaceOfSiteSpace returns the space of a site space. The first call for a
 // site in a request loads, in one batch, the spaces of every site space of
-// the site; the first call that asks for the spaces' organizations or
-// permissions loads the organizations and the collections above the spaces,
-// a statement per level, the two levels at the same time. Sibling site
-// spaces, resolved concurrently, wait for these loads instead of each
-// joining whichever batch window it happens to reach, which made the
+// the site; the first call that asks for the spaces' organizations, or their
+// permissions or parents, loads the organizations and the collections above
+// the spaces, a statement per level, the two levels at the same time.
+// Sibling site spaces, resolved concurrently, wait for these loads instead
+// of each joining whichever batch window it happens to reach, which made the
 // statements grow with the site. (The first caller may be another field of
 // the site space, such as title, that selects none of the levels below.)
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
 	l := loaders.For(ctx)
 	orgs := !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization")
-	cols := !l.Sites.Warmed(ss.SiteID, "collections") && selectsPermissions(ctx)
+	cols := !l.Sites.Warmed(ss.SiteID, "collections") && selects(ctx, "permissions", "parent")
 	if err := warmSiteSpaces(ctx, ss.SiteID, orgs, cols); err != nil {
 		return nil, err
 	}
@@ -325,8 +325,9 @@ func startSiteSpacesWarm(ctx context.Context, siteID string) {
 
 // spaceSelections reports whether a site's selection set reaches the spaces
 // of its site spaces (through its sections or allSiteSpaces, as nodes or
-// edges), and whether it asks for their organizations and permissions.
-func spaceSelections(oc *graphql.OperationContext, sel ast.SelectionSet) (spaces, orgs, perms bool) {
+// edges), and whether it asks for their organizations, and for their
+// permissions or parents (both read the collections above the spaces).
+func spaceSelections(oc *graphql.OperationContext, sel ast.SelectionSet) (spaces, orgs, cols bool) {
 	var found []graphql.CollectedField
 	for _, ss := range collect(oc, sel, "sections", "nodes|edges", "node?", "siteSpaces", "nodes|edges", "node?") {
 		found = append(found, collect(oc, ss.Selections, "space")...)
@@ -336,9 +337,9 @@ func spaceSelections(oc *graphql.OperationContext, sel ast.SelectionSet) (spaces
 	}
 	for _, sp := range found {
 		orgs = orgs || len(collect(oc, sp.Selections, "organization")) > 0
-		perms = perms || len(collect(oc, sp.Selections, "permissions")) > 0
+		cols = cols || len(collect(oc, sp.Selections, "permissions|parent")) > 0
 	}
-	return len(found) > 0, orgs, perms
+	return len(found) > 0, orgs, cols
 }
 
 // collect returns the fields reached from sel through the path of field
@@ -387,10 +388,6 @@ func together(loads ...func() error) error {
 	}
 	return nil
 }
-
-// selectsPermissions reports whether the GraphQL field being resolved asks
-// for permissions; outside GraphQL (REST presents them always) it is true.
-func selectsPermissions(ctx context.Context) bool { return selects(ctx, "permissions") }
 
 // selects reports whether the GraphQL field being resolved asks for one of
 // the named fields; outside GraphQL it is true. The answer is kept for the

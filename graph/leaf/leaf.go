@@ -23,27 +23,34 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
+// fieldWriter writes the value of one selected field of an object (it gets
+// the field's name and selection set), and reports false, having written
+// nothing, for a field it does not know.
+type fieldWriter func(w io.Writer, f graphql.CollectedField) bool
+
 // writeObject writes the object that the field being marshaled in ctx
 // answers: the fields its selection set asks for, in order, each written
-// by value (which receives the field's name and selection set).
-func writeObject(ctx context.Context, w io.Writer, typeName string, value func(w io.Writer, f graphql.CollectedField)) error {
+// by value.
+func writeObject(ctx context.Context, w io.Writer, typeName string, value fieldWriter) error {
 	if !graphql.HasOperationContext(ctx) {
 		return fmt.Errorf("%s written outside a GraphQL operation", typeName)
 	}
 	for fc := graphql.GetFieldContext(ctx); fc != nil; fc = fc.Parent {
 		// A list item's context has no field; its list's has.
 		if fc.Field.Field != nil {
-			writeSelected(graphql.GetOperationContext(ctx), w, fc.Field.Selections, typeName, value)
+			writeSelected(ctx, w, fc.Field.Selections, typeName, value)
 			return nil
 		}
 	}
 	return fmt.Errorf("%s written outside a GraphQL field", typeName)
 }
 
-// writeSelected writes an object of typeName with the fields sel selects.
-func writeSelected(oc *graphql.OperationContext, w io.Writer, sel ast.SelectionSet, typeName string, value func(w io.Writer, f graphql.CollectedField)) {
+// writeSelected writes an object of typeName with the fields sel selects. A
+// field that value does not know (one added to the schema but not here) is
+// null with an error, never a silent null.
+func writeSelected(ctx context.Context, w io.Writer, sel ast.SelectionSet, typeName string, value fieldWriter) {
 	io.WriteString(w, "{")
-	for i, f := range graphql.CollectFields(oc, sel, []string{typeName}) {
+	for i, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), sel, []string{typeName}) {
 		if i > 0 {
 			io.WriteString(w, ",")
 		}
@@ -53,7 +60,10 @@ func writeSelected(oc *graphql.OperationContext, w io.Writer, sel ast.SelectionS
 			writeString(w, typeName)
 			continue
 		}
-		value(w, f)
+		if !value(w, f) {
+			writeNull(w)
+			graphql.AddErrorf(ctx, "%s.%s is not written by its Go type (graph/leaf)", typeName, f.Name)
+		}
 	}
 	io.WriteString(w, "}")
 }
@@ -77,8 +87,6 @@ func writeBool(w io.Writer, b bool) {
 	}
 }
 
-// writeNull answers a field the type does not know; validation lets none
-// through.
 func writeNull(w io.Writer) { io.WriteString(w, "null") }
 
 // outputOnly is the error of reading one of these types as an input.

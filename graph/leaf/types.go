@@ -14,7 +14,7 @@ import (
 type SpacePermissions authz.SpacePermissions
 
 func (p SpacePermissions) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return writeObject(ctx, w, "SpacePermissions", func(w io.Writer, f graphql.CollectedField) {
+	return writeObject(ctx, w, "SpacePermissions", func(w io.Writer, f graphql.CollectedField) bool {
 		switch f.Name {
 		case "view":
 			writeBool(w, p.View)
@@ -37,8 +37,9 @@ func (p SpacePermissions) MarshalGQLContext(ctx context.Context, w io.Writer) er
 		case "installIntegration":
 			writeBool(w, p.InstallIntegration)
 		default:
-			writeNull(w)
+			return false
 		}
+		return true
 	})
 }
 
@@ -56,7 +57,7 @@ type SpaceUrls struct {
 }
 
 func (u SpaceUrls) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return writeObject(ctx, w, "SpaceUrls", func(w io.Writer, f graphql.CollectedField) {
+	return writeObject(ctx, w, "SpaceUrls", func(w io.Writer, f graphql.CollectedField) bool {
 		switch f.Name {
 		case "location":
 			writeString(w, u.Location)
@@ -69,8 +70,9 @@ func (u SpaceUrls) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 		case "icon":
 			writeOptString(w, u.Icon)
 		default:
-			writeNull(w)
+			return false
 		}
+		return true
 	})
 }
 
@@ -83,13 +85,14 @@ type PublishedUrls struct {
 }
 
 func (u PublishedUrls) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	return writeObject(ctx, w, "PublishedUrls", func(w io.Writer, f graphql.CollectedField) {
+	return writeObject(ctx, w, "PublishedUrls", func(w io.Writer, f graphql.CollectedField) bool {
 		switch f.Name {
 		case "published":
 			writeOptString(w, u.Published)
 		default:
-			writeNull(w)
+			return false
 		}
+		return true
 	})
 }
 
@@ -102,29 +105,28 @@ func (u *PublishedUrls) UnmarshalGQLContext(context.Context, any) error {
 type MergeRules types.MergeRules
 
 func (m MergeRules) MarshalGQLContext(ctx context.Context, w io.Writer) error {
-	oc := graphql.GetOperationContext(ctx)
-	return writeObject(ctx, w, "MergeRules", func(w io.Writer, f graphql.CollectedField) {
+	return writeObject(ctx, w, "MergeRules", func(w io.Writer, f graphql.CollectedField) bool {
 		switch f.Name {
 		case "type":
 			writeString(w, m.Type)
 		case "rules":
 			if m.Rules == nil {
 				writeNull(w)
-				return
+				return true
 			}
 			io.WriteString(w, "[")
 			for i, r := range m.Rules {
 				if i > 0 {
 					io.WriteString(w, ",")
 				}
-				writeSelected(oc, w, f.Selections, "MergeRule", func(w io.Writer, f graphql.CollectedField) {
+				writeSelected(ctx, w, f.Selections, "MergeRule", func(w io.Writer, f graphql.CollectedField) bool {
 					switch f.Name {
 					case "rule":
 						writeString(w, r.Rule)
 					case "users":
 						if r.Users == nil {
 							writeNull(w)
-							return
+							return true
 						}
 						io.WriteString(w, "[")
 						for j, u := range r.Users {
@@ -137,14 +139,16 @@ func (m MergeRules) MarshalGQLContext(ctx context.Context, w io.Writer) error {
 					case "expression":
 						writeOptString(w, r.Expression)
 					default:
-						writeNull(w)
+						return false
 					}
+					return true
 				})
 			}
 			io.WriteString(w, "]")
 		default:
-			writeNull(w)
+			return false
 		}
+		return true
 	})
 }
 

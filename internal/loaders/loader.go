@@ -23,6 +23,9 @@ type Loader[V any] struct {
 	batch      dataloader.BatchFunc[string, V]
 	cache      *dataloader.InMemoryCache[string, V]
 	sequential bool
+	// coldLoad, when set (see WithColdLoadHook), is called with the
+	// caller's context by each Load that waits for the batch window.
+	coldLoad func(context.Context)
 
 	mu      sync.Mutex
 	pending []string
@@ -49,6 +52,9 @@ func (l *Loader[V]) Load(ctx context.Context, key string) dataloader.Thunk[V] {
 		return th
 	}
 	if !l.sequential {
+		if l.coldLoad != nil {
+			l.coldLoad(ctx)
+		}
 		return l.Loader.Load(ctx, key)
 	}
 	l.mu.Lock()

@@ -234,6 +234,9 @@ type ctxKey struct{}
 
 // With returns a context carrying the loaders.
 func With(ctx context.Context, l *Loaders) context.Context {
+	if hook, ok := ctx.Value(coldLoadKey{}).(func(context.Context)); ok {
+		l.onColdLoad(hook)
+	}
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 

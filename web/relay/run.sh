@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Relay check: build Quire, seed a throwaway SQLite database, serve it on a
+# free loopback port, and compile a @refetchable fragment on every Node type
+# and a @connection on every connection field of the published schema with
+# Relay's compiler (pinned in web/relay/package.json), then run each refetch
+# query against the server (check.mjs). Exits non-zero on any failure.
+#
+# Usage (from anywhere): bash web/relay/run.sh
+# Env: RELAY_KEEP_TMP=1 keeps the temporary directories (database, server
+# log, generated fragments and artifacts).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HERE="$ROOT/web/relay"
+GO="${GO:-go}"
+
+log() { printf 'relay: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+command -v node >/dev/null || die "node is required (Node >= 20)"
+command -v npm >/dev/null || die "npm is required"
+command -v "$GO" >/dev/null || die "go is required"
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+[ "$node_major" -ge 20 ] || die "Node >= 20 is required (found $(node --version))"
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/quire-relay-run.XXXXXX")"
+SERVER_PID=""
+
+cleanup() {
+	local rc=$?
+	if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+		kill -TERM "$SERVER_PID" 2>/dev/null || true
+		# graceful shutdown is bounded by the server at 20 s; don't wait longer
+		for _ in $(seq 1 100); do
+			kill -0 "$SERVER_PID" 2>/dev/null || break
+			sleep 0.2
+		done
+		if kill -0 "$SERVER_PID" 2>/dev/null; then
+			kill -KILL "$SERVER_PID" 2>/dev/null || true
+		fi
+		wait "$SERVER_PID" 2>/dev/null || true
+	fi
+	if [ "$rc" -ne 0 ] && [ -s "$TMP/server.log" ]; then
+		log "server log (last 40 lines):"
+		tail -n 40 "$TMP/server.log" >&2 || true
+	elif [ "$rc" -ne 0 ] && [ -s "$TMP/admin.log" ]; then
+		log "admin command log (last 20 lines):"
+		tail -n 20 "$TMP/admin.log" >&2 || true
+	fi
+	if [ "${RELAY_KEEP_TMP:-}" = 1 ]; then
+		log "kept $TMP"
+	else
+		rm -rf "$TMP"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# json FIELD.PATH < JSON: print one field of a JSON document (no jq needed).
+json() {
+	node -e '
+		let s = "";
+		process.stdin.on("data", (d) => (s += d)).on("end", () => {
+			let v = JSON.parse(s);
+			for (const k of process.argv[1].split(".")) v = v?.[k];
+			if (typeof v !== "string" || v === "") { console.error("missing " + process.argv[1] + " in " + s); process.exit(1); }
+			process.stdout.write(v);
+		});' "$1"
+}
+
+# 1. Build the server.
+log "building quire"
+(cd "$ROOT" && timeout 900 "$GO" build -o "$TMP/quire" ./cmd/quire)
+QUIRE="$TMP/quire"
+DB="sqlite:$TMP/q.db"
+
+# 2. Seed an organization with its admin (check.mjs creates the rest).
+log "bootstrapping the database"
+boot="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Relay" --email relay@example.com 2>>"$TMP/admin.log")"
+QUIRE_ORG_ID="$(json organization.id <<<"$boot")"
+QUIRE_USER_ID="$(json user.id <<<"$boot")"
+QUIRE_TOKEN="$(json token <<<"$boot")"
+
+# 3. Serve on a free loopback port and wait for /healthz.
+PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
+QUIRE_URL="http://127.0.0.1:$PORT"
+log "serving on $QUIRE_URL"
+"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" >"$TMP/server.log" 2>&1 &
+SERVER_PID=$!
+healthy=""
+for _ in $(seq 1 150); do
+	kill -0 "$SERVER_PID" 2>/dev/null || die "the server exited during start-up"
+	if node -e '
+		fetch(process.argv[1] + "/healthz", { signal: AbortSignal.timeout(1000) })
+			.then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1));' "$QUIRE_URL"; then
+		healthy=1
+		break
+	fi
+	sleep 0.2
+done
+[ -n "$healthy" ] || die "the server did not become healthy within 30 s"
+
+# 4. Install the pinned compiler when node_modules is missing or stale.
+stamp="$HERE/node_modules/.relay-lock"
+want="$(cksum <"$HERE/package-lock.json")"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$HERE/node_modules/relay-compiler" ]; then
+	log "npm ci"
+	(cd "$HERE" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
+	printf '%s' "$want" >"$stamp"
+fi
+
+# 5. Compile and refetch.
+log "running web/relay/check.mjs"
+export QUIRE_URL QUIRE_TOKEN QUIRE_ORG_ID QUIRE_USER_ID
+(cd "$HERE" && timeout 600 node check.mjs)
