@@ -177,10 +177,12 @@ async function seed() {
   ).createSpace;
   const site = (await data(`mutation($o: ID!, $sp: ID!) { createSite(input: {organization: $o, title: "Relay site", spaces: [$sp]}) { id } }`, { o: orgID, sp: space.id }))
     .createSite.id;
+  // A space is on a site once: the section gets a space of its own.
+  const guides = (await data(`mutation($o: ID!) { createSpace(input: {organization: $o, title: "Relay guides"}) { id } }`, { o: orgID })).createSpace.id;
   const section = (
     await data(`mutation($s: ID!, $sp: ID!) { addSiteSection(site: $s, input: {space: $sp, title: "Guides"}) { id siteSpaces(first: 1) { nodes { id } } } }`, {
       s: site,
-      sp: space.id,
+      sp: guides,
     })
   ).addSiteSection;
   const group = (await data(`mutation($s: ID!, $sec: ID!) { createSiteSectionGroup(site: $s, input: {title: "Group", sections: [$sec]}) { id } }`, { s: site, sec: section.id }))
