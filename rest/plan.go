@@ -52,7 +52,11 @@ type field struct {
 	c        constraints
 }
 
-var plans sync.Map // reflect.Type → []field
+var (
+	plans    sync.Map // reflect.Type → []field
+	planMu   sync.Mutex
+	planning = map[reflect.Type]bool{}
+)
 
 // enumsByType are the accepted values of the enum types bodies use.
 var enumsByType = map[reflect.Type][]string{
@@ -72,10 +76,25 @@ func mustPlan(t reflect.Type) []field {
 	if p, ok := plans.Load(t); ok {
 		return p.([]field)
 	}
-	var fields []field
+	planMu.Lock()
+	defer planMu.Unlock()
+	return planLocked(t)
+}
+
+func planLocked(t reflect.Type) []field {
+	if p, ok := plans.Load(t); ok {
+		return p.([]field)
+	}
 	if t.Kind() != reflect.Struct {
 		panic(fmt.Sprintf("rest: %v is not a struct", t))
 	}
+	if planning[t] {
+		// A type that contains itself: its plan is being made.
+		return nil
+	}
+	planning[t] = true
+	defer delete(planning, t)
+	var fields []field
 	if !isRawObject(t) {
 		fields = planStruct(t, nil)
 	}
@@ -196,7 +215,7 @@ func checkSupported(owner reflect.Type, f reflect.StructField, t reflect.Type) {
 		}
 		checkSupported(owner, f, t.Elem())
 	case reflect.Struct:
-		mustPlan(t)
+		planLocked(t)
 	default:
 		panic(fmt.Sprintf("rest: %v.%s: cannot decode %v", owner, f.Name, t))
 	}
