@@ -43,7 +43,7 @@ type UpdateSpaceBody struct {
 	Language     Opt[types.Language]     `json:"language" nullable:"true"`
 	MergeRules   Opt[MergeRulesBody]     `json:"mergeRules"`
 	Emoji        Opt[string]             `json:"emoji" maxLength:"50" nullable:"true" doc:"null removes it."`
-	Icon         Opt[string]             `json:"icon" maxLength:"2048" nullable:"true" format:"uri" doc:"URL of a custom icon; null removes it."`
+	Icon         Opt[string]             `json:"icon" minLength:"1" maxLength:"2048" nullable:"true" format:"uri" doc:"URL of a custom icon; null removes it."`
 }
 
 // MergeRulesBody configures merge rules.

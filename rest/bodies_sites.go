@@ -13,22 +13,22 @@ import (
 // CreateSiteBody creates a docs site.
 type CreateSiteBody struct {
 	Type       Opt[string] `json:"type" nullable:"true" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium"`
-	Title      Opt[string] `json:"title" minLength:"2" maxLength:"128" nullable:"true"`
+	Title      Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range" nullable:"true"`
 	Visibility Opt[string] `json:"visibility" nullable:"true" enum:"public,unlisted,share-link,visitor-auth"`
 	Spaces     []string    `json:"spaces,omitempty" nullable:"true" maxItems:"1000" doc:"Ids of spaces to publish as site spaces."`
 }
 
 // UpdateSiteBody patches a docs site; omitted fields stay unchanged.
 type UpdateSiteBody struct {
-	Title              Opt[string]              `json:"title" minLength:"2" maxLength:"128"`
+	Title              Opt[string]              `json:"title" minLength:"2" maxLength:"128" phrasing:"range"`
 	Visibility         Opt[string]              `json:"visibility" enum:"public,unlisted,share-link,visitor-auth"`
-	Basename           Opt[string]              `json:"basename" maxLength:"100"`
+	Basename           Opt[string]              `json:"basename" minLength:"1" maxLength:"100" phrasing:"range"`
 	AdaptiveContent    Opt[AdaptiveContentBody] `json:"adaptiveContent"`
 	AgentsContext      Opt[string]              `json:"agentsContext" enum:"excluded,included"`
 	DefaultSiteSpace   Opt[string]              `json:"defaultSiteSpace"`
 	DefaultSiteSection Opt[string]              `json:"defaultSiteSection"`
-	Proxy              Opt[string]              `json:"proxy" nullable:"true" pattern:"^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$" doc:"null removes the proxy."`
-	Hostname           Opt[string]              `json:"hostname" nullable:"true" pattern:"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$"`
+	Proxy              Opt[string]              `json:"proxy" nullable:"true" pattern:"^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$" mustBe:"a domain followed by a path, such as example.com/docs" doc:"null removes the proxy."`
+	Hostname           Opt[string]              `json:"hostname" nullable:"true" pattern:"^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$" mustBe:"a lowercase domain name such as docs.example.com"`
 }
 
 // AdaptiveContentBody turns adaptive content on or off.
@@ -43,12 +43,12 @@ type AdaptiveSchemaBody struct {
 
 // CreateShareLinkBody creates a share link.
 type CreateShareLinkBody struct {
-	Name string `json:"name" maxLength:"50"`
+	Name string `json:"name" maxLength:"50" phrasing:"range"`
 }
 
 // UpdateShareLinkBody patches a share link.
 type UpdateShareLinkBody struct {
-	Name   Opt[string] `json:"name" maxLength:"50"`
+	Name   Opt[string] `json:"name" maxLength:"50" phrasing:"range"`
 	Active Opt[bool]   `json:"active"`
 }
 
@@ -74,8 +74,8 @@ type AddSiteSpaceBody struct {
 
 // UpdateSiteSpaceBody patches a site space; omitted fields stay unchanged.
 type UpdateSiteSpaceBody struct {
-	Path      Opt[string] `json:"path" minLength:"1" maxLength:"100"`
-	Condition Opt[string] `json:"condition" maxLength:"1024" nullable:"true" doc:"Visitor condition; null removes it."`
+	Path      Opt[string] `json:"path" minLength:"1" maxLength:"100" phrasing:"range"`
+	Condition Opt[string] `json:"condition" maxLength:"1024" phrasing:"condition" nullable:"true" doc:"Visitor condition; null removes it."`
 	SpaceID   Opt[string] `json:"spaceId"`
 	Hidden    Opt[bool]   `json:"hidden"`
 }
@@ -83,32 +83,32 @@ type UpdateSiteSpaceBody struct {
 // AddSectionBody adds a section.
 type AddSectionBody struct {
 	SpaceID string      `json:"spaceId"`
-	Title   Opt[string] `json:"title" minLength:"2" maxLength:"128" nullable:"true"`
-	Icon    Opt[string] `json:"icon" maxLength:"50" nullable:"true"`
+	Title   Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range" nullable:"true"`
+	Icon    Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
 }
 
 // UpdateSectionBody patches a section; omitted fields stay unchanged.
 type UpdateSectionBody struct {
-	Title            Opt[string] `json:"title" minLength:"2" maxLength:"128"`
-	Path             Opt[string] `json:"path" minLength:"1" maxLength:"100"`
+	Title            Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range"`
+	Path             Opt[string] `json:"path" minLength:"1" maxLength:"100" phrasing:"range"`
 	DefaultSiteSpace Opt[string] `json:"defaultSiteSpace"`
-	Condition        Opt[string] `json:"condition" maxLength:"1024" nullable:"true"`
-	Icon             Opt[string] `json:"icon" maxLength:"50" nullable:"true"`
-	Description      Opt[string] `json:"description" maxLength:"256" nullable:"true"`
+	Condition        Opt[string] `json:"condition" maxLength:"1024" phrasing:"condition" nullable:"true"`
+	Icon             Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
+	Description      Opt[string] `json:"description" maxLength:"256" phrasing:"range" nullable:"true"`
 }
 
 // CreateGroupBody creates a section group.
 type CreateGroupBody struct {
-	Title    string      `json:"title" minLength:"1" maxLength:"100"`
-	Icon     Opt[string] `json:"icon" maxLength:"50" nullable:"true"`
+	Title    string      `json:"title" minLength:"1" maxLength:"100" phrasing:"range"`
+	Icon     Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
 	Sections []string    `json:"sections,omitempty" nullable:"true" maxItems:"1000"`
 	Parent   Opt[string] `json:"parent" nullable:"true"`
 }
 
 // UpdateGroupBody patches a section group.
 type UpdateGroupBody struct {
-	Title Opt[string] `json:"title" minLength:"1" maxLength:"100"`
-	Icon  Opt[string] `json:"icon" maxLength:"50" nullable:"true"`
+	Title Opt[string] `json:"title" minLength:"1" maxLength:"100" phrasing:"range"`
+	Icon  Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
 }
 
 // AddSectionToGroupBody adds a section to a group.
@@ -119,7 +119,7 @@ type AddSectionToGroupBody struct {
 // StructurePointerBody names an item of a site's structure.
 type StructurePointerBody struct {
 	Type string `json:"type" enum:"site-space,site-section,site-section-group"`
-	ID   string `json:"id" minLength:"1"`
+	ID   string `json:"id" minLength:"1" phrasing:"required"`
 }
 
 // StructurePositionBody places an item.

@@ -28,6 +28,11 @@ type sample struct {
 	Refs    map[string]json.RawMessage  `json:"refs,omitempty"`
 	Doc     Opt[RawObject[sampleInner]] `json:"doc" nullable:"true"`
 	Count   *int                        `json:"count,omitempty" minimum:"1" maximum:"9"`
+	Range   string                      `json:"range,omitempty" maxLength:"3" phrasing:"range"`
+	Counted string                      `json:"counted,omitempty" maxLength:"3" phrasing:"count"`
+	Cond    string                      `json:"cond,omitempty" maxLength:"3" phrasing:"condition"`
+	Ref     string                      `json:"ref,omitempty" minLength:"1" phrasing:"required"`
+	Proxy   string                      `json:"proxy,omitempty" pattern:"^[a-z]+/[a-z]+$" mustBe:"a host and a path"`
 	Ignored string                      `json:"-"`
 }
 
@@ -51,9 +56,9 @@ func TestDecodeBody(t *testing.T) {
 			}
 		}},
 		{name: "length in characters", body: `{"name":"éàü"}`},
-		{name: "too long", body: `{"name":"abcd"}`, field: "name", says: "name: must be at most 3 characters (got 4)"},
+		{name: "too long", body: `{"name":"abcd"}`, field: "name", says: "name must be at most 3 characters long"},
 		{name: "too long in characters", body: `{"name":"éàüö"}`, field: "name", says: "at most 3"},
-		{name: "too short", body: `{"name":"a","short":"x"}`, field: "short", says: "at least 2"},
+		{name: "too short", body: `{"name":"a","short":"x"}`, field: "short", says: "short must be at least 2 characters long"},
 		{name: "missing required", body: `{}`, field: "name", says: "name is required"},
 		{name: "null required", body: `{"name":null}`, field: "name", says: "name is required"},
 		{name: "wrong type", body: `{"name":5}`, field: "name", says: "name must be a string"},
@@ -73,8 +78,13 @@ func TestDecodeBody(t *testing.T) {
 		{name: "enum of the tag, nullable", body: `{"name":"a","kind":"c"}`, field: "kind", says: "kind must be a, b or null"},
 		{name: "pattern", body: `{"name":"a","host":"A.test"}`, field: "host", says: "pattern"},
 		{name: "pattern matches", body: `{"name":"a","host":"docs.test"}`},
+		{name: "pattern, phrased", body: `{"name":"a","proxy":"x"}`, field: "proxy", says: "proxy must be a host and a path"},
+		{name: "length, phrased as a range", body: `{"name":"a","range":"abcd"}`, field: "range", says: "range must be between 0 and 3 characters long"},
+		{name: "length, phrased with a count", body: `{"name":"a","counted":"abcd"}`, field: "counted", says: "counted must be at most 3 characters (got 4)"},
+		{name: "length, phrased as a condition", body: `{"name":"a","cond":"abcd"}`, field: "cond", says: "cond: must be at most 3 characters (got 4)"},
+		{name: "empty, phrased as missing", body: `{"name":"a","ref":""}`, field: "ref", says: "ref is required"},
 		{name: "boolean", body: `{"name":"a","flag":"yes"}`, field: "flag", says: "flag must be a boolean"},
-		{name: "array items", body: `{"name":"a","tags":["abcde"]}`, field: "tags[0]", says: "tags[0]: must be at most 4"},
+		{name: "array items", body: `{"name":"a","tags":["abcde"]}`, field: "tags[0]", says: "tags[0] must be at most 4 characters long"},
 		{name: "array of the wrong type", body: `{"name":"a","tags":"x"}`, field: "tags", says: "tags must be an array"},
 		{name: "array item of the wrong type", body: `{"name":"a","tags":[null]}`, field: "tags[0]", says: "tags[0] must be a string"},
 		{name: "too many items", body: `{"name":"a","tags":["a","b","c"]}`, field: "tags", says: "at most 2 items"},

@@ -29,6 +29,12 @@ import (
 //	fold:"true"              an enum value matches whatever its letter case
 //	commas:"true"            an array query parameter may also list values a,b
 //	doc                      the description
+//
+// Two tags phrase the errors as the engine behind the field does, so that
+// the REST and GraphQL doors refuse a value with the same message:
+//
+//	phrasing                 how a length error reads (see lengthError)
+//	mustBe                   what a value failing the pattern must be
 
 // constraints are the checks of one field.
 type constraints struct {
@@ -37,6 +43,8 @@ type constraints struct {
 	pattern              *regexp.Regexp
 	enum                 []string
 	fold, commas         bool
+	phrasing             string
+	mustBe               string
 	nullable             bool // for messages: null is accepted too
 	minimum, maximum     *int
 }
@@ -173,6 +181,10 @@ func tagConstraints(t reflect.Type, f reflect.StructField) constraints {
 	}
 	c.enum = enumOf(f)
 	c.fold, c.commas = f.Tag.Get("fold") == "true", f.Tag.Get("commas") == "true"
+	c.phrasing, c.mustBe = f.Tag.Get("phrasing"), f.Tag.Get("mustBe")
+	if _, ok := lengthPhrasings[c.phrasing]; !ok {
+		panic(fmt.Sprintf("rest: %v.%s: unknown phrasing %q", t, f.Name, c.phrasing))
+	}
 	return c
 }
 
@@ -241,19 +253,67 @@ func (c *constraints) checkString(path, s string) error {
 	}
 	if c.minLength >= 0 || c.maxLength >= 0 {
 		n := utf8.RuneCountInString(s)
-		if c.maxLength >= 0 && n > c.maxLength {
-			return apierr.Invalid(path, "%s: must be at most %s (got %d)", path, characters(c.maxLength), n)
-		}
-		if c.minLength >= 0 && n < c.minLength {
-			return apierr.Invalid(path, "%s: must be at least %s (got %d)", path, characters(c.minLength), n)
+		if (c.maxLength >= 0 && n > c.maxLength) || (c.minLength >= 0 && n < c.minLength) {
+			return apierr.Invalid(path, "%s", lengthPhrasings[c.phrasing](path, c.minLength, c.maxLength, n))
 		}
 	}
 	// As in JSON Schema, a pattern matches anywhere unless it is anchored
 	// (the documented ones are).
 	if c.pattern != nil && !c.pattern.MatchString(s) {
+		if c.mustBe != "" {
+			return apierr.Invalid(path, "%s must be %s", path, c.mustBe)
+		}
 		return apierr.Invalid(path, "%s: %q does not match the pattern %s", path, s, c.pattern)
 	}
 	return nil
+}
+
+// lengthPhrasings phrase a string of n characters outside [min, max] (-1:
+// no bound), as the engines do:
+//
+//	""           catalog: "at most max characters long", or "between min and max"
+//	"range"      sites: "between min (0 when none) and max characters long"
+//	"count"      content: "at most max characters (got n)"
+//	"condition"  conditions: "field: must be at most max characters (got n)"
+//	"required"   an empty value counts as a missing one: "field is required"
+var lengthPhrasings = map[string]func(field string, min, max, n int) string{
+	"": func(field string, min, max, n int) string {
+		switch {
+		case min > 0 && max >= 0:
+			return fmt.Sprintf("%s must be between %d and %d characters long", field, min, max)
+		case max >= 0 && n > max:
+			return fmt.Sprintf("%s must be at most %d characters long", field, max)
+		}
+		return fmt.Sprintf("%s must be at least %s long", field, characters(min))
+	},
+	"range": func(field string, min, max, _ int) string {
+		return fmt.Sprintf("%s must be between %d and %d characters long", field, max0(min), max)
+	},
+	"count": func(field string, min, max, n int) string {
+		if max >= 0 && n > max {
+			return fmt.Sprintf("%s must be at most %d characters (got %d)", field, max, n)
+		}
+		return fmt.Sprintf("%s must be at least %s (got %d)", field, characters(min), n)
+	},
+	"condition": func(field string, min, max, n int) string {
+		if max >= 0 && n > max {
+			return fmt.Sprintf("%s: must be at most %d characters (got %d)", field, max, n)
+		}
+		return fmt.Sprintf("%s: must be at least %s (got %d)", field, characters(min), n)
+	},
+	"required": func(field string, min, max, n int) string {
+		if n < min {
+			return fmt.Sprintf("%s is required", field)
+		}
+		return fmt.Sprintf("%s must be at most %d characters long", field, max)
+	},
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
 }
 
 func characters(n int) string {
