@@ -207,15 +207,11 @@ type SiteStructure struct {
 func (a *API) presentStructure(ctx context.Context, s *model.SiteStructure, key *string) (*SiteStructure, error) {
 	out := &SiteStructure{Type: s.Type, Structure: make([]any, 0, len(s.Structure))}
 	var sss []*ent.SiteSpace
-	var collect func(items []types.Node)
-	collect = func(items []types.Node) {
-		for _, it := range items {
-			if ss, ok := it.(*ent.SiteSpace); ok {
-				sss = append(sss, ss)
-			}
+	for _, it := range s.Structure {
+		if ss, ok := it.(*ent.SiteSpace); ok {
+			sss = append(sss, ss)
 		}
 	}
-	collect(s.Structure)
 	if len(sss) == 0 && len(s.Structure) > 0 {
 		if st, err := a.siteOfItem(ctx, s.Structure[0]); err == nil {
 			sss = a.r.SiteSpacesOfSite(ctx, st)
