@@ -19,6 +19,7 @@ type API struct {
 	r      *graph.Resolver
 	log    *slog.Logger
 	routes []Route
+	mux    *http.ServeMux
 
 	docOnce sync.Once
 	doc     map[string]any
@@ -28,6 +29,7 @@ type API struct {
 func New(r *graph.Resolver, log *slog.Logger) *API {
 	a := &API{r: r, log: log}
 	a.routes = a.table()
+	a.mux = a.newMux()
 	return a
 }
 
@@ -36,8 +38,8 @@ func (a *API) Routes() []Route { return a.routes }
 
 type routeKey struct{}
 
-// RouteTemplate returns the matched route pattern of a request, for metrics
-// and logs; set by ServeHTTP into a holder the middleware provides.
+// RouteHolder receives the route template a request matched, for metrics
+// and logs.
 type RouteHolder struct{ Pattern string }
 
 // WithRouteHolder returns a context in which ServeHTTP records the route.
@@ -45,38 +47,65 @@ func WithRouteHolder(ctx context.Context, h *RouteHolder) context.Context {
 	return context.WithValue(ctx, routeKey{}, h)
 }
 
-// ServeHTTP routes a request below /v1.
-func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := strings.TrimPrefix(r.URL.Path, "/v1")
-	var allowed []string
-	for _, rt := range a.routes {
-		params, ok := match(rt.Pattern, path)
-		if !ok {
-			continue
+// newMux registers each path of the table once, with the routes of every
+// method on it: the mux matches paths, and dispatching the methods here
+// answers a wrong one with the documented 405.
+func (a *API) newMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	byPath := map[string][]int{}
+	var paths []string
+	for i, rt := range a.routes {
+		if byPath[rt.Pattern] == nil {
+			paths = append(paths, rt.Pattern)
 		}
-		if rt.Method != r.Method {
-			allowed = append(allowed, rt.Method)
-			continue
-		}
-		if h, ok := r.Context().Value(routeKey{}).(*RouteHolder); ok {
-			h.Pattern = "/v1" + rt.Pattern
-		}
-		req := &Request{HTTP: r, params: params, Header: w.Header()}
-		status, body, err := rt.Handle(r.Context(), req)
-		if err != nil {
-			a.Error(w, r, err)
-			return
-		}
-		write(w, status, body)
-		return
+		byPath[rt.Pattern] = append(byPath[rt.Pattern], i)
 	}
-	if len(allowed) > 0 {
-		w.Header().Set("Allow", strings.Join(allowed, ", "))
-		a.Error(w, r, apierr.New(apierr.MethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
-		return
+	for _, p := range paths {
+		h := a.methods(byPath[p])
+		mux.Handle("/v1"+p, h)
+		// A trailing slash has always been ignored.
+		mux.Handle("/v1"+p+"/{$}", h)
 	}
-	a.Error(w, r, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		a.Error(w, r, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
+	})
+	return mux
 }
+
+// methods serves one path: the route of the request's method, or 405.
+func (a *API) methods(routes []int) http.Handler {
+	allowed := make([]string, len(routes))
+	for i, ri := range routes {
+		allowed[i] = a.routes[ri].Method
+	}
+	allow := strings.Join(allowed, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, ri := range routes {
+			if rt := &a.routes[ri]; rt.Method == r.Method {
+				a.serve(w, r, rt)
+				return
+			}
+		}
+		w.Header().Set("Allow", allow)
+		a.Error(w, r, apierr.New(apierr.MethodNotAllowed, "Method %s is not allowed on %s", r.Method, r.URL.Path))
+	})
+}
+
+func (a *API) serve(w http.ResponseWriter, r *http.Request, rt *Route) {
+	if h, ok := r.Context().Value(routeKey{}).(*RouteHolder); ok {
+		h.Pattern = "/v1" + rt.Pattern
+	}
+	req := &Request{HTTP: r, Header: w.Header()}
+	status, body, err := rt.serve(r.Context(), rt, req)
+	if err != nil {
+		a.Error(w, r, err)
+		return
+	}
+	write(w, status, body)
+}
+
+// ServeHTTP routes a request below /v1.
+func (a *API) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
 
 // errorBody is the documented error shape.
 type errorBody struct {

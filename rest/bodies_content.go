@@ -2,36 +2,80 @@ package rest
 
 import "encoding/json"
 
+// The request bodies and query parameters of content and change requests.
+
 // TemplateParamsBody holds the parameters of a content template.
 type TemplateParamsBody struct {
-	ContentRefs map[string]json.RawMessage `json:"contentRefs,omitempty" doc:"Parameter name to content reference ({kind, ...})."`
+	ContentRefs *RawObject[map[string]json.RawMessage] `json:"contentRefs,omitempty" nullable:"true" doc:"Parameter name to content reference ({kind, ...})."`
 }
 
 // TemplateBody names a content template and its parameters.
 type TemplateBody struct {
-	ID     string              `json:"id" doc:"Id of the template (see contentTemplates in GraphQL)."`
-	Params *TemplateParamsBody `json:"params,omitempty"`
+	ID     string              `json:"id" minLength:"1" phrasing:"required" doc:"Id of the template (see contentTemplates in GraphQL)."`
+	Params *TemplateParamsBody `json:"params,omitempty" nullable:"true"`
 }
 
 // ApplyTemplateBody applies a content template to a space's content, or to
 // a change request's.
 type ApplyTemplateBody struct {
 	ID              string              `json:"id" doc:"Id of the template."`
-	Params          *TemplateParamsBody `json:"params,omitempty"`
-	ChangeRequestID string              `json:"changeRequestId,omitempty" doc:"Apply in this change request instead of the space's content."`
+	Params          *TemplateParamsBody `json:"params,omitempty" nullable:"true"`
+	ChangeRequestID Opt[string]         `json:"changeRequestId" nullable:"true" doc:"Apply in this change request instead of the space's content."`
 }
 
 // CreateChangeRequestBody creates a change request; other properties are
 // accepted and ignored.
 type CreateChangeRequestBody struct {
-	Subject  string        `json:"subject,omitempty" maxLength:"100"`
-	Template *TemplateBody `json:"template,omitempty" doc:"A template to apply in the new change request."`
+	Subject  Opt[string]   `json:"subject" maxLength:"100" phrasing:"count" nullable:"true"`
+	Template *TemplateBody `json:"template,omitempty" nullable:"true" doc:"A template to apply in the new change request."`
 }
 
 // UpdateChangeRequestBody patches a change request; omitted fields stay
 // unchanged.
 type UpdateChangeRequestBody struct {
-	Subject     string           `json:"subject,omitempty" maxLength:"100"`
-	Description *json.RawMessage `json:"description,omitempty" nullable:"true" doc:"A JSON document; null removes the description."`
-	Status      string           `json:"status,omitempty" enum:"draft,open,archived"`
+	Subject     Opt[string]                    `json:"subject" maxLength:"100" phrasing:"count"`
+	Description Opt[RawObject[map[string]any]] `json:"description" nullable:"true" doc:"A JSON document; null removes the description."`
+	Status      Opt[string]                    `json:"status" enum:"draft,open,archived"`
+}
+
+// ChangeRequestListParams filter a list of change requests.
+type ChangeRequestListParams struct {
+	ListParams
+	Status            []string `query:"status" commas:"true" enum:"draft,open,archived,merged" doc:"Only change requests with one of these statuses (default open)."`
+	Creator           string   `query:"creator" doc:"Only change requests created by this user."`
+	Contributor       string   `query:"contributor" doc:"Only change requests this user edited."`
+	RequestedReviewer string   `query:"requestedReviewer" doc:"Only change requests that request a review from this user. Quire has no review requests yet, so the list is empty when this is set."`
+	OrderBy           string   `query:"orderBy" enum:"updatedAt,createdAt" doc:"Most recent first by this date (default updatedAt)."`
+}
+
+// PDFParams choose what a PDF holds.
+type PDFParams struct {
+	Only *bool  "query:\"only\" doc:\"true: the PDF holds only the page given by `page` (required then); false: the whole content, `page` ignored. Default: only the page when `page` is given.\""
+	Page string `query:"page" doc:"Id of a page of the change request's content."`
+}
+
+// CompatParams are accepted for compatibility and change nothing.
+type CompatParams struct {
+	Metadata *bool `query:"metadata" doc:"Accepted for compatibility (default true); Quire keeps no Git metadata, so both values answer the same."`
+	Computed *bool `query:"computed" doc:"Accepted for compatibility (default true); Quire has no computed content."`
+}
+
+// FileListParams are the parameters of a file list.
+type FileListParams struct {
+	ListParams
+	CompatParams
+}
+
+// PageParams choose how a page is read.
+type PageParams struct {
+	Format       string "query:\"format\" enum:\"document,markdown\" doc:\"document (default): a document page carries its JSON document in `document`; markdown: in `markdown`.\""
+	Evaluated    string `query:"evaluated" fold:"true" enum:"true,false,deterministic-only" doc:"Evaluate expressions and conditions: true (all), false (default, as written) or deterministic-only (only those over variables and literals)."`
+	Dereferenced string `query:"dereferenced" fold:"true" enum:"true,false,reusable-contents" doc:"Accepted and checked; Quire has no reusable contents yet, so every value answers the same."`
+	CompatParams
+}
+
+// LinkParams page and filter a link report.
+type LinkParams struct {
+	ListParams
+	Status string `query:"status" enum:"ok,broken,in-app" doc:"Only references with this status; stats always count every reference."`
 }

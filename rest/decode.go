@@ -5,24 +5,43 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"net/http"
+	"reflect"
 	"strconv"
-	"strings"
-
-	"github.com/99designs/gqlgen/graphql"
 
 	"quire/internal/apierr"
-	"quire/internal/catalog"
-	"quire/internal/pagination"
 )
 
-// body is a decoded JSON object body; fields stay raw until read, so that
-// an omitted field and an explicit null can be told apart.
-type body map[string]json.RawMessage
+// MaxDepth is how deeply a request body may nest objects and arrays. The
+// server caps a body at 1 MiB; the depth bound keeps decoding it (here and
+// in the engines that read documents and settings) shallow too.
+const MaxDepth = 32
 
-// decodeBody reads a JSON object body. An empty body is an empty object
-// unless required.
-func decodeBody(req *Request, required bool) (body, error) {
+// decodeInput decodes a request's input into in, as its route documents it.
+func decodeInput(req *Request, rt *Route, in any) error {
+	switch {
+	case rt.Request != nil:
+		raw, err := readBody(req, rt.BodyOptional)
+		if err != nil {
+			return err
+		}
+		if err := decodeBody(raw, in); err != nil {
+			return err
+		}
+	case rt.Params != nil:
+		if err := decodeQuery(req.HTTP.URL.Query(), in); err != nil {
+			return err
+		}
+	}
+	if s, ok := in.(interface{ sharedKey() *string }); ok {
+		req.shareKey = s.sharedKey()
+	}
+	return nil
+}
+
+// readBody reads a request body; an empty one is {} when optional.
+func readBody(req *Request, optional bool) ([]byte, error) {
 	raw, err := io.ReadAll(req.HTTP.Body)
 	if err != nil {
 		var tooLarge *http.MaxBytesError
@@ -32,194 +51,294 @@ func decodeBody(req *Request, required bool) (body, error) {
 		return nil, apierr.Invalid("body", "Could not read the request body")
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
-		if required {
+		if !optional {
 			return nil, apierr.Invalid("body", "A JSON request body is required")
 		}
-		return body{}, nil
+		return []byte("{}"), nil
 	}
-	var b body
-	if err := json.Unmarshal(raw, &b); err != nil || b == nil {
-		return nil, apierr.Invalid("body", "The request body must be a JSON object")
-	}
-	return b, nil
+	return raw, nil
 }
 
-func (b body) has(k string) bool { _, ok := b[k]; return ok }
+var errNotObject = apierr.Invalid("body", "The request body must be a JSON object")
 
-func (b body) null(k string) bool { return b.has(k) && string(bytes.TrimSpace(b[k])) == "null" }
-
-// str reads an optional string field; absent and null give nil.
-func (b body) str(k string) (*string, error) {
-	if !b.has(k) || b.null(k) {
-		return nil, nil
+// decodeBody decodes a JSON object body into v, a pointer to a body struct,
+// and checks it against the struct's tags. Every failure is a 400 naming
+// the field: malformed JSON, nesting deeper than MaxDepth, a wrong JSON
+// type, a missing required field, a null where none is allowed, or a value
+// outside the documented limits.
+func decodeBody(raw []byte, v any) error {
+	if err := checkDepth(raw); err != nil {
+		return err
 	}
-	var s string
-	if err := json.Unmarshal(b[k], &s); err != nil {
-		return nil, apierr.Invalid(k, "%s must be a string", k)
+	if !json.Valid(raw) {
+		return errNotObject
 	}
-	return &s, nil
+	raw = bytes.TrimSpace(raw)
+	if raw[0] != '{' {
+		return errNotObject
+	}
+	rv := reflect.ValueOf(v).Elem()
+	return decodeValue("", raw, rv, &constraints{minLength: -1, maxLength: -1, maxItems: -1})
 }
 
-// reqStr reads a required string field.
-func (b body) reqStr(k string) (string, error) {
-	s, err := b.str(k)
-	if err != nil {
-		return "", err
-	}
-	if s == nil {
-		return "", apierr.Invalid(k, "%s is required", k)
-	}
-	return *s, nil
-}
-
-// omitStr reads a string field keeping omitted and null apart.
-func (b body) omitStr(k string) (graphql.Omittable[*string], error) {
-	if !b.has(k) {
-		return graphql.Omittable[*string]{}, nil
-	}
-	s, err := b.str(k)
-	if err != nil {
-		return graphql.Omittable[*string]{}, err
-	}
-	return graphql.OmittableOf(s), nil
-}
-
-// omitEnum reads an enum field (given as its documented string value).
-func omitEnum[T ~string](b body, k string) (graphql.Omittable[*T], error) {
-	s, err := b.omitStr(k)
-	if err != nil {
-		return graphql.Omittable[*T]{}, err
-	}
-	v, set := s.ValueOK()
-	if !set {
-		return graphql.Omittable[*T]{}, nil
-	}
-	if v == nil {
-		return graphql.OmittableOf[*T](nil), nil
-	}
-	t := T(*v)
-	return graphql.OmittableOf(&t), nil
-}
-
-// decodeInto reads field k into v.
-func (b body) decodeInto(k string, v any, what string) error {
-	dec := json.NewDecoder(bytes.NewReader(b[k]))
-	if err := dec.Decode(v); err != nil {
-		return apierr.Invalid(k, "%s must be %s", k, what)
+// checkDepth refuses JSON that nests objects and arrays deeper than
+// MaxDepth, in one pass that skips strings.
+func checkDepth(raw []byte) error {
+	depth, inString, escaped := 0, false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > MaxDepth {
+				return apierr.Invalid("body", "The request body nests objects and arrays deeper than %d levels", MaxDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
 	}
 	return nil
 }
 
-// listArgs reads page and limit into paging arguments.
-func listArgs(req *Request) (catalog.PageArgs, error) {
-	q := req.HTTP.URL.Query()
-	var args catalog.PageArgs
-	if v := q.Get("limit"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || f != float64(int(f)) || f < 0 || f > catalog.MaxLimit {
-			return args, apierr.Invalid("limit", "limit must be a whole number between 0 and %d", catalog.MaxLimit)
+func jsonNull(raw []byte) bool { return string(raw) == "null" }
+
+// typeError names the JSON type a field must have.
+func typeError(path string, t reflect.Type) error {
+	if path == "" {
+		return errNotObject
+	}
+	return apierr.Invalid(path, "%s must be %s", path, jsonKind(t))
+}
+
+func jsonKind(t reflect.Type) string {
+	if isRawObject(t) {
+		return "an object"
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return jsonKind(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "an array"
+	}
+	return "an object"
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// decodeValue decodes one non-null JSON value (valid, within MaxDepth)
+// into v.
+func decodeValue(path string, raw []byte, v reflect.Value, c *constraints) error {
+	t := v.Type()
+	switch {
+	case isRaw(t):
+		v.SetBytes(append([]byte(nil), raw...))
+		return nil
+	case isRawObject(t):
+		if raw[0] != '{' {
+			return typeError(path, t)
 		}
-		n := int(f)
-		args.First = &n
+		v.Addr().Interface().(rawObject).setRaw(append([]byte(nil), raw...))
+		return nil
 	}
-	if v := q.Get("page"); v != "" {
-		if _, err := pagination.Decode(v); err != nil {
-			return args, apierr.Invalid("page", "page is not a valid page token")
+	switch t.Kind() {
+	case reflect.Pointer:
+		p := reflect.New(t.Elem())
+		if err := decodeValue(path, raw, p.Elem(), c); err != nil {
+			return err
 		}
-		args.After = &v
+		v.Set(p)
+		return nil
+	case reflect.String:
+		var s string
+		if raw[0] != '"' || json.Unmarshal(raw, &s) != nil {
+			return typeError(path, t)
+		}
+		if err := c.checkString(path, s); err != nil {
+			return err
+		}
+		v.SetString(s)
+		if val, ok := v.Interface().(validator); ok {
+			return val.validate(path)
+		}
+	case reflect.Bool:
+		switch string(raw) {
+		case "true", "false":
+			v.SetBool(string(raw) == "true")
+		default:
+			return typeError(path, t)
+		}
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		return decodeNumber(path, raw, v, c)
+	case reflect.Slice:
+		return decodeArray(path, raw, v, c)
+	case reflect.Map:
+		var m map[string]json.RawMessage
+		if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+			return typeError(path, t)
+		}
+		out := reflect.MakeMapWithSize(t, len(m))
+		for k, r := range m {
+			kp, e := join(path, k), reflect.New(t.Elem()).Elem()
+			switch {
+			case jsonNull(r) && isRaw(t.Elem()):
+				e.SetBytes([]byte("null"))
+			case jsonNull(r):
+				return apierr.Invalid(kp, "%s cannot be null", kp)
+			default:
+				if err := decodeValue(kp, r, e, c); err != nil {
+					return err
+				}
+			}
+			out.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
+		}
+		v.Set(out)
+	case reflect.Struct:
+		return decodeObject(path, raw, v)
+	default:
+		return typeError(path, t)
 	}
-	return args, nil
+	return nil
 }
 
-// boolQuery reads an optional boolean query parameter.
-func boolQuery(req *Request, k string) (*bool, error) {
-	v := req.HTTP.URL.Query().Get(k)
-	if v == "" {
-		return nil, nil
+func decodeNumber(path string, raw []byte, v reflect.Value, c *constraints) error {
+	t := v.Type()
+	if raw[0] != '-' && (raw[0] < '0' || raw[0] > '9') {
+		return typeError(path, t)
 	}
-	switch strings.ToLower(v) {
-	case "true", "1":
-		t := true
-		return &t, nil
-	case "false", "0":
-		f := false
-		return &f, nil
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || math.IsInf(f, 0) {
+		return typeError(path, t)
 	}
-	return nil, apierr.Invalid(k, "%s must be true or false", k)
+	if t.Kind() != reflect.Float64 && f != math.Trunc(f) {
+		return typeError(path, t)
+	}
+	if (c.minimum != nil && f < float64(*c.minimum)) || (c.maximum != nil && f > float64(*c.maximum)) {
+		return apierr.Invalid(path, "%s must be %s", path, bounds(c))
+	}
+	if t.Kind() == reflect.Float64 {
+		v.SetFloat(f)
+	} else {
+		if f < math.MinInt64 || f > math.MaxInt64 {
+			return typeError(path, t)
+		}
+		v.SetInt(int64(f))
+	}
+	return nil
 }
 
-// list is the documented list envelope.
-type list[T any] struct {
-	Next  *nextPage `json:"next,omitempty"`
-	Count int       `json:"count"`
-	Items []T       `json:"items"`
+// bounds says which numbers a field accepts.
+func bounds(c *constraints) string {
+	switch {
+	case c.minimum != nil && c.maximum != nil:
+		return "between " + strconv.Itoa(*c.minimum) + " and " + strconv.Itoa(*c.maximum)
+	case c.minimum != nil:
+		return "at least " + strconv.Itoa(*c.minimum)
+	case c.maximum != nil:
+		return "at most " + strconv.Itoa(*c.maximum)
+	}
+	return "a number"
 }
 
-type nextPage struct {
-	Page string `json:"page"`
+// decodeArray reads an array item by item, so that one longer than its
+// documented maximum is refused before its items are decoded.
+func decodeArray(path string, raw []byte, v reflect.Value, c *constraints) error {
+	t := v.Type()
+	if raw[0] != '[' {
+		return typeError(path, t)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return typeError(path, t)
+	}
+	out := reflect.MakeSlice(t, 0, 0)
+	for i := 0; dec.More(); i++ {
+		if c.maxItems >= 0 && i >= c.maxItems {
+			return apierr.Invalid(path, "%s: must have at most %d items", path, c.maxItems)
+		}
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return typeError(path, t)
+		}
+		itemPath := path + "[" + strconv.Itoa(i) + "]"
+		e := reflect.New(t.Elem()).Elem()
+		switch {
+		case jsonNull(item) && t.Elem().Kind() == reflect.Pointer:
+		case jsonNull(item) && isRaw(t.Elem()):
+			e.SetBytes([]byte("null"))
+		case jsonNull(item):
+			return typeError(itemPath, t.Elem())
+		default:
+			if err := decodeValue(itemPath, item, e, c); err != nil {
+				return err
+			}
+		}
+		out = reflect.Append(out, e)
+	}
+	v.Set(out)
+	return nil
 }
 
-func envelope[T any](items []T, total int, hasNext bool, end *string) list[T] {
-	l := list[T]{Count: total, Items: items}
-	if l.Items == nil {
-		l.Items = []T{}
+// decodeObject decodes a JSON object into a body struct, field by field in
+// the struct's order; keys the struct does not name are ignored.
+func decodeObject(path string, raw []byte, v reflect.Value) error {
+	var m map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return typeError(path, v.Type())
 	}
-	if hasNext && end != nil {
-		l.Next = &nextPage{Page: *end}
+	for _, f := range mustPlan(v.Type()) {
+		fp := join(path, f.name)
+		r, present := m[f.name]
+		fv := v.FieldByIndex(f.index)
+		switch {
+		case !present:
+			if f.required {
+				return apierr.Invalid(fp, "%s is required", fp)
+			}
+			continue
+		case jsonNull(r) && f.nullable:
+			if f.opt {
+				fv.Addr().Interface().(optional).mark(true)
+			} else if isRaw(f.typ) {
+				fv.SetBytes([]byte("null"))
+			}
+			continue
+		case jsonNull(r) && f.required:
+			return apierr.Invalid(fp, "%s is required", fp)
+		case jsonNull(r):
+			return apierr.Invalid(fp, "%s cannot be null", fp)
+		}
+		target := fv
+		if f.opt {
+			target = fv.Addr().Interface().(optional).slot()
+		}
+		if err := decodeValue(fp, r, target, &f.c); err != nil {
+			return err
+		}
+		if f.opt {
+			fv.Addr().Interface().(optional).mark(false)
+		}
 	}
-	return l
+	return nil
 }
-
-// gqlSpelling turns a documented enum value into its GraphQL spelling.
-func gqlSpelling(v string) string { return strings.ReplaceAll(v, "-", "_") }
-
-// omitGQLEnum reads an enum field given in its documented spelling into a
-// GraphQL enum input; unknown values are a 400 naming the field.
-func omitGQLEnum[T interface {
-	~string
-	IsValid() bool
-}](b body, k string) (graphql.Omittable[*T], error) {
-	s, err := b.omitStr(k)
-	if err != nil {
-		return graphql.Omittable[*T]{}, err
-	}
-	v, set := s.ValueOK()
-	if !set {
-		return graphql.Omittable[*T]{}, nil
-	}
-	if v == nil {
-		return graphql.OmittableOf[*T](nil), nil
-	}
-	t := T(gqlSpelling(*v))
-	if !t.IsValid() {
-		return graphql.Omittable[*T]{}, apierr.Invalid(k, "%s: %q is not an accepted value", k, *v)
-	}
-	return graphql.OmittableOf(&t), nil
-}
-
-// omitBool reads a boolean field keeping omitted and null apart.
-func (b body) omitBool(k string) (graphql.Omittable[*bool], error) {
-	if !b.has(k) {
-		return graphql.Omittable[*bool]{}, nil
-	}
-	if b.null(k) {
-		return graphql.OmittableOf[*bool](nil), nil
-	}
-	var v bool
-	if err := json.Unmarshal(b[k], &v); err != nil {
-		return graphql.Omittable[*bool]{}, apierr.Invalid(k, "%s must be a boolean", k)
-	}
-	return graphql.OmittableOf(&v), nil
-}
-
-// rawBody reads a JSON object body as is.
-func rawBody(req *Request) ([]byte, error) {
-	b, err := decodeBody(req, true)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(b)
-}
-
-// restSpelling turns a GraphQL enum value into its documented spelling.
-func restSpelling(v string) string { return strings.ReplaceAll(v, "_", "-") }

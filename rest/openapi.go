@@ -1,7 +1,6 @@
 package rest
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -10,8 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"quire/internal/customization"
-	"quire/internal/types"
+	"quire/graph"
 )
 
 // OpenAPI returns Quire's OpenAPI 3.1 document for the /v1 routes, generated
@@ -100,8 +98,11 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		} else if len(p.Enum) > 0 {
 			schema["enum"] = p.Enum
 		}
-		if p.Name == "limit" {
-			schema["minimum"], schema["maximum"] = 0, 1000
+		if p.Minimum != nil {
+			schema["minimum"] = *p.Minimum
+		}
+		if p.Maximum != nil {
+			schema["maximum"] = *p.Maximum
 		}
 		params = append(params, map[string]any{"name": p.Name, "in": "query", "required": false, "description": p.Description, "schema": schema})
 	}
@@ -110,8 +111,8 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 	}
 	if rt.Request != nil {
 		op["requestBody"] = map[string]any{
-			"required": true,
-			"content":  map[string]any{"application/json": map[string]any{"schema": g.schema(reflect.TypeOf(rt.Request), nil)}},
+			"required": !rt.BodyOptional,
+			"content":  map[string]any{"application/json": map[string]any{"schema": g.schema(rt.Request, nil)}},
 		}
 	}
 	responses := map[string]any{}
@@ -122,7 +123,7 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 	case rt.Result == nil:
 		responses[strconv.Itoa(rt.Status)] = map[string]any{"description": "Done."}
 	default:
-		schema := g.schema(reflect.TypeOf(rt.Result), nil)
+		schema := g.schema(rt.Result, nil)
 		if rt.IsList {
 			schema = map[string]any{
 				"type":     "object",
@@ -169,19 +170,9 @@ func tagOf(pattern string) string {
 }
 
 var (
-	timeType    = reflect.TypeOf(time.Time{})
-	rawType     = reflect.TypeOf(json.RawMessage{})
-	jsonType    = reflect.TypeOf(types.JSON{})
-	itemType    = reflect.TypeOf(StructureItem{})
-	fontType    = reflect.TypeOf(customization.Font{})
-	enumsByType = map[reflect.Type][]string{
-		reflect.TypeOf(types.Role("")):         types.Roles,
-		reflect.TypeOf(types.DefaultLevel("")): types.DefaultLevels,
-		reflect.TypeOf(types.Visibility("")):   types.Visibilities,
-		reflect.TypeOf(types.EditMode("")):     types.EditModes,
-		reflect.TypeOf(types.Language("")):     types.Languages,
-	}
-	enumsByName = map[string][]string{"language": types.Languages}
+	timeType = reflect.TypeFor[time.Time]()
+	itemType = reflect.TypeFor[StructureItem]()
+	fontType = reflect.TypeFor[graph.CustomizationFont]()
 )
 
 // schema returns the JSON Schema of t; named structs become components.
@@ -189,17 +180,22 @@ func (g *schemaGen) schema(t reflect.Type, tag *reflect.StructTag) map[string]an
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if et, ok := optElem(t); ok {
+		return g.schema(et, tag)
+	}
 	switch {
 	case t == timeType:
 		return map[string]any{"type": "string", "format": "date-time"}
-	case t == rawType, t == jsonType:
+	case isRaw(t):
 		return map[string]any{}
+	case isRawObject(t):
+		return g.schema(rawObjectDoc(t), nil)
 	case t == itemType:
 		return map[string]any{"oneOf": []any{ref("SiteSpace"), ref("SiteSection"), ref("SiteSectionGroup")}}
 	case t == fontType:
 		// A font is a built-in font's name or a custom font definition
-		// (customization.Font marshals itself so).
-		return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, g.structRef(reflect.TypeOf(customization.FontDefinition{}))}}
+		// (CustomizationFont marshals itself so).
+		return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, g.structRef(reflect.TypeFor[graph.CustomizationFontDefinition]())}}
 	}
 	if vals, ok := enumsByType[t]; ok {
 		return map[string]any{"type": "string", "enum": vals}
@@ -277,7 +273,8 @@ func (g *schemaGen) structSchema(t reflect.Type) map[string]any {
 		ft := f.Tag
 		s := g.schema(f.Type, &ft)
 		s = withConstraints(s, f.Tag)
-		omitted := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+		_, isOpt := optElem(f.Type)
+		omitted := isOpt || strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
 		if f.Type.Kind() == reflect.Pointer && !omitted || f.Tag.Get("nullable") == "true" {
 			s = nullable(s)
 		}
@@ -304,7 +301,18 @@ func withConstraints(s map[string]any, tag reflect.StructTag) map[string]any {
 	if _, isRef := s["$ref"]; isRef {
 		return s
 	}
-	for _, k := range []string{"maxLength", "minLength"} {
+	if s["type"] == "array" {
+		// Counts are the array's; the other checks are its items'.
+		if v := tag.Get("maxItems"); v != "" {
+			n, _ := strconv.Atoi(v)
+			s["maxItems"] = n
+		}
+		if items, ok := s["items"].(map[string]any); ok {
+			s["items"] = withConstraints(copyMap(items), tag)
+		}
+		return s
+	}
+	for _, k := range []string{"maxLength", "minLength", "minimum", "maximum"} {
 		if v := tag.Get(k); v != "" {
 			n, _ := strconv.Atoi(v)
 			s[k] = n
@@ -323,6 +331,14 @@ func withConstraints(s map[string]any, tag reflect.StructTag) map[string]any {
 		s["enum"] = enumsByName[v]
 	}
 	return s
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }
 
 // nullable allows null besides the schema.

@@ -8,12 +8,59 @@ import (
 	"sync"
 	"time"
 
-	"quire/ent"
+	"quire/graph"
 	"quire/graph/model"
-	"quire/internal/content"
-	"quire/internal/document"
 	"quire/internal/types"
 )
+
+// The presenters of revisions, pages and files.
+
+func (a *API) revisions() *Kind[*graph.Revision, *Revision] { return presents(a.presentRevision) }
+
+func (a *API) files() *Kind[*graph.ContentFile, *File] { return presents(a.presentFile) }
+
+// pageTrees present the page tree of a revision.
+func (a *API) pageTrees() *Kind[[]*graph.ContentPage, *PageList] {
+	return presents(func(ctx context.Context, pages []*graph.ContentPage) (*PageList, error) {
+		out, err := a.presentTree(ctx, pages)
+		if err != nil {
+			return nil, err
+		}
+		return &PageList{Pages: out}, nil
+	})
+}
+
+// pageRead is a page read as its query asks: its content as a document
+// (evaluated or not) or as Markdown.
+type pageRead struct {
+	page     *graph.ContentPage
+	markdown bool
+	eval     model.PageEvaluation
+}
+
+func (a *API) pageReads() *Kind[*pageRead, *Page] {
+	return presents(func(ctx context.Context, r *pageRead) (*Page, error) {
+		out, err := a.presentPage(ctx, r.page)
+		if err != nil || r.page.Type != graph.PageTypeDocument {
+			return out, err
+		}
+		if r.markdown {
+			md, err := a.r.Page().Markdown(ctx, r.page, &r.eval)
+			if err != nil {
+				return nil, err
+			}
+			if md == nil {
+				md = new(string)
+			}
+			out.Markdown, out.Document = md, nil
+			return out, nil
+		}
+		if out.Document, err = a.document(ctx, r.page, r.eval); err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
+}
 
 // Page is the documented revision page: a document page (kind "sheet"), a
 // group or a link. Which fields appear depends on the type, as in the
@@ -76,98 +123,6 @@ type PageList struct {
 	Pages []*Page `json:"pages"`
 }
 
-// ChangeRequest is the documented change request.
-type ChangeRequest struct {
-	Object                 string                   `json:"object" enum:"change-request"`
-	ID                     string                   `json:"id"`
-	Number                 int                      `json:"number"`
-	Status                 string                   `json:"status" enum:"draft,open,archived,merged"`
-	Subject                string                   `json:"subject"`
-	Description            json.RawMessage          `json:"description,omitempty" doc:"A JSON document."`
-	CreatedBy              *User                    `json:"createdBy,omitempty"`
-	CreatedAt              time.Time                `json:"createdAt"`
-	UpdatedAt              time.Time                `json:"updatedAt"`
-	Space                  string                   `json:"space"`
-	Revision               string                   `json:"revision" doc:"The change request's current revision."`
-	RevisionInitial        string                   `json:"revisionInitial" doc:"The space revision it started from."`
-	RevisionMergedAncestor *string                  `json:"revisionMergedAncestor,omitempty" doc:"The space revision last brought in by an update."`
-	RevisionMerged         *string                  `json:"revisionMerged,omitempty" doc:"The space revision its merge created."`
-	Comments               int                      `json:"comments"`
-	Outdated               bool                     `json:"outdated"`
-	URLs                   *model.ChangeRequestUrls `json:"urls"`
-}
-
-// MergeResult is the body of merge and update.
-type MergeResult struct {
-	Revision string `json:"revision" doc:"The revision written; on conflicts, the change request's current revision."`
-	Result   string `json:"result" enum:"merge,update,conflicts"`
-	// Conflicts is a Quire extension: what clashed.
-	Conflicts []*model.MergeConflict `json:"conflicts,omitempty" doc:"Quire extension: on conflicts, what clashes (kind page-title, page-content, page-position, page-deleted, file or variable)."`
-}
-
-// PDFURL is the body of the PDF read.
-type PDFURL struct {
-	URL string `json:"url" doc:"Signed link to the PDF; it expires."`
-}
-
-// ContentLocation is an absolute place in content: what a reference points
-// at, or where it is found. Which fields appear depends on the kind.
-type ContentLocation struct {
-	Kind             string            `json:"kind" enum:"file,url,page,user,collection,space,reusable-content,openapi"`
-	URL              string            `json:"url,omitempty"`
-	Organization     *Organization     `json:"organization,omitempty"`
-	Space            *Space            `json:"space,omitempty"`
-	Page             *Page             `json:"page,omitempty"`
-	File             *File             `json:"file,omitempty"`
-	User             *User             `json:"user,omitempty"`
-	Collection       *Collection       `json:"collection,omitempty"`
-	VersionContext   *VersionContext   `json:"versionContext,omitempty" doc:"Set when the location is in a change request."`
-	InternalLocation *InternalLocation `json:"internalLocation,omitempty"`
-}
-
-// VersionContext names the change request content a location is in.
-type VersionContext struct {
-	Type          string         `json:"type" enum:"changeRequest"`
-	ChangeRequest *ChangeRequest `json:"changeRequest"`
-}
-
-// InternalLocation is a place inside a page.
-type InternalLocation struct {
-	Type   string `json:"type" enum:"anchor"`
-	Anchor string `json:"anchor"`
-}
-
-// ContentReferenceUsage is one target of a link report with the pages
-// referring to it.
-type ContentReferenceUsage struct {
-	Status             string            `json:"status" enum:"ok,broken,in-app"`
-	Relation           string            `json:"relation" enum:"reference,dependsOn"`
-	TargetReference    *ContentLocation  `json:"targetReference,omitempty" doc:"The target, when it exists and the caller may see it."`
-	LocationReferences []ContentLocation `json:"locationReferences" doc:"Pages where a reference to the target is found."`
-	Target             types.JSON        `json:"target" doc:"Quire extension: the content reference as written."`
-}
-
-// LinkStats counts the references of a link report (over all statuses).
-type LinkStats struct {
-	Total  int         `json:"total"`
-	Broken BrokenStats `json:"broken"`
-	OK     int         `json:"ok" doc:"Quire extension."`
-	InApp  int         `json:"inApp" doc:"Quire extension."`
-}
-
-// BrokenStats counts broken references.
-type BrokenStats struct {
-	Total int `json:"total"`
-}
-
-// LinkReport is a page of a link report.
-type LinkReport struct {
-	Next  *nextPage               `json:"next,omitempty"`
-	Count int                     `json:"count"`
-	Stats LinkStats               `json:"stats"`
-	Items []ContentReferenceUsage `json:"items"`
-}
-
 // isNull reports an absent or JSON null value.
 func isNull(j types.JSON) bool {
 	t := bytes.TrimSpace(j)
@@ -181,12 +136,12 @@ func nonNull(j types.JSON) types.JSON {
 	return j
 }
 
-var pageKinds = map[string]string{content.TypeDocument: "sheet", content.TypeGroup: "group", content.TypeLink: "link"}
+var pageKinds = map[string]string{graph.PageTypeDocument: "sheet", graph.PageTypeGroup: "group", graph.PageTypeLink: "link"}
 
 // presentTree presents pages with their children. Document pages carry
 // their JSON document, as the reference's RevisionPageDocument requires
 // one; the documents of the whole tree are loaded together.
-func (a *API) presentTree(ctx context.Context, pages []*content.Page) ([]*Page, error) {
+func (a *API) presentTree(ctx context.Context, pages []*graph.ContentPage) ([]*Page, error) {
 	docs, err := a.documents(ctx, pages)
 	if err != nil {
 		return nil, err
@@ -195,8 +150,8 @@ func (a *API) presentTree(ctx context.Context, pages []*content.Page) ([]*Page, 
 }
 
 // presentPage presents one page with its children.
-func (a *API) presentPage(ctx context.Context, p *content.Page) (*Page, error) {
-	out, err := a.presentTree(ctx, []*content.Page{p})
+func (a *API) presentPage(ctx context.Context, p *graph.ContentPage) (*Page, error) {
+	out, err := a.presentTree(ctx, []*graph.ContentPage{p})
 	if err != nil {
 		return nil, err
 	}
@@ -205,10 +160,10 @@ func (a *API) presentPage(ctx context.Context, p *content.Page) (*Page, error) {
 
 // documents loads the documents of the document pages of a tree, all at
 // once so that the loader batches them.
-func (a *API) documents(ctx context.Context, pages []*content.Page) (map[string]json.RawMessage, error) {
-	var list []*content.Page
-	content.Walk(pages, func(p *content.Page) {
-		if p.Type == content.TypeDocument {
+func (a *API) documents(ctx context.Context, pages []*graph.ContentPage) (map[string]json.RawMessage, error) {
+	var list []*graph.ContentPage
+	graph.WalkPages(pages, func(p *graph.ContentPage) {
+		if p.Type == graph.PageTypeDocument {
 			list = append(list, p)
 		}
 	})
@@ -237,7 +192,7 @@ func (a *API) documents(ctx context.Context, pages []*content.Page) (map[string]
 var emptyDocument = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
 
 // document returns the JSON document of a document page.
-func (a *API) document(ctx context.Context, p *content.Page, eval model.PageEvaluation) (json.RawMessage, error) {
+func (a *API) document(ctx context.Context, p *graph.ContentPage, eval model.PageEvaluation) (json.RawMessage, error) {
 	doc, err := a.r.Page().Document(ctx, p, &eval)
 	if err != nil {
 		return nil, err
@@ -252,14 +207,14 @@ func (a *API) document(ctx context.Context, p *content.Page, eval model.PageEval
 	return raw, nil
 }
 
-func (a *API) pageWith(docs map[string]json.RawMessage) func(context.Context, *content.Page) (*Page, error) {
-	var present func(context.Context, *content.Page) (*Page, error)
-	present = func(ctx context.Context, p *content.Page) (*Page, error) {
+func (a *API) pageWith(docs map[string]json.RawMessage) func(context.Context, *graph.ContentPage) (*Page, error) {
+	var present func(context.Context, *graph.ContentPage) (*Page, error)
+	present = func(ctx context.Context, p *graph.ContentPage) (*Page, error) {
 		out, err := a.pageFields(ctx, p)
-		if err != nil || p.Type == content.TypeLink {
+		if err != nil || p.Type == graph.PageTypeLink {
 			return out, err
 		}
-		if p.Type == content.TypeDocument {
+		if p.Type == graph.PageTypeDocument {
 			out.Document = docs[p.ID]
 		}
 		if out.Pages, err = presentAll(ctx, p.Pages, present); err != nil {
@@ -271,27 +226,27 @@ func (a *API) pageWith(docs map[string]json.RawMessage) func(context.Context, *c
 }
 
 // pageFields presents a page without its children and content.
-func (a *API) pageFields(ctx context.Context, p *content.Page) (*Page, error) {
+func (a *API) pageFields(ctx context.Context, p *graph.ContentPage) (*Page, error) {
 	pr := a.r.Page()
 	out := &Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Kind: pageKinds[p.Type], Type: p.Type, Hidden: p.Hidden}
 	if out.Kind == "" {
 		out.Kind = p.Type
 	}
 	switch p.Type {
-	case content.TypeLink:
+	case graph.PageTypeLink:
 		target, err := pr.Target(ctx, p)
 		if err != nil {
 			return nil, err
 		}
 		out.Target = nonNull(target)
-		if p.Link != nil && p.Link.Kind == document.RefURL {
+		if p.Link != nil && p.Link.Kind == graph.RefKindURL {
 			out.Href = p.Link.URL
 		}
 		if out.Target == nil {
 			out.Target = types.JSON("{}")
 		}
 		return out, nil
-	case content.TypeDocument:
+	case graph.PageTypeDocument:
 		urls, err := pr.Urls(ctx, p)
 		if err != nil {
 			return nil, err
@@ -316,7 +271,7 @@ func (a *API) pageFields(ctx context.Context, p *content.Page) (*Page, error) {
 }
 
 // presentFile presents a file with a fresh download link.
-func (a *API) presentFile(ctx context.Context, f *content.File) (*File, error) {
+func (a *API) presentFile(ctx context.Context, f *graph.ContentFile) (*File, error) {
 	fr := a.r.File()
 	url, err := fr.DownloadURL(ctx, f)
 	if err != nil {
@@ -330,7 +285,7 @@ func (a *API) presentFile(ctx context.Context, f *content.File) (*File, error) {
 }
 
 // presentRevision presents a revision with its page tree and files.
-func (a *API) presentRevision(ctx context.Context, rev *content.Revision) (*Revision, error) {
+func (a *API) presentRevision(ctx context.Context, rev *graph.Revision) (*Revision, error) {
 	rr := a.r.Revision()
 	pages, err := a.presentTree(ctx, rev.Pages)
 	if err != nil {
@@ -375,52 +330,4 @@ func (a *API) presentRevision(ctx context.Context, rev *content.Revision) (*Revi
 		}
 	}
 	return out, nil
-}
-
-// presentChangeRequest presents a change request.
-func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (*ChangeRequest, error) {
-	r := a.r.ChangeRequest()
-	status, err := r.Status(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	desc, err := r.Description(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	var rawDesc json.RawMessage
-	if desc != nil && desc.D != nil {
-		if rawDesc, err = json.Marshal(desc.D); err != nil {
-			return nil, fmt.Errorf("encode description of change request %s: %w", cr.ID, err)
-		}
-	}
-	var createdBy *User
-	u, err := r.CreatedBy(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	if u != nil {
-		if createdBy, err = a.presentUser(ctx, u); err != nil {
-			return nil, err
-		}
-	}
-	comments, err := r.Comments(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	outdated, err := r.Outdated(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	urls, err := r.Urls(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	return &ChangeRequest{
-		Object: "change-request", ID: cr.ID, Number: cr.Number, Status: string(status), Subject: cr.Subject,
-		Description: rawDesc, CreatedBy: createdBy, CreatedAt: cr.CreatedAt.UTC(), UpdatedAt: cr.UpdatedAt.UTC(),
-		Space: cr.SpaceID, Revision: cr.RevisionID, RevisionInitial: cr.RevisionInitial,
-		RevisionMergedAncestor: cr.RevisionMergedAncestor, RevisionMerged: cr.RevisionMerged,
-		Comments: comments, Outdated: outdated, URLs: urls,
-	}, nil
 }

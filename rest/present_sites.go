@@ -3,14 +3,44 @@ package rest
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"quire/ent"
 	"quire/graph/leaf"
 	"quire/graph/model"
-	"quire/internal/types"
 )
+
+// The presenters of docs sites, share links, published profiles and
+// visitor attributes schemas.
+
+// sites presents docs sites; a page of them loads their structures in one
+// statement first.
+func (a *API) sites() *Kind[*ent.Site, *Site] {
+	return presentsKeyed(a.presentSite).warming(func(ctx context.Context, list []*ent.Site) error {
+		a.r.WarmSites(ctx, list)
+		return nil
+	})
+}
+
+func (a *API) shareLinks() *Kind[*ent.SiteShareLink, *ShareLink] { return presents(a.presentShareLink) }
+
+func (a *API) publishedProfiles() *Kind[*model.PublishedContentSite, *PublishedContentSite] {
+	return presentsKeyed(a.presentPublished)
+}
+
+func (a *API) adaptiveSchemas() *Kind[*model.SiteAdaptiveSchema, *AdaptiveSchema] {
+	return presents(func(_ context.Context, s *model.SiteAdaptiveSchema) (*AdaptiveSchema, error) {
+		return &AdaptiveSchema{Object: s.Object, JSONSchema: json.RawMessage(s.JSONSchema), UpdatedAt: s.UpdatedAt}, nil
+	})
+}
+
+var templateConditions = presents(func(_ context.Context, list []*model.SiteTemplateCondition) (*TemplateConditions, error) {
+	items := make([]TemplateCondition, len(list))
+	for i, c := range list {
+		items[i] = TemplateCondition{Description: c.Description, Condition: c.Condition}
+	}
+	return &TemplateConditions{Items: items}, nil
+})
 
 // Site is the documented docs site object.
 type Site struct {
@@ -35,6 +65,8 @@ type Site struct {
 }
 
 func rest[T ~string](v T) string { return restSpelling(string(v)) }
+
+func (s *Site) apiLocation() string { return s.URLs.Location }
 
 func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, error) {
 	return func(ctx context.Context, st *ent.Site) (*Site, error) {
@@ -73,186 +105,6 @@ func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, 
 			Features: feats, URLs: urls,
 		}, nil
 	}
-}
-
-// SiteSpace is the documented site space object.
-type SiteSpace struct {
-	Object                          string              `json:"object"`
-	ID                              string              `json:"id"`
-	Path                            string              `json:"path"`
-	Section                         *string             `json:"section,omitempty"`
-	Space                           *Space              `json:"space"`
-	Title                           string              `json:"title"`
-	Default                         bool                `json:"default"`
-	Condition                       *string             `json:"condition,omitempty"`
-	HasAdvancedCustomizationFeature bool                `json:"hasAdvancedCustomizationFeature"`
-	Hidden                          bool                `json:"hidden"`
-	URLs                            *leaf.PublishedUrls `json:"urls"`
-}
-
-func (a *API) presentSiteSpace(key *string) func(context.Context, *ent.SiteSpace) (*SiteSpace, error) {
-	return func(ctx context.Context, ss *ent.SiteSpace) (*SiteSpace, error) {
-		r := a.r.SiteSpace()
-		sp, err := r.Space(ctx, ss)
-		if err != nil {
-			return nil, err
-		}
-		space, err := a.presentSpace(ctx, sp)
-		if err != nil {
-			return nil, err
-		}
-		def, err := r.Default(ctx, ss)
-		if err != nil {
-			return nil, err
-		}
-		adv, err := r.HasAdvancedCustomizationFeature(ctx, ss)
-		if err != nil {
-			return nil, err
-		}
-		urls, err := r.Urls(ctx, ss, key)
-		if err != nil {
-			return nil, err
-		}
-		return &SiteSpace{
-			Object: "site-space", ID: ss.ID, Path: ss.Path, Section: ss.SectionID, Space: space, Title: sp.Title,
-			Default: def, Condition: ss.Condition, HasAdvancedCustomizationFeature: adv, Hidden: ss.Hidden, URLs: urls,
-		}, nil
-	}
-}
-
-// SiteSection is the documented site section object.
-type SiteSection struct {
-	Object       string              `json:"object"`
-	ID           string              `json:"id"`
-	Title        string              `json:"title"`
-	Description  *string             `json:"description,omitempty"`
-	Default      bool                `json:"default"`
-	Path         string              `json:"path"`
-	Condition    *string             `json:"condition,omitempty"`
-	SectionGroup *string             `json:"sectionGroup,omitempty"`
-	Icon         *string             `json:"icon,omitempty"`
-	SiteSpaces   []*SiteSpace        `json:"siteSpaces"`
-	URLs         *leaf.PublishedUrls `json:"urls"`
-}
-
-func (a *API) presentSection(key *string) func(context.Context, *ent.SiteSection) (*SiteSection, error) {
-	return func(ctx context.Context, sec *ent.SiteSection) (*SiteSection, error) {
-		r := a.r.SiteSection()
-		def, err := r.Default(ctx, sec)
-		if err != nil {
-			return nil, err
-		}
-		conn, err := r.SiteSpaces(ctx, sec, nil, nil, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		spaces, err := presentAll(ctx, conn.Nodes, a.presentSiteSpace(key))
-		if err != nil {
-			return nil, err
-		}
-		urls, err := r.Urls(ctx, sec, key)
-		if err != nil {
-			return nil, err
-		}
-		return &SiteSection{
-			Object: "site-section", ID: sec.ID, Title: sec.Title, Description: sec.Description, Default: def,
-			Path: sec.Path, Condition: sec.Condition, SectionGroup: sec.GroupID, Icon: sec.Icon, SiteSpaces: spaces, URLs: urls,
-		}, nil
-	}
-}
-
-// SiteSectionGroup is the documented section group object.
-type SiteSectionGroup struct {
-	Object       string         `json:"object"`
-	ID           string         `json:"id"`
-	Title        string         `json:"title"`
-	SectionGroup *string        `json:"sectionGroup,omitempty"`
-	Icon         *string        `json:"icon,omitempty"`
-	Sections     []*SiteSection `json:"sections"`
-	Children     []any          `json:"children" oneOf:"SiteSection,SiteSectionGroup"`
-}
-
-func (a *API) presentGroup(key *string) func(context.Context, *ent.SiteSectionGroup) (*SiteSectionGroup, error) {
-	return func(ctx context.Context, g *ent.SiteSectionGroup) (*SiteSectionGroup, error) {
-		conn, err := a.r.SiteSectionGroup().Children(ctx, g, nil, nil, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		out := &SiteSectionGroup{Object: "site-section-group", ID: g.ID, Title: g.Title, SectionGroup: g.ParentID,
-			Icon: g.Icon, Sections: []*SiteSection{}, Children: []any{}}
-		for _, n := range conn.Nodes {
-			item, err := a.presentItem(ctx, n, key)
-			if err != nil {
-				return nil, err
-			}
-			out.Children = append(out.Children, item)
-			if sec, ok := item.(*SiteSection); ok {
-				out.Sections = append(out.Sections, sec)
-			}
-		}
-		return out, nil
-	}
-}
-
-// presentItem presents a member of the site structure union.
-func (a *API) presentItem(ctx context.Context, n types.Node, key *string) (any, error) {
-	switch v := n.(type) {
-	case *ent.SiteSection:
-		return a.presentSection(key)(ctx, v)
-	case *ent.SiteSectionGroup:
-		return a.presentGroup(key)(ctx, v)
-	case *ent.SiteSpace:
-		return a.presentSiteSpace(key)(ctx, v)
-	}
-	return nil, fmt.Errorf("unexpected structure item %T", n)
-}
-
-// SiteStructure is the documented site structure.
-type SiteStructure struct {
-	Type      string `json:"type"`
-	Structure []any  `json:"structure" oneOf:"SiteSpace,SiteSection,SiteSectionGroup"`
-}
-
-func (a *API) presentStructure(ctx context.Context, s *model.SiteStructure, key *string) (*SiteStructure, error) {
-	out := &SiteStructure{Type: s.Type, Structure: make([]any, 0, len(s.Structure))}
-	var sss []*ent.SiteSpace
-	var collect func(items []types.Node)
-	collect = func(items []types.Node) {
-		for _, it := range items {
-			if ss, ok := it.(*ent.SiteSpace); ok {
-				sss = append(sss, ss)
-			}
-		}
-	}
-	collect(s.Structure)
-	if len(sss) == 0 && len(s.Structure) > 0 {
-		if st, err := a.siteOfItem(ctx, s.Structure[0]); err == nil {
-			sss = a.r.SiteSpacesOfSite(ctx, st)
-		}
-	}
-	if err := a.r.WarmSpaces(ctx, sss); err != nil {
-		return nil, err
-	}
-	for _, it := range s.Structure {
-		p, err := a.presentItem(ctx, it, key)
-		if err != nil {
-			return nil, err
-		}
-		out.Structure = append(out.Structure, p)
-	}
-	return out, nil
-}
-
-func (a *API) siteOfItem(ctx context.Context, n types.Node) (*ent.Site, error) {
-	switch v := n.(type) {
-	case *ent.SiteSection:
-		return a.r.SiteSection().Site(ctx, v)
-	case *ent.SiteSectionGroup:
-		return a.r.SiteSectionGroup().Site(ctx, v)
-	case *ent.SiteSpace:
-		return a.r.SiteSpace().Site(ctx, v)
-	}
-	return nil, fmt.Errorf("unexpected structure item %T", n)
 }
 
 // ShareLink is the documented share link object.
@@ -327,4 +179,46 @@ func appendRaw(dst []byte, raw json.RawMessage) []byte {
 		return append(dst, "null"...)
 	}
 	return append(dst, raw...)
+}
+
+func (a *API) presentPublished(key *string) func(context.Context, *model.PublishedContentSite) (*PublishedContentSite, error) {
+	return func(ctx context.Context, p *model.PublishedContentSite) (*PublishedContentSite, error) {
+		site, err := a.presentSite(key)(ctx, p.Site)
+		if err != nil {
+			return nil, err
+		}
+		structure, err := a.presentStructure(ctx, p.Structure, key)
+		if err != nil {
+			return nil, err
+		}
+		scripts := make([]SiteScript, 0, len(p.Scripts))
+		for _, s := range p.Scripts {
+			scripts = append(scripts, SiteScript{Script: s.Script, ContentSecurityPolicy: s.ContentSecurityPolicy, Cookies: s.Cookies})
+		}
+		return &PublishedContentSite{
+			Object:         "published-content-site",
+			Site:           site,
+			Structure:      structure,
+			Customizations: Customizations{Site: json.RawMessage(p.Customizations.Site), SiteSpaces: json.RawMessage(p.Customizations.SiteSpaces)},
+			Scripts:        scripts,
+		}, nil
+	}
+}
+
+// AdaptiveSchema is the documented visitor attributes schema object.
+type AdaptiveSchema struct {
+	Object     string          `json:"object"`
+	JSONSchema json.RawMessage `json:"jsonSchema"`
+	UpdatedAt  time.Time       `json:"updatedAt"`
+}
+
+// TemplateCondition is an example condition.
+type TemplateCondition struct {
+	Description string `json:"description"`
+	Condition   string `json:"condition"`
+}
+
+// TemplateConditions is the list of example conditions.
+type TemplateConditions struct {
+	Items []TemplateCondition `json:"items"`
 }

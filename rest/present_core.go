@@ -5,11 +5,23 @@ import (
 	"time"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/leaf"
 	"quire/graph/model"
-	"quire/internal/authz"
 	"quire/internal/types"
 )
+
+// The presenters of users, organizations, collections and spaces.
+
+func (a *API) users() *Kind[*ent.User, *User] { return presents(a.presentUser) }
+
+func (a *API) orgs() *Kind[*ent.Organization, *Organization] { return presents(a.presentOrganization) }
+
+func (a *API) collections() *Kind[*ent.Collection, *Collection] {
+	return presents(a.presentCollection)
+}
+
+func (a *API) spaces() *Kind[*ent.Space, *Space] { return presents(a.presentSpace) }
 
 // User is the documented user object.
 type User struct {
@@ -46,7 +58,7 @@ type Organization struct {
 	MergeRules   types.MergeRules               `json:"mergeRules"`
 	Trial        *model.OrganizationTrial       `json:"trial"`
 	URLs         *model.OrganizationUrls        `json:"urls"`
-	Permissions  *authz.OrganizationPermissions `json:"permissions"`
+	Permissions  *graph.OrganizationPermissions `json:"permissions"`
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {
@@ -84,8 +96,10 @@ type Collection struct {
 	Parent       *string                      `json:"parent,omitempty"`
 	DefaultLevel *types.DefaultLevel          `json:"defaultLevel"`
 	URLs         *model.CollectionUrls        `json:"urls"`
-	Permissions  *authz.CollectionPermissions `json:"permissions"`
+	Permissions  *graph.CollectionPermissions `json:"permissions"`
 }
+
+func (c *Collection) apiLocation() string { return c.URLs.Location }
 
 func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (*Collection, error) {
 	cr := a.r.Collection()
@@ -127,6 +141,8 @@ type Space struct {
 	ChangeRequestsDraft int                    `json:"changeRequestsDraft"`
 	Permissions         *leaf.SpacePermissions `json:"permissions"`
 }
+
+func (s *Space) apiLocation() string { return s.URLs.Location }
 
 func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 	sr := a.r.Space()
