@@ -2,8 +2,9 @@ package rest_test
 
 import (
 	"net/url"
-	"quire/internal/testenv"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 func TestCollectionMove(t *testing.T) {

@@ -1,8 +1,9 @@
 package rest_test
 
 import (
-	"quire/internal/testenv"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 // TestCollectionPermissions is the permission matrix of every collection

@@ -2,9 +2,10 @@ package rest_test
 
 import (
 	"fmt"
-	"quire/internal/testenv"
 	"strings"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 // ---- permission matrix ----

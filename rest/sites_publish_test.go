@@ -3,14 +3,15 @@ package rest_test
 import (
 	"context"
 	"net/url"
+	"sort"
+	"strings"
+	"testing"
+
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/internal/testenv"
-	"sort"
-	"strings"
-	"testing"
 )
 
 // ---- delete, publish, share links ----

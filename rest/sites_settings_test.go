@@ -3,9 +3,10 @@ package rest_test
 import (
 	"encoding/json"
 	"fmt"
-	"quire/internal/testenv"
 	"strings"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 // ---- customization ----

@@ -4,12 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"quire/ent/space"
-	"quire/internal/testenv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"quire/ent/space"
+	"quire/internal/testenv"
 )
 
 func TestSpaceDeleteAndRestore(t *testing.T) {

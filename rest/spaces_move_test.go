@@ -2,8 +2,9 @@ package rest_test
 
 import (
 	"fmt"
-	"quire/internal/testenv"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 func TestSpaceMove(t *testing.T) {

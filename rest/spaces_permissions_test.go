@@ -1,9 +1,10 @@
 package rest_test
 
 import (
-	"quire/internal/testenv"
 	"strings"
 	"testing"
+
+	"quire/internal/testenv"
 )
 
 // TestSpacePermissionMatrix runs every space route as each member of the
