@@ -26,14 +26,14 @@ type ApplyTemplateBody struct {
 // CreateChangeRequestBody creates a change request; other properties are
 // accepted and ignored.
 type CreateChangeRequestBody struct {
-	Subject  Opt[string]   `json:"subject" maxLength:"100" phrasing:"count" nullable:"true"`
+	Subject  Opt[string]   `json:"subject" maxLength:"100" trim:"true" phrasing:"count" nullable:"true"`
 	Template *TemplateBody `json:"template,omitempty" nullable:"true" doc:"A template to apply in the new change request."`
 }
 
 // UpdateChangeRequestBody patches a change request; omitted fields stay
 // unchanged.
 type UpdateChangeRequestBody struct {
-	Subject     Opt[string]                    `json:"subject" maxLength:"100" phrasing:"count"`
+	Subject     Opt[string]                    `json:"subject" maxLength:"100" trim:"true" phrasing:"count"`
 	Description Opt[RawObject[map[string]any]] `json:"description" nullable:"true" doc:"A JSON document; null removes the description."`
 	Status      Opt[string]                    `json:"status" enum:"draft,open,archived"`
 }

@@ -196,6 +196,15 @@ func TestChangeRequestCreateGetPatch(t *testing.T) {
 		if p.Status != 200 || p.JSON()["status"] != "archived" {
 			t.Errorf("archive: %d %s", p.Status, p.Body)
 		}
+		// The subject is stored trimmed, and counted so, by both doors.
+		padded := "  " + strings.Repeat("t", 100) + "  "
+		if p = e.Do(team.Editor.Token, "PATCH", base+"/"+id, map[string]any{"subject": padded}); p.Status != 200 || p.JSON()["subject"] != strings.TrimSpace(padded) {
+			t.Errorf("padded subject: %d %s", p.Status, p.Body)
+		}
+		gr := e.GraphQL(team.Editor.Token, `mutation($id: ID!, $s: String!) { patchChangeRequest(id: $id, input: {subject: $s}) { subject } }`, map[string]any{"id": id, "s": padded})
+		if len(gr.Errors) > 0 || testenv.Path(gr.Data, "patchChangeRequest", "subject") != strings.TrimSpace(padded) {
+			t.Errorf("padded subject through GraphQL: %s", gr.Raw)
+		}
 	})
 }
 

@@ -27,6 +27,8 @@ import (
 //	maxItems                 the most items of an array
 //	minimum, maximum         bounds of a number
 //	fold:"true"              an enum value matches whatever its letter case
+//	trim:"true"              white space around the value is not counted in
+//	                         its length (the engine trims it off)
 //	commas:"true"            an array query parameter may also list values a,b
 //	doc                      the description
 //
@@ -42,7 +44,7 @@ type constraints struct {
 	maxItems             int // -1: none
 	pattern              *regexp.Regexp
 	enum                 []string
-	fold, commas         bool
+	fold, commas, trim   bool
 	phrasing             string
 	mustBe               string
 	nullable             bool // for messages: null is accepted too
@@ -180,7 +182,7 @@ func tagConstraints(t reflect.Type, f reflect.StructField) constraints {
 		c.pattern = re
 	}
 	c.enum = enumOf(f)
-	c.fold, c.commas = f.Tag.Get("fold") == "true", f.Tag.Get("commas") == "true"
+	c.fold, c.commas, c.trim = f.Tag.Get("fold") == "true", f.Tag.Get("commas") == "true", f.Tag.Get("trim") == "true"
 	c.phrasing, c.mustBe = f.Tag.Get("phrasing"), f.Tag.Get("mustBe")
 	if _, ok := lengthPhrasings[c.phrasing]; !ok {
 		panic(fmt.Sprintf("rest: %v.%s: unknown phrasing %q", t, f.Name, c.phrasing))
@@ -252,7 +254,11 @@ func (c *constraints) checkString(path, s string) error {
 		return apierr.Invalid(path, "%s", enumMessage(path, s, c.enum, c.nullable))
 	}
 	if c.minLength >= 0 || c.maxLength >= 0 {
-		n := utf8.RuneCountInString(s)
+		counted := s
+		if c.trim {
+			counted = strings.TrimSpace(s)
+		}
+		n := utf8.RuneCountInString(counted)
 		if (c.maxLength >= 0 && n > c.maxLength) || (c.minLength >= 0 && n < c.minLength) {
 			return apierr.Invalid(path, "%s", lengthPhrasings[c.phrasing](path, c.minLength, c.maxLength, n))
 		}
