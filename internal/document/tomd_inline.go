@@ -26,7 +26,33 @@ type run struct {
 // flattenRuns turns inline content into text runs and atoms (links, math,
 // images, ...). Annotations contribute their text.
 func flattenRuns(nodes []Node) []run {
-	var out []run
+	f := &runFlattener{}
+	f.nodes(nodes)
+	f.flush()
+	return f.out
+}
+
+// runFlattener collects runs; merged holds the text of the last run while
+// leaves merge into it, so that n leaves cost their length once rather
+// than n times.
+type runFlattener struct {
+	out     []run
+	merged  strings.Builder
+	merging bool
+	// apart keeps the next run from merging into the last one: the runs
+	// of an annotation start afresh.
+	apart bool
+}
+
+func (f *runFlattener) flush() {
+	if f.merging {
+		f.out[len(f.out)-1].text = f.merged.String()
+		f.merged.Reset()
+		f.merging = false
+	}
+}
+
+func (f *runFlattener) nodes(nodes []Node) {
 	for i := range nodes {
 		n := &nodes[i]
 		switch {
@@ -44,19 +70,29 @@ func flattenRuns(nodes []Node) []run {
 						r.marks = append(r.marks, m)
 					}
 				}
-				if k := len(out); k > 0 && out[k-1].atom == nil && out[k-1].code == r.code && sameMarks(out[k-1].marks, r.marks) {
-					out[k-1].text += r.text
+				if k := len(f.out); k > 0 && !f.apart && f.out[k-1].atom == nil && f.out[k-1].code == r.code && sameMarks(f.out[k-1].marks, r.marks) {
+					if !f.merging {
+						f.merged.WriteString(f.out[k-1].text)
+						f.merging = true
+					}
+					f.merged.WriteString(r.text)
 					continue
 				}
-				out = append(out, r)
+				f.flush()
+				f.out = append(f.out, r)
+				f.apart = false
 			}
 		case n.Type == InlineAnnotation:
-			out = append(out, flattenRuns(n.Nodes)...)
+			f.flush()
+			f.apart = true
+			f.nodes(n.Nodes)
+			f.apart = false
 		case n.Object == ObjectInline:
-			out = append(out, run{atom: n})
+			f.flush()
+			f.out = append(f.out, run{atom: n})
+			f.apart = false
 		}
 	}
-	return out
 }
 
 type emitter struct {
@@ -388,7 +424,8 @@ func (e *emitter) hardBreak() {
 }
 
 func (e *emitter) text(s string, beforeLink bool) {
-	for i, part := range strings.Split(s, "\n") {
+	parts := strings.Split(s, "\n")
+	for i, part := range parts {
 		if i > 0 {
 			e.hardBreak()
 		}
@@ -398,7 +435,7 @@ func (e *emitter) text(s string, beforeLink bool) {
 				continue
 			}
 		}
-		last := i == strings.Count(s, "\n")
+		last := i == len(parts)-1
 		e.write(escapeTextIn(part, e.mode, e.lineStart, beforeLink && last, e.inLink))
 	}
 }
