@@ -181,6 +181,12 @@ func tableSize(n *Node) (cols, rows int) {
 
 func checkTableSize(n *Node, at *jsonPath) *limitError {
 	cols, rows := tableSize(n)
+	return tableLimit(cols, rows, at)
+}
+
+// tableLimit reports a table of cols columns and rows rows beyond the
+// limits.
+func tableLimit(cols, rows int, at *jsonPath) *limitError {
 	switch {
 	case cols > MaxTableColumns:
 		return &limitError{at: at, msg: "a table has at most " + grouped(MaxTableColumns) +
