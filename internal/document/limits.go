@@ -33,10 +33,11 @@ const (
 	// MaxTableColumns, MaxTableRows and MaxTableCells bound a table block:
 	// its columns (definitions or view columns, whichever are more), its
 	// rows (records), and the grid of columns times rows that rendering a
-	// table walks.
+	// table walks, empty cells included. A full grid of cells with text
+	// (three nodes each) fits within MaxNodes.
 	MaxTableColumns = 100
 	MaxTableRows    = 10_000
-	MaxTableCells   = 50_000
+	MaxTableCells   = 20_000
 
 	// MaxMarkdownSize is the largest Markdown input, in bytes, that
 	// FromMarkdown converts; it matches the request body limit.

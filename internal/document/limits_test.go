@@ -120,7 +120,7 @@ func TestParseLimits(t *testing.T) {
 	}{
 		{"1,000 columns", 1000, 1, "at most 100 columns (the limit), this one 1,000"},
 		{"10,001 rows", 1, 10_001, "at most 10,000 rows (the limit), this one 10,001"},
-		{"50,400 cells", 100, 504, "at most 50,000 cells (the limit), this one 100 columns by 504 rows"},
+		{"20,100 cells", 100, 201, "at most 20,000 cells (the limit), this one 100 columns by 201 rows"},
 	} {
 		t.Run("table of "+tc.name, func(t *testing.T) {
 			_, err := Parse([]byte(tableJSON(tc.cols, tc.rows)))
