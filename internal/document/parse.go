@@ -2,6 +2,7 @@ package document
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -30,6 +31,34 @@ func Parse(raw []byte) (*Document, error) {
 	if err := jsonDepthError(raw); err != nil {
 		return nil, err.apiError("")
 	}
+	doc, err := parse(raw, MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	if err := doc.Validate(); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// ParseStored decodes a document that Quire stored itself. It checks what
+// Parse checks except the limits: content stored before they existed may
+// exceed them and must stay readable. Work on such a document is still
+// linear in its size: ToMarkdown writes containers below MaxDepth without
+// their own markers, and tables are laid out within the table limits.
+func ParseStored(raw []byte) (*Document, error) {
+	doc, err := parse(raw, math.MaxInt)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateBlocks(doc.Nodes, rootPath(rootField).field("nodes"), ctxTop); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// parse decodes a document whose nodes nest at most depth levels.
+func parse(raw []byte, depth int) (*Document, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, apierr.Invalid(rootField, "document is not valid JSON: %v", err)
@@ -49,16 +78,13 @@ func Parse(raw []byte) (*Document, error) {
 		}
 		doc.Data = dm
 	}
-	nodes, err := decodeNodes(m, "nodes", rootPath(rootField), true, 1)
+	nodes, err := decodeNodes(m, "nodes", rootPath(rootField), true, depth)
 	if err != nil {
 		return nil, err
 	}
 	doc.Nodes = nodes
 	for i := range doc.Nodes {
 		canonicalize(&doc.Nodes[i])
-	}
-	if err := doc.Validate(); err != nil {
-		return nil, err
 	}
 	return doc, nil
 }
@@ -73,10 +99,10 @@ func (d *Document) Validate() error {
 	return validateBlocks(d.Nodes, root.field("nodes"), ctxTop)
 }
 
-// decodeNodes decodes the array m[key]; path is the path of m, and depth
-// that of the nodes in the array. Nodes deeper than MaxDepth are refused
-// here, before anything is decoded below them.
-func decodeNodes(m map[string]any, key string, path *jsonPath, required bool, depth int) ([]Node, error) {
+// decodeNodes decodes the array m[key]; path is the path of m, and room the
+// levels of nodes that may still nest, the array's included. Deeper nodes
+// are refused here, before anything is decoded below them.
+func decodeNodes(m map[string]any, key string, path *jsonPath, required bool, room int) ([]Node, error) {
 	p := path.field(key)
 	raw, present := m[key]
 	if !present {
@@ -91,12 +117,12 @@ func decodeNodes(m map[string]any, key string, path *jsonPath, required bool, de
 		ps := p.String()
 		return nil, apierr.Invalid(ps, "%s must be an array", ps)
 	}
-	if len(arr) > 0 && depth > MaxDepth {
+	if len(arr) > 0 && room < 1 {
 		return nil, tooDeep(p.index(0)).apiError("")
 	}
 	out := make([]Node, len(arr))
 	for i, item := range arr {
-		n, err := decodeNode(item, p.index(i), depth)
+		n, err := decodeNode(item, p.index(i), room-1)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +159,7 @@ func optObject(m map[string]any, key string, path *jsonPath) (map[string]any, er
 
 // decodeNode turns one decoded JSON value into a Node, checking the shape of
 // its members. Type rules are left to validate.
-func decodeNode(v any, path *jsonPath, depth int) (Node, error) {
+func decodeNode(v any, path *jsonPath, room int) (Node, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		ps := path.String()
@@ -172,7 +198,7 @@ func decodeNode(v any, path *jsonPath, depth int) (Node, error) {
 		if n.Type, err = optString(m, "type", path); err != nil {
 			return Node{}, err
 		}
-		if n.Nodes, err = decodeNodes(m, "nodes", path, true, depth+1); err != nil {
+		if n.Nodes, err = decodeNodes(m, "nodes", path, true, room); err != nil {
 			return Node{}, err
 		}
 		return n, nil
@@ -209,12 +235,12 @@ func decodeNode(v any, path *jsonPath, depth int) (Node, error) {
 		}
 	}
 	if !isVoidType(obj, typ) {
-		if n.Nodes, err = decodeNodes(m, "nodes", path, true, depth+1); err != nil {
+		if n.Nodes, err = decodeNodes(m, "nodes", path, true, room); err != nil {
 			return Node{}, err
 		}
 	}
 	if fragmentTypes[typ] {
-		if n.Fragments, err = decodeNodes(m, "fragments", path, false, depth+1); err != nil {
+		if n.Fragments, err = decodeNodes(m, "fragments", path, false, room); err != nil {
 			return Node{}, err
 		}
 	}

@@ -102,6 +102,15 @@ func layoutTable(n *Node) tableLayout {
 		}
 		return recs[i].id < recs[j].id
 	})
+	// Content stored before the table limits existed may exceed them: what
+	// lies beyond is left out, so that laying a table out costs no more
+	// than the limits allow.
+	if len(t.cols) > MaxTableColumns {
+		t.cols, ids = t.cols[:MaxTableColumns], ids[:MaxTableColumns]
+	}
+	if rows := min(MaxTableRows, MaxTableCells/max(len(ids), 1)); len(recs) > rows {
+		recs = recs[:rows]
+	}
 	// Cells name their fragments: look them up in a map rather than a scan
 	// of the fragments per cell, which costs cells times fragments.
 	frags := make(map[string]*Node, len(n.Fragments))
