@@ -16,7 +16,7 @@ const (
 	// MaxDepth is the deepest nesting of nodes: a top-level block is at
 	// depth 1, its children (blocks, inlines, text runs, fragments) at
 	// depth 2, and so on. Real pages nest up to about 8 levels; a Markdown
-	// list nested 14 deep needs 32.
+	// list nested 15 deep, a paragraph in each item, reaches 32.
 	MaxDepth = 32
 
 	// MaxJSONDepth is the deepest nesting of arrays and objects in the
@@ -44,7 +44,7 @@ const (
 	MaxMarkdownSize = 1 << 20
 
 	// MaxInlineDelimiters is the number of emphasis, strikethrough, code
-	// and link delimiters ('*', '_', '~', '`', '[', ']' and '!') that one
+	// and link delimiters ('*', '_', '~', '`', '[', ']' and "![") that one
 	// paragraph, heading or table cell of Markdown may hold. The Markdown
 	// parser matches delimiters in time quadratic in their number within a
 	// paragraph; the limit is far above what prose needs and keeps the

@@ -92,7 +92,7 @@ func mayOpenContainer(parent ast.Node, reader text.Reader, pc parser.Context) bo
 	}
 	if g := guardOf(pc); g != nil {
 		_, seg := reader.Position()
-		g.exceed(&limitError{msg: "nesting deeper than " + strconv.Itoa(MaxDepth) + " levels (the limit)"}, seg.Start)
+		g.exceed(tooDeep(nil), seg.Start)
 	}
 	return false
 }
