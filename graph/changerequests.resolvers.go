@@ -149,7 +149,7 @@ func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.
 		}
 	} else if md := input.DescriptionMarkdown.Value(); md != nil {
 		if in.Description, err = document.FromMarkdown(*md); err != nil {
-			return nil, apierr.Invalid("descriptionMarkdown", "%s", err.Error())
+			return nil, markdownError("descriptionMarkdown", err)
 		}
 	}
 	if t := input.Template.Value(); t != nil {
@@ -187,7 +187,7 @@ func (r *mutationResolver) PatchChangeRequest(ctx context.Context, id string, in
 	} else if md := input.DescriptionMarkdown.Value(); md != nil {
 		d, err := document.FromMarkdown(*md)
 		if err != nil {
-			return nil, apierr.Invalid("descriptionMarkdown", "%s", err.Error())
+			return nil, markdownError("descriptionMarkdown", err)
 		}
 		in.Description = catalog.Some(d)
 	}

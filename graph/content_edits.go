@@ -237,3 +237,16 @@ func mergeResult(res *content.MergeResult) *model.MergeResult {
 	}
 	return out
 }
+
+// markdownError names field in an error of document.FromMarkdown, whose
+// messages speak of "markdown".
+func markdownError(field string, err error) error {
+	msg := err.Error()
+	if e, ok := apierr.As(err); ok {
+		msg = e.Message
+	}
+	if rest, ok := strings.CutPrefix(msg, "markdown"); ok {
+		msg = field + rest
+	}
+	return apierr.Invalid(field, "%s", msg)
+}

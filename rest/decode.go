@@ -15,8 +15,12 @@ import (
 
 // MaxDepth is how deeply a request body may nest objects and arrays. The
 // server caps a body at 1 MiB; the depth bound keeps decoding it (here and
-// in the engines that read documents and settings) shallow too.
-const MaxDepth = 32
+// in the engines that read documents and settings) shallow too. It leaves
+// room for a body carrying a document (a change request's description) as
+// deep as the document engine accepts (internal/document MaxJSONDepth, 96
+// levels of JSON), so that such a document is refused, when it is, by that
+// engine's own message naming the limit and where it is exceeded.
+const MaxDepth = 100
 
 // decodeInput decodes a request's input into in, as its route documents it.
 func decodeInput(req *Request, rt *Route, in any) error {

@@ -112,7 +112,7 @@ func TestDecodeBody(t *testing.T) {
 		{name: "malformed", body: `{"name":`, field: "body", says: "JSON object"},
 		{name: "not an object", body: `["a"]`, field: "body", says: "JSON object"},
 		{name: "null body", body: `null`, field: "body"},
-		{name: "too deep", body: `{"name":"a","any":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`, field: "body", says: "deeper than 32"},
+		{name: "too deep", body: `{"name":"a","any":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}`, field: "body", says: "deeper than 100"},
 		{name: "deep in strings only", body: `{"name":"a","any":"` + strings.Repeat("[{", 100) + `\"]"}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

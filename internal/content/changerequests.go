@@ -86,8 +86,13 @@ func encodeDescription(d *document.Document) (*string, error) {
 	}
 	if err := d.Validate(); err != nil {
 		if ae, ok := apierr.As(err); ok {
-			ae.Field = "description." + strings.TrimPrefix(ae.Field, "description.")
-			return nil, ae
+			// The document's paths start with "document": name the field.
+			field := "description" + strings.TrimPrefix(ae.Field, "document")
+			msg := ae.Message
+			if rest, ok := strings.CutPrefix(msg, "document"); ok {
+				msg = "description" + rest
+			}
+			return nil, apierr.Invalid(field, "%s", msg)
 		}
 		return nil, apierr.Invalid("description", "Invalid description: %v", err)
 	}
@@ -104,8 +109,8 @@ func Description(cr *ent.ChangeRequest) (*document.Document, error) {
 	if cr.Description == nil {
 		return nil, nil
 	}
-	d := &document.Document{}
-	if err := json.Unmarshal([]byte(*cr.Description), d); err != nil {
+	d, err := document.ParseStored([]byte(*cr.Description))
+	if err != nil {
 		return nil, fmt.Errorf("decode description of %s: %w", cr.ID, err)
 	}
 	return d, nil

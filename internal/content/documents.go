@@ -2,7 +2,6 @@ package content
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"quire/ent"
@@ -47,8 +46,8 @@ func (s *Service) Documents(ctx context.Context, versionIDs []string) (map[strin
 		if !ok {
 			return nil, fmt.Errorf("document blob %s is missing", h)
 		}
-		d := &document.Document{}
-		if err := json.Unmarshal(raw, d); err != nil {
+		d, err := document.ParseStored(raw)
+		if err != nil {
 			return nil, fmt.Errorf("decode document %s: %w", h, err)
 		}
 		decoded[h], out[id] = d, d

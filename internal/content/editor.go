@@ -246,6 +246,10 @@ func (e *editor) setDocument(v *ent.PageVersion, md *string, doc *document.Docum
 	}
 	if md != nil {
 		d, err := document.FromMarkdown(*md)
+		if ae, ok := apierr.As(err); ok {
+			// A limit, on the field "markdown".
+			return ae
+		}
 		if err != nil {
 			return apierr.Invalid("markdown", "Invalid markdown: %v", err)
 		}

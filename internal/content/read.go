@@ -3,7 +3,6 @@ package content
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -236,8 +235,8 @@ func loadDocument(ctx context.Context, c *ent.Client, hash string) (*document.Do
 	if !ok {
 		return nil, fmt.Errorf("document blob %s is missing", hash)
 	}
-	doc := &document.Document{}
-	if err := json.Unmarshal(raw, doc); err != nil {
+	doc, err := document.ParseStored(raw)
+	if err != nil {
 		return nil, fmt.Errorf("decode document %s: %w", hash, err)
 	}
 	return doc, nil

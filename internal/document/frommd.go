@@ -3,12 +3,14 @@ package document
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"quire/internal/apierr"
+
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -18,13 +20,24 @@ import (
 // and the block spellings described in markdown.go. Constructs that may not
 // appear where the Markdown put them (say a code block inside a blockquote)
 // are degraded into the nearest allowed form, so the result always passes
-// Validate; the error is only non-nil if that ever fails, which is a bug.
-// Headings deeper than level 3 become heading-3. A leading YAML front matter
-// block is page metadata, not content, and is skipped. Raw HTML other than
-// the tags listed in markdown.go is kept as literal text; HTML comments are
-// dropped.
+// Validate. Headings deeper than level 3 become heading-3. A leading YAML
+// front matter block is page metadata, not content, and is skipped. Raw HTML
+// other than the tags listed in markdown.go is kept as literal text; HTML
+// comments are dropped.
+//
+// Input beyond the limits (MaxMarkdownSize, MaxInlineDelimiters, and a
+// result beyond MaxDepth, MaxNodes or the table limits) is refused with a
+// BadRequest error on the field "markdown" that names the limit. Any other
+// error is a bug.
 func FromMarkdown(md string) (*Document, error) {
-	nodes := convertMarkdown(frontMatter.ReplaceAllString(normalizeInput(md), ""), ctxTop)
+	if len(md) > MaxMarkdownSize {
+		return nil, apierr.Invalid(markdownField, "%s: larger than %s bytes (the limit), %s bytes given",
+			markdownField, grouped(MaxMarkdownSize), grouped(len(md)))
+	}
+	nodes, err := convertMarkdown(frontMatter.ReplaceAllString(normalizeInput(md), ""), ctxTop)
+	if err != nil {
+		return nil, err
+	}
 	if nodes == nil {
 		nodes = []Node{}
 	}
@@ -32,7 +45,11 @@ func FromMarkdown(md string) (*Document, error) {
 	for i := range doc.Nodes {
 		canonicalize(&doc.Nodes[i])
 	}
-	if err := doc.Validate(); err != nil {
+	root := rootPath(rootField)
+	if err := checkLimits(doc.Nodes, root); err != nil {
+		return nil, err.apiError(markdownField)
+	}
+	if err := validateBlocks(doc.Nodes, root.field("nodes"), ctxTop); err != nil {
 		return nil, fmt.Errorf("document: markdown conversion produced an invalid document: %w", err)
 	}
 	return doc, nil
@@ -56,24 +73,74 @@ func normalizeInput(md string) string {
 // "key: value" lines), which holds page metadata rather than content.
 var frontMatter = regexp.MustCompile(`\A---[ \t]*\n(?:[A-Za-z0-9_-]+:.*\n(?:[ \t-].*\n|[ \t]*\n)*)+---[ \t]*(?:\n|\z)`)
 
-func convertMarkdown(md string, ctx set) []Node {
+// convertMarkdown parses and converts Markdown; the error is the first
+// limit that the input exceeds.
+func convertMarkdown(md string, ctx set) ([]Node, error) {
+	nodes, g := convert(md, ctx)
+	if g.err != nil {
+		return nil, g.apiError()
+	}
+	return nodes, nil
+}
+
+// convert parses and converts Markdown; the guard tells whether it
+// exceeded a limit, in which case the nodes mean nothing.
+func convert(md string, ctx set) ([]Node, *mdGuard) {
 	src := []byte(normalizeInput(md))
-	root := markdown.Parser().Parse(text.NewReader(src))
-	c := &converter{src: src}
-	return c.blocks(root, ctx)
+	g, pc := newGuard(src)
+	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
+	if g.err != nil {
+		return nil, g
+	}
+	c := &converter{src: src, guard: g}
+	return c.blocks(root, ctx), g
 }
 
 type converter struct {
-	src []byte
+	src   []byte
+	guard *mdGuard
+	count int // nodes converted so far, see counted
 }
 
 // blocks converts the block children of parent and fits them into ctx.
 func (c *converter) blocks(parent ast.Node, ctx set) []Node {
 	var out []Node
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
-		out = append(out, c.block(n)...)
+	for n := parent.FirstChild(); n != nil && c.guard.err == nil; n = n.NextSibling() {
+		conv := c.block(n)
+		_ = c.counted(len(conv))
+		out = append(out, conv...)
+	}
+	if c.guard.err != nil {
+		// The input is refused: what is left need not be converted.
+		return nil
 	}
 	return fit(out, ctx)
+}
+
+// offsetOf is where the first line of n or its first descendant with
+// lines starts in the source; -1 if there is none.
+func offsetOf(n ast.Node) int {
+	for ; n != nil; n = n.FirstChild() {
+		if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+			return n.Lines().At(0).Start
+		}
+	}
+	return -1
+}
+
+// counted adds n nodes about to be made to the count, reporting whether
+// the conversion may go on. The count follows the conversion (blocks, list
+// items, code lines, inlines) and comes close to what the document will
+// hold (it is more only where a block degrades into fewer nodes, such as a
+// code block in a blockquote); past MaxNodes the input is refused before
+// the rest is converted, rather than after building a tree many times the
+// limit.
+func (c *converter) counted(n int) bool {
+	c.count += n
+	if c.count > MaxNodes {
+		c.guard.exceed(tooManyNodes(), -1)
+	}
+	return c.guard.err == nil
 }
 
 func (c *converter) block(n ast.Node) []Node {
@@ -105,8 +172,14 @@ func (c *converter) block(n ast.Node) []Node {
 	case *ast.ThematicBreak:
 		return []Node{{Object: ObjectBlock, Type: BlockDivider}}
 	case *ast.FencedCodeBlock:
+		if !c.counted(2 * x.Lines().Len()) { // a code line and its text per line
+			return nil
+		}
 		return []Node{codeBlock(c.lines(x), unescape(string(x.Language(c.src))))}
 	case *ast.CodeBlock:
+		if !c.counted(2 * x.Lines().Len()) {
+			return nil
+		}
 		return []Node{codeBlock(c.lines(x), "")}
 	case *ast.Blockquote:
 		return []Node{{Object: ObjectBlock, Type: BlockQuote, Nodes: c.blocks(x, ctxQuote)}}
@@ -159,7 +232,7 @@ func (c *converter) list(l *ast.List) Node {
 	}
 	var items []item
 	anyTask := false
-	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+	for it := l.FirstChild(); it != nil && c.counted(1); it = it.NextSibling() {
 		var checked, task bool
 		if first := it.FirstChild(); first != nil {
 			if cb, ok := first.FirstChild().(*east.TaskCheckBox); ok && first.FirstChild() != nil {
@@ -205,12 +278,22 @@ func (c *converter) htmlBlock(h *ast.HTMLBlock) []Node {
 		if l == "" {
 			continue
 		}
+		if !c.counted(2) {
+			return nil
+		}
 		out = append(out, Node{Object: ObjectBlock, Type: BlockParagraph, Nodes: []Node{NewText(l)}})
 	}
 	return out
 }
 
 func (c *converter) table(t *east.Table) Node {
+	// Check the size before converting any cell.
+	if head := t.FirstChild(); head != nil {
+		if err := tableLimit(head.ChildCount(), t.ChildCount()-1, nil); err != nil {
+			c.guard.exceed(err, offsetOf(t))
+			return Node{}
+		}
+	}
 	var titles, aligns []string
 	var rows [][][]Node
 	for r := t.FirstChild(); r != nil; r = r.NextSibling() {
@@ -239,142 +322,6 @@ func (c *converter) table(t *east.Table) Node {
 		titles[i] = strings.ReplaceAll(t, "\n", " ")
 	}
 	return buildTable(titles, aligns, rows)
-}
-
-func (c *converter) liquid(l *liquidBlock) []Node {
-	switch l.name {
-	case "hint":
-		style := l.attrs["style"]
-		switch style {
-		case HintInfo, HintWarning, HintDanger, HintSuccess:
-		default:
-			style = HintInfo
-		}
-		return []Node{{Object: ObjectBlock, Type: BlockHint, Data: map[string]any{"style": style},
-			Nodes: c.blocks(l, ctxHint)}}
-	case "tabs":
-		return []Node{c.itemsContainer(l, BlockTabs, "tab", BlockTabsItem, ctxTab, "title")}
-	case "stepper":
-		return []Node{c.itemsContainer(l, BlockStepper, "step", BlockStepperStep, ctxTab, "")}
-	case "columns":
-		return []Node{c.itemsContainer(l, BlockColumns, "column", BlockColumn, ctxColumn, "")}
-	case "tab", "step", "column":
-		// Outside its container: keep the content.
-		return c.blocks(l, ctxAnyBlock)
-	case "code":
-		inner := c.blocks(l, ctxAnyBlock)
-		for i := range inner {
-			if inner[i].Type != BlockCode {
-				continue
-			}
-			if t := l.attrs["title"]; t != "" {
-				inner[i].Data["title"] = t
-			}
-			if o := l.attrs["overflow"]; o == "wrap" || o == "scroll" {
-				inner[i].Data["overflow"] = o
-			}
-			for _, k := range []string{"lineNumbers", "fullWidth", "expandable"} {
-				if b, err := strconv.ParseBool(l.attrs[k]); err == nil {
-					inner[i].Data[k] = b
-				}
-			}
-			break
-		}
-		return inner
-	case "file":
-		src := l.attrs["src"]
-		caption := strings.Join(strings.Fields(strings.Join(l.body, " ")), " ")
-		ref := RefFromURL(src)
-		if ref.Kind != RefFile {
-			label := caption
-			if label == "" {
-				label = src
-			}
-			return []Node{{Object: ObjectBlock, Type: BlockParagraph, Nodes: []Node{linkNode(ref, label)}}}
-		}
-		data := map[string]any{"ref": ref.Map()}
-		if caption != "" {
-			data["caption"] = caption
-		}
-		return []Node{{Object: ObjectBlock, Type: BlockFile, Data: data}}
-	case "content-ref":
-		u := l.attrs["url"]
-		if u == "" {
-			return nil
-		}
-		return []Node{{Object: ObjectBlock, Type: BlockContentRef, Data: map[string]any{"ref": RefFromURL(u).Map()}}}
-	case "embed":
-		u := l.attrs["url"]
-		if u == "" {
-			return nil
-		}
-		return []Node{{Object: ObjectBlock, Type: BlockEmbed, Data: map[string]any{"url": u}}}
-	}
-	return nil
-}
-
-// itemsContainer converts tabs, stepper and columns: a container whose
-// children are item tags. Stray content goes into the preceding item.
-func (c *converter) itemsContainer(l *liquidBlock, typ, itemTag, itemType string, itemCtx set, titleAttr string) Node {
-	out := Node{Object: ObjectBlock, Type: typ, Data: map[string]any{}}
-	for ch := l.FirstChild(); ch != nil; ch = ch.NextSibling() {
-		if lb, ok := ch.(*liquidBlock); ok && lb.name == itemTag {
-			data := map[string]any{}
-			if titleAttr != "" {
-				data[titleAttr] = lb.attrs[titleAttr]
-			}
-			out.Nodes = append(out.Nodes, Node{Object: ObjectBlock, Type: itemType, Data: data,
-				Nodes: c.blocks(lb, itemCtx)})
-			continue
-		}
-		stray := fit(c.block(ch), itemCtx)
-		if len(stray) == 0 {
-			continue
-		}
-		if len(out.Nodes) == 0 {
-			data := map[string]any{}
-			if titleAttr != "" {
-				data[titleAttr] = ""
-			}
-			out.Nodes = append(out.Nodes, Node{Object: ObjectBlock, Type: itemType, Data: data})
-		}
-		last := &out.Nodes[len(out.Nodes)-1]
-		last.Nodes = append(last.Nodes, stray...)
-	}
-	return out
-}
-
-func (c *converter) details(d *detailsBlock) Node {
-	title := titleInlines(d.title)
-	body := c.blocks(d, ctxExpandableBody)
-	return expandable(title, body)
-}
-
-func expandable(title []Node, body []Node) Node {
-	if len(body) == 0 {
-		body = []Node{{Object: ObjectBlock, Type: BlockParagraph}}
-	}
-	return Node{Object: ObjectBlock, Type: BlockExpandable, Fragments: []Node{
-		{Object: ObjectFragment, Fragment: FragmentExpandableTitle, Type: FragmentExpandableTitle,
-			Nodes: []Node{{Object: ObjectBlock, Type: BlockParagraph, Nodes: title}}},
-		{Object: ObjectFragment, Fragment: FragmentExpandableBody, Type: FragmentExpandableBody, Nodes: body},
-	}}
-}
-
-// titleInlines parses a one-line Markdown title into inline content.
-func titleInlines(s string) []Node {
-	blocks := convertMarkdown(s, ctxAnyBlock)
-	if len(blocks) == 0 {
-		return nil
-	}
-	var out []Node
-	for i := range blocks {
-		if i > 0 {
-			out = append(out, NewText(" "))
-		}
-		out = append(out, blockInlines(&blocks[i])...)
-	}
-	return trimEdges(normalizeInlines(out))
 }
 
 // imagesOnly returns an images block when a paragraph holds nothing but
@@ -414,9 +361,9 @@ func (c *converter) imageData(img *ast.Image) map[string]any {
 		ref = ContentRef{Kind: RefURL, URL: dest}
 	}
 	data := map[string]any{"ref": ref.Map()}
-	var alt []Node
+	var alt inlineSink
 	c.inlineChildren(img, nil, &alt)
-	if a := strings.TrimSpace(inlineText(alt)); a != "" {
+	if a := strings.TrimSpace(inlineText(alt.nodes())); a != "" {
 		data["alt"] = a
 	}
 	if t := strings.TrimSpace(unescape(string(img.Title))); t != "" {
@@ -426,7 +373,7 @@ func (c *converter) imageData(img *ast.Image) map[string]any {
 }
 
 func (c *converter) inlines(parent ast.Node) []Node {
-	var out []Node
+	out := inlineSink{c: c}
 	c.inlineChildren(parent, nil, &out)
-	return normalizeInlines(out)
+	return normalizeInlines(out.nodes())
 }

@@ -2,6 +2,7 @@ package document
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -26,34 +27,147 @@ var (
 
 var htmlTagMark = map[string]string{"kbd": MarkKeyboard, "sup": MarkSuperscript, "sub": MarkSubscript, "mark": MarkColor}
 
+// inlineSink collects converted inline content. Adjacent text under the
+// same marks becomes one text node as it comes: a paragraph of many short
+// lines or entities is one run of text, and a node per piece would cost
+// memory many times its size before normalizeInlines merged them.
+type inlineSink struct {
+	out     []Node
+	pending strings.Builder
+	marks   []Mark
+	open    bool // pending holds text under marks
+	// c counts the nodes (see converter.counted); nil for text that
+	// makes no nodes, such as alt text.
+	c *converter
+}
+
+func (s *inlineSink) text(text string, marks []Mark) {
+	if s.open && !sameRawMarks(s.marks, marks) {
+		s.flush()
+	}
+	if !s.open {
+		s.marks, s.open = marks, true
+	}
+	s.pending.WriteString(text)
+}
+
+func (s *inlineSink) node(n Node) {
+	s.flush()
+	s.count()
+	s.out = append(s.out, n)
+}
+
+func (s *inlineSink) flush() {
+	if s.open {
+		if k := len(s.out); k == 0 || s.out[k-1].Object != ObjectText {
+			// Adjacent text nodes become one.
+			s.count()
+		}
+		s.out = append(s.out, NewText(s.pending.String(), s.marks...))
+		s.pending.Reset()
+		s.open = false
+	}
+}
+
+func (s *inlineSink) count() {
+	if s.c != nil {
+		s.c.counted(1)
+	}
+}
+
+// nodes returns the content collected so far.
+func (s *inlineSink) nodes() []Node {
+	s.flush()
+	return s.out
+}
+
+// sameRawMarks reports equal mark lists, order and repeats included: text
+// under equal lists normalizes alike.
+func sameRawMarks(a, b []Mark) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if markKey(a[i]) != markKey(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// htmlMarks are the marks that raw HTML tags among a run of siblings have
+// opened and not closed: a stack per tag, so that a closing tag ends the
+// latest of its kind. Only the latest of each kind applies.
+type htmlMarks struct {
+	open map[string][]Mark // by mark type
+	// order lists the mark types by when their latest mark opened.
+	order []string
+}
+
+func (h *htmlMarks) push(m Mark) {
+	if h.open == nil {
+		h.open = map[string][]Mark{}
+	}
+	h.open[m.Type] = append(h.open[m.Type], m)
+	h.order = append(slices.DeleteFunc(h.order, func(t string) bool { return t == m.Type }), m.Type)
+}
+
+// pop closes the latest mark of type typ, reporting whether one was open.
+func (h *htmlMarks) pop(typ string) bool {
+	st := h.open[typ]
+	if len(st) == 0 {
+		return false
+	}
+	h.open[typ] = st[:len(st)-1]
+	if len(st) == 1 {
+		h.order = slices.DeleteFunc(h.order, func(t string) bool { return t == typ })
+	}
+	return true
+}
+
+// over returns marks with the open HTML marks added, innermost: the latest
+// of each kind, which is the one normalizeMarks keeps.
+func (h *htmlMarks) over(marks []Mark) []Mark {
+	out := make([]Mark, 0, len(marks)+len(h.order))
+	out = append(out, marks...)
+	for _, t := range h.order {
+		st := h.open[t]
+		out = append(out, st[len(st)-1])
+	}
+	return out
+}
+
 // inlineChildren converts the inline children of parent under marks.
 // Raw HTML <kbd>, <sup>, <sub> and <mark style="..."> toggle marks over the
 // siblings that follow them.
-func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *[]Node) {
-	var html []Mark
-	for n := parent.FirstChild(); n != nil; n = n.NextSibling() {
+func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *inlineSink) {
+	var html htmlMarks
+	for n := parent.FirstChild(); n != nil && c.guard.err == nil; n = n.NextSibling() {
 		cur := marks
-		if len(html) > 0 {
-			cur = append(append([]Mark{}, marks...), html...)
+		if len(html.order) > 0 {
+			cur = html.over(marks)
 		}
 		switch x := n.(type) {
 		case *ast.Text:
 			s := x.Segment.Value(c.src)
 			if x.IsRaw() {
-				*out = append(*out, NewText(string(s), cur...))
+				out.text(string(s), cur)
 			} else {
-				*out = append(*out, NewText(unescape(string(s)), cur...))
+				out.text(unescape(string(s)), cur)
 			}
 			if x.HardLineBreak() {
-				*out = append(*out, NewText("\n", cur...))
+				out.text("\n", cur)
 			} else if x.SoftLineBreak() {
-				*out = append(*out, NewText(" ", cur...))
+				out.text(" ", cur)
 			}
 		case *ast.String:
 			if x.IsRaw() || x.IsCode() {
-				*out = append(*out, NewText(string(x.Value), cur...))
+				out.text(string(x.Value), cur)
 			} else {
-				*out = append(*out, NewText(unescape(string(x.Value)), cur...))
+				out.text(unescape(string(x.Value)), cur)
 			}
 		case *ast.Emphasis:
 			m := MarkItalic
@@ -73,13 +187,13 @@ func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *[]Node) {
 				}
 			}
 			code := strings.ReplaceAll(b.String(), "\n", " ")
-			*out = append(*out, NewText(code, withMark(cur, Mark{Type: MarkCode})...))
+			out.text(code, withMark(cur, Mark{Type: MarkCode}))
 		case *ast.Link:
-			var inner []Node
+			inner := inlineSink{c: c}
 			c.inlineChildren(x, cur, &inner)
 			ref := RefFromURL(unescape(string(x.Destination)))
-			*out = append(*out, Node{Object: ObjectInline, Type: InlineLink, Data: map[string]any{"ref": ref.Map()},
-				Nodes: linkContent(normalizeInlines(inner))})
+			out.node(Node{Object: ObjectInline, Type: InlineLink, Data: map[string]any{"ref": ref.Map()},
+				Nodes: linkContent(normalizeInlines(inner.nodes()))})
 		case *ast.AutoLink:
 			label := string(x.Label(c.src))
 			u := string(x.URL(c.src))
@@ -87,10 +201,10 @@ func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *[]Node) {
 				u = "mailto:" + u
 			}
 			ref := RefFromURL(u)
-			*out = append(*out, Node{Object: ObjectInline, Type: InlineLink, Data: map[string]any{"ref": ref.Map()},
+			out.node(Node{Object: ObjectInline, Type: InlineLink, Data: map[string]any{"ref": ref.Map()},
 				Nodes: []Node{NewText(label, cur...)}})
 		case *ast.Image:
-			*out = append(*out, Node{Object: ObjectInline, Type: InlineImage, Data: c.imageData(x), IsVoid: true})
+			out.node(Node{Object: ObjectInline, Type: InlineImage, Data: c.imageData(x), IsVoid: true})
 		case *ast.RawHTML:
 			var b strings.Builder
 			for i := 0; i < x.Segments.Len(); i++ {
@@ -102,33 +216,25 @@ func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *[]Node) {
 			switch {
 			case strings.HasPrefix(tag, "<!--"):
 			case htmlBreak.MatchString(tag):
-				*out = append(*out, NewText("\n", cur...))
+				out.text("\n", cur)
 			case htmlMarkOpen.MatchString(tag):
 				m := htmlMarkOpen.FindStringSubmatch(tag)
 				mk := Mark{Type: htmlTagMark[strings.ToLower(m[1])]}
 				if mk.Type == MarkColor {
 					mk.Data = colorData(m[3])
 				}
-				html = append(html, mk)
+				html.push(mk)
 			case htmlMarkEnd.MatchString(tag):
 				typ := htmlTagMark[strings.ToLower(htmlMarkEnd.FindStringSubmatch(tag)[1])]
-				found := false
-				for i := len(html) - 1; i >= 0; i-- {
-					if html[i].Type == typ {
-						html = append(html[:i:i], html[i+1:]...)
-						found = true
-						break
-					}
-				}
-				if !found {
-					*out = append(*out, NewText(raw, cur...))
+				if !html.pop(typ) {
+					out.text(raw, cur)
 				}
 			default:
-				*out = append(*out, NewText(raw, cur...))
+				out.text(raw, cur)
 			}
 		case *east.TaskCheckBox:
 		case *inlineMathNode:
-			*out = append(*out, Node{Object: ObjectInline, Type: InlineMath, IsVoid: true,
+			out.node(Node{Object: ObjectInline, Type: InlineMath, IsVoid: true,
 				Data: map[string]any{"formula": x.formula}})
 		default:
 			c.inlineChildren(n, cur, out)
@@ -187,14 +293,31 @@ var markOrder = map[string]int{
 // normalizeMarks sorts marks into canonical order and keeps one per type
 // (the innermost color wins).
 func normalizeMarks(marks []Mark) []Mark {
-	out := make([]Mark, 0, len(marks))
+	out := make([]Mark, 0, min(len(marks), len(markOrder)))
+	var seen map[string]bool // types other than the first
 	for i := len(marks) - 1; i >= 0; i-- {
+		t := marks[i].Type
 		dup := false
-		for _, m := range out {
-			dup = dup || m.Type == marks[i].Type
+		if seen != nil {
+			dup = seen[t]
+		} else {
+			for _, m := range out {
+				dup = dup || m.Type == t
+			}
 		}
-		if !dup {
-			out = append(out, marks[i])
+		if dup {
+			continue
+		}
+		out = append(out, marks[i])
+		if len(out) == len(markOrder) && seen == nil {
+			// Marks of unknown types (in documents built in code) can make
+			// the list long: count them in a set from here on.
+			seen = map[string]bool{}
+			for _, m := range out {
+				seen[m.Type] = true
+			}
+		} else if seen != nil {
+			seen[t] = true
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return markOrder[out[i].Type] < markOrder[out[j].Type] })
@@ -226,8 +349,21 @@ func markKey(m Mark) string {
 // leaves with equal marks and drops empty leaves.
 func normalizeInlines(nodes []Node) []Node {
 	var out []Node
+	// merged holds the text of the last leaf while leaves merge into it,
+	// so that n leaves cost their length once rather than n times.
+	var merged strings.Builder
+	merging := false
+	flush := func() {
+		if merging {
+			last := &out[len(out)-1]
+			last.Leaves[len(last.Leaves)-1].Text = merged.String()
+			merged.Reset()
+			merging = false
+		}
+	}
 	for _, n := range nodes {
 		if n.Object != ObjectText {
+			flush()
 			out = append(out, n)
 			continue
 		}
@@ -242,13 +378,19 @@ func normalizeInlines(nodes []Node) []Node {
 			}
 			last := &out[len(out)-1]
 			prev := &last.Leaves[len(last.Leaves)-1]
-			if sameMarks(prev.Marks, l.Marks) {
-				prev.Text += l.Text
-			} else {
+			if !sameMarks(prev.Marks, l.Marks) {
+				flush()
 				last.Leaves = append(last.Leaves, l)
+				continue
 			}
+			if !merging {
+				merged.WriteString(prev.Text)
+				merging = true
+			}
+			merged.WriteString(l.Text)
 		}
 	}
+	flush()
 	return out
 }
 

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"quire/internal/apierr"
 )
 
 func addMarkdownSeeds(f *testing.F) {
@@ -38,15 +40,34 @@ func sections(md string) []string {
 	return out
 }
 
-// FuzzFromMarkdown: any input converts without panicking, the result is a
-// valid document whose JSON parses back to it, and it renders back to
-// Markdown that converts again.
+// limitRefusal reports whether err is the refusal of an input beyond the
+// limits: a BadRequest whose message names the limit.
+func limitRefusal(err error, field string) bool {
+	e, ok := apierr.As(err)
+	return ok && e.Code == apierr.BadRequest && e.Field == field && strings.Contains(e.Message, "(the limit")
+}
+
+// FuzzFromMarkdown: any input converts without panicking or is refused for
+// a limit, the result is a valid document within the limits whose JSON
+// parses back to it, and it renders back to Markdown that converts again.
 func FuzzFromMarkdown(f *testing.F) {
 	addMarkdownSeeds(f)
+	for _, s := range []string{
+		strings.Repeat(">", 40) + " x", strings.Repeat("- ", 40) + "x", strings.Repeat("[", 1200),
+		strings.Repeat("*a ", 1100), "| a |\n| - |\n" + strings.Repeat("| b |\n", 10),
+	} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, md string) {
 		doc, err := FromMarkdown(md)
+		if limitRefusal(err, "markdown") {
+			return
+		}
 		if err != nil {
 			t.Fatalf("FromMarkdown: %v", err)
+		}
+		if err := doc.Validate(); err != nil {
+			t.Fatalf("FromMarkdown made a document beyond the rules or the limits: %v", err)
 		}
 		raw, err := json.Marshal(doc)
 		if err != nil {
@@ -64,6 +85,13 @@ func FuzzFromMarkdown(f *testing.F) {
 			t.Fatalf("FromMarkdown(ToMarkdown(doc)): %v", err)
 		}
 	})
+}
+
+// rewrittenFine reports whether the Markdown of a valid document converts
+// back: it may only exceed MaxInlineDelimiters, a limit of Markdown that
+// documents lack.
+func rewrittenFine(err error) bool {
+	return err == nil || limitRefusal(err, "markdown") && strings.Contains(err.Error(), "delimiters")
 }
 
 // FuzzParse: any input parses or fails without panicking; a parsed
@@ -88,6 +116,8 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(quotesJSON(MaxDepth - 1)))
+	f.Add([]byte(tableJSON(MaxTableColumns+1, 1)))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		doc, err := Parse(raw)
 		if err != nil {
@@ -107,9 +137,12 @@ func FuzzParse(f *testing.F) {
 		if b2, _ := json.Marshal(again); string(b2) != string(b) {
 			t.Fatalf("not stable:\n%s\n%s", b, b2)
 		}
+		if err := doc.Validate(); err != nil {
+			t.Fatalf("Parse accepted a document that Validate refuses: %v", err)
+		}
 		_ = doc.Text()
 		md := ToMarkdown(doc)
-		if _, err := FromMarkdown(md); err != nil {
+		if _, err := FromMarkdown(md); !rewrittenFine(err) {
 			t.Fatalf("FromMarkdown(ToMarkdown(doc)): %v", err)
 		}
 	})
@@ -122,6 +155,9 @@ func FuzzMarkdownFixpoint(f *testing.F) {
 	addMarkdownSeeds(f)
 	f.Fuzz(func(t *testing.T, md string) {
 		d0, err := FromMarkdown(md)
+		if limitRefusal(err, "markdown") {
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,8 +15,14 @@ import (
 
 // markdown is the shared goldmark instance: CommonMark plus the GFM
 // extensions (tables, task lists, strikethrough, autolinks), heading
-// attributes ({#id}) and Quire's own blocks (liquid tags, <details>, $$ math).
+// attributes ({#id}) and Quire's own blocks (liquid tags, <details>, $$ math),
+// with the guards of mdguard.go.
 var markdown = goldmark.New(
+	goldmark.WithParser(parser.NewParser(
+		parser.WithBlockParsers(blockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+	)),
 	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify,
 		extension.TaskList, quireExtension{}),
 	goldmark.WithParserOptions(parser.WithHeadingAttribute()),
@@ -31,7 +37,9 @@ func (quireExtension) Extend(m goldmark.Markdown) {
 			util.Prioritized(mathBlockParser{}, 650),
 			util.Prioritized(detailsParser{}, 850),
 		),
-		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150)),
+		parser.WithInlineParsers(util.Prioritized(inlineMathParser{}, 150),
+			// Before every parser of the characters it counts.
+			util.Prioritized(delimiterGuard{}, 0)),
 	)
 }
 
@@ -183,7 +191,7 @@ func (liquidParser) Open(parent ast.Node, reader text.Reader, pc parser.Context)
 	n := &liquidBlock{name: name, attrs: attrs}
 	switch {
 	case liquidContainers[name]:
-		if !util.IsBlank(rest) {
+		if !util.IsBlank(rest) || !mayOpenContainer(parent, reader, pc) {
 			return nil, parser.NoChildren
 		}
 		reader.AdvanceToEOL()
@@ -290,6 +298,7 @@ type detailsBlock struct {
 	ast.BaseBlock
 	title    string
 	hasTitle bool
+	offset   int // of the opening line in the source
 }
 
 func (n *detailsBlock) Kind() ast.NodeKind { return kindDetails }
@@ -316,10 +325,11 @@ func (detailsParser) Open(parent ast.Node, reader text.Reader, pc parser.Context
 		return nil, parser.NoChildren
 	}
 	m := detailsOpen.FindSubmatchIndex(line[pos:])
-	if m == nil {
+	if m == nil || !mayOpenContainer(parent, reader, pc) {
 		return nil, parser.NoChildren
 	}
-	n := &detailsBlock{}
+	_, seg := reader.Position()
+	n := &detailsBlock{offset: seg.Start}
 	if m[2] >= 0 {
 		n.title = string(line[pos+m[2] : pos+m[3]])
 		n.hasTitle = true

@@ -15,10 +15,7 @@
 // constructs that CommonMark lacks).
 package document
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "bytes"
 
 // Object kinds.
 const (
@@ -185,24 +182,6 @@ var fragmentTypes = map[string]bool{
 	BlockExpandable: true, BlockImage: true, BlockTable: true, InlineAnnotation: true,
 }
 
-type docJSON struct {
-	Object string         `json:"object"`
-	Data   map[string]any `json:"data"`
-	Nodes  []Node         `json:"nodes"`
-}
-
-// MarshalJSON writes the document in the API shape.
-func (d Document) MarshalJSON() ([]byte, error) {
-	out := docJSON{Object: ObjectDocument, Data: d.Data, Nodes: d.Nodes}
-	if out.Data == nil {
-		out.Data = map[string]any{}
-	}
-	if out.Nodes == nil {
-		out.Nodes = []Node{}
-	}
-	return json.Marshal(out)
-}
-
 // UnmarshalJSON parses and validates a document; see Parse. A JSON null
 // leaves d unchanged.
 func (d *Document) UnmarshalJSON(raw []byte) error {
@@ -215,94 +194,6 @@ func (d *Document) UnmarshalJSON(raw []byte) error {
 	}
 	*d = *doc
 	return nil
-}
-
-type textJSON struct {
-	Object string `json:"object"`
-	Key    string `json:"key,omitempty"`
-	Leaves []Leaf `json:"leaves"`
-}
-
-type elementJSON struct {
-	Object    string         `json:"object"`
-	Type      string         `json:"type"`
-	Key       string         `json:"key,omitempty"`
-	Data      map[string]any `json:"data"`
-	Nodes     *[]Node        `json:"nodes,omitempty"`
-	Fragments *[]Node        `json:"fragments,omitempty"`
-	IsVoid    bool           `json:"isVoid"`
-	Meta      map[string]any `json:"meta,omitempty"`
-}
-
-type fragmentJSON struct {
-	Object   string `json:"object"`
-	Key      string `json:"key,omitempty"`
-	Fragment string `json:"fragment,omitempty"`
-	Type     string `json:"type,omitempty"`
-	Nodes    []Node `json:"nodes"`
-}
-
-// MarshalJSON writes the node in the API shape for its object kind.
-func (n Node) MarshalJSON() ([]byte, error) {
-	switch n.Object {
-	case ObjectText:
-		leaves := n.Leaves
-		if leaves == nil {
-			leaves = []Leaf{}
-		}
-		return json.Marshal(textJSON{Object: ObjectText, Key: n.Key, Leaves: leaves})
-	case ObjectFragment:
-		nodes := n.Nodes
-		if nodes == nil {
-			nodes = []Node{}
-		}
-		return json.Marshal(fragmentJSON{Object: ObjectFragment, Key: n.Key, Fragment: n.Fragment, Type: n.Type, Nodes: nodes})
-	}
-	out := elementJSON{Object: n.Object, Type: n.Type, Key: n.Key, Data: n.Data, IsVoid: n.IsVoid, Meta: n.Meta}
-	if out.Data == nil {
-		out.Data = map[string]any{}
-	}
-	if !n.IsVoid {
-		nodes := n.Nodes
-		if nodes == nil {
-			nodes = []Node{}
-		}
-		out.Nodes = &nodes
-	}
-	if n.Fragments != nil || fragmentTypes[n.Type] {
-		frags := n.Fragments
-		if frags == nil {
-			frags = []Node{}
-		}
-		out.Fragments = &frags
-	}
-	return json.Marshal(out)
-}
-
-type leafJSON struct {
-	Object string `json:"object"`
-	Text   string `json:"text"`
-	Marks  []Mark `json:"marks"`
-}
-
-// MarshalJSON writes the leaf in the API shape.
-func (l Leaf) MarshalJSON() ([]byte, error) {
-	marks := l.Marks
-	if marks == nil {
-		marks = []Mark{}
-	}
-	return json.Marshal(leafJSON{Object: ObjectLeaf, Text: l.Text, Marks: marks})
-}
-
-type markJSON struct {
-	Object string         `json:"object"`
-	Type   string         `json:"type"`
-	Data   map[string]any `json:"data,omitempty"`
-}
-
-// MarshalJSON writes the mark in the API shape.
-func (m Mark) MarshalJSON() ([]byte, error) {
-	return json.Marshal(markJSON{Object: ObjectMark, Type: m.Type, Data: m.Data})
 }
 
 // canonicalize brings a node tree into the one form Parse and FromMarkdown

@@ -2,9 +2,9 @@ package document
 
 import (
 	"encoding/json"
+	"math"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"quire/internal/apierr"
@@ -15,9 +15,10 @@ const rootField = "document"
 
 var headingIDPattern = regexp.MustCompile(`^[-a-z0-9.+_]+$`)
 
-// Parse decodes and validates a JSON document. It checks object kinds, block
-// and inline types and where they may appear, each type's required data
-// (including content references), leaves and marks. Errors are apierr
+// Parse decodes and validates a JSON document. It checks the limits (see
+// MaxDepth), object kinds, block and inline types and where they may
+// appear, each type's required data (including content references), leaves
+// and marks. Errors are apierr
 // BadRequest errors whose Field is the JSON path of the offending value,
 // such as "document.nodes[2].data.style".
 //
@@ -27,6 +28,37 @@ var headingIDPattern = regexp.MustCompile(`^[-a-z0-9.+_]+$`)
 // type), unknown members are dropped and the children of void nodes are
 // ignored.
 func Parse(raw []byte) (*Document, error) {
+	if err := jsonDepthError(raw); err != nil {
+		return nil, err.apiError("")
+	}
+	doc, err := parse(raw, MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	if err := doc.Validate(); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// ParseStored decodes a document that Quire stored itself. It checks what
+// Parse checks except the limits: content stored before they existed may
+// exceed them and must stay readable. Work on such a document is still
+// linear in its size: ToMarkdown writes containers below MaxDepth without
+// their own markers, and tables are laid out within the table limits.
+func ParseStored(raw []byte) (*Document, error) {
+	doc, err := parse(raw, math.MaxInt)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateBlocks(doc.Nodes, rootPath(rootField).field("nodes"), ctxTop); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// parse decodes a document whose nodes nest at most depth levels.
+func parse(raw []byte, depth int) (*Document, error) {
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, apierr.Invalid(rootField, "document is not valid JSON: %v", err)
@@ -46,7 +78,7 @@ func Parse(raw []byte) (*Document, error) {
 		}
 		doc.Data = dm
 	}
-	nodes, err := decodeNodes(m, "nodes", rootField, true)
+	nodes, err := decodeNodes(m, "nodes", rootPath(rootField), true, depth)
 	if err != nil {
 		return nil, err
 	}
@@ -54,34 +86,43 @@ func Parse(raw []byte) (*Document, error) {
 	for i := range doc.Nodes {
 		canonicalize(&doc.Nodes[i])
 	}
-	if err := doc.Validate(); err != nil {
-		return nil, err
-	}
 	return doc, nil
 }
 
-// Validate checks a document built in code against the same rules as Parse.
+// Validate checks a document built in code against the same rules as Parse,
+// the limits first.
 func (d *Document) Validate() error {
-	return validateBlocks(d.Nodes, rootField+".nodes", ctxTop)
+	root := rootPath(rootField)
+	if err := checkLimits(d.Nodes, root); err != nil {
+		return err.apiError("")
+	}
+	return validateBlocks(d.Nodes, root.field("nodes"), ctxTop)
 }
 
-// decodeNodes decodes the array m[key]; path is the path of m.
-func decodeNodes(m map[string]any, key, path string, required bool) ([]Node, error) {
-	p := path + "." + key
+// decodeNodes decodes the array m[key]; path is the path of m, and room the
+// levels of nodes that may still nest, the array's included. Deeper nodes
+// are refused here, before anything is decoded below them.
+func decodeNodes(m map[string]any, key string, path *jsonPath, required bool, room int) ([]Node, error) {
+	p := path.field(key)
 	raw, present := m[key]
 	if !present {
 		if required {
-			return nil, apierr.Invalid(p, "%s is required", p)
+			ps := p.String()
+			return nil, apierr.Invalid(ps, "%s is required", ps)
 		}
 		return nil, nil
 	}
 	arr, ok := raw.([]any)
 	if !ok {
-		return nil, apierr.Invalid(p, "%s must be an array", p)
+		ps := p.String()
+		return nil, apierr.Invalid(ps, "%s must be an array", ps)
+	}
+	if len(arr) > 0 && room < 1 {
+		return nil, tooDeep(p.index(0)).apiError("")
 	}
 	out := make([]Node, len(arr))
 	for i, item := range arr {
-		n, err := decodeNode(item, idx(p, i))
+		n, err := decodeNode(item, p.index(i), room-1)
 		if err != nil {
 			return nil, err
 		}
@@ -90,36 +131,39 @@ func decodeNodes(m map[string]any, key, path string, required bool) ([]Node, err
 	return out, nil
 }
 
-func optString(m map[string]any, key, path string) (string, error) {
+func optString(m map[string]any, key string, path *jsonPath) (string, error) {
 	v, present := m[key]
 	if !present {
 		return "", nil
 	}
 	s, ok := v.(string)
 	if !ok {
-		return "", apierr.Invalid(path+"."+key, "%s.%s must be a string", path, key)
+		ps := path.String()
+		return "", apierr.Invalid(ps+"."+key, "%s.%s must be a string", ps, key)
 	}
 	return s, nil
 }
 
-func optObject(m map[string]any, key, path string) (map[string]any, error) {
+func optObject(m map[string]any, key string, path *jsonPath) (map[string]any, error) {
 	v, present := m[key]
 	if !present {
 		return nil, nil
 	}
 	o, ok := v.(map[string]any)
 	if !ok {
-		return nil, apierr.Invalid(path+"."+key, "%s.%s must be an object", path, key)
+		ps := path.String()
+		return nil, apierr.Invalid(ps+"."+key, "%s.%s must be an object", ps, key)
 	}
 	return o, nil
 }
 
 // decodeNode turns one decoded JSON value into a Node, checking the shape of
 // its members. Type rules are left to validate.
-func decodeNode(v any, path string) (Node, error) {
+func decodeNode(v any, path *jsonPath, room int) (Node, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Node{}, apierr.Invalid(path, "%s must be an object", path)
+		ps := path.String()
+		return Node{}, apierr.Invalid(ps, "%s must be an object", ps)
 	}
 	obj, _ := m["object"].(string)
 	n := Node{Object: obj}
@@ -131,15 +175,18 @@ func decodeNode(v any, path string) (Node, error) {
 	case ObjectText:
 		raw, present := m["leaves"]
 		if !present {
-			return Node{}, apierr.Invalid(path+".leaves", "%s.leaves is required", path)
+			ps := path.String()
+			return Node{}, apierr.Invalid(ps+".leaves", "%s.leaves is required", ps)
 		}
 		arr, ok := raw.([]any)
 		if !ok {
-			return Node{}, apierr.Invalid(path+".leaves", "%s.leaves must be an array", path)
+			ps := path.String()
+			return Node{}, apierr.Invalid(ps+".leaves", "%s.leaves must be an array", ps)
 		}
+		leaves := path.field("leaves")
 		n.Leaves = make([]Leaf, len(arr))
 		for i, item := range arr {
-			if n.Leaves[i], err = decodeLeaf(item, idx(path+".leaves", i)); err != nil {
+			if n.Leaves[i], err = decodeLeaf(item, leaves.index(i)); err != nil {
 				return Node{}, err
 			}
 		}
@@ -151,21 +198,24 @@ func decodeNode(v any, path string) (Node, error) {
 		if n.Type, err = optString(m, "type", path); err != nil {
 			return Node{}, err
 		}
-		if n.Nodes, err = decodeNodes(m, "nodes", path, true); err != nil {
+		if n.Nodes, err = decodeNodes(m, "nodes", path, true, room); err != nil {
 			return Node{}, err
 		}
 		return n, nil
 	case ObjectBlock, ObjectInline:
 	default:
-		return Node{}, apierr.Invalid(path+".object", "%s.object must be one of block, inline, text", path)
+		ps := path.String()
+		return Node{}, apierr.Invalid(ps+".object", "%s.object must be one of block, inline, text", ps)
 	}
 	typ, ok := m["type"].(string)
 	if !ok {
-		return Node{}, apierr.Invalid(path+".type", "%s.type is required and must be a string", path)
+		ps := path.String()
+		return Node{}, apierr.Invalid(ps+".type", "%s.type is required and must be a string", ps)
 	}
 	n.Type = typ
 	if !known(obj, typ) {
-		return Node{}, apierr.Invalid(path+".type", "%s.type: unknown %s type %q", path, obj, typ)
+		ps := path.String()
+		return Node{}, apierr.Invalid(ps+".type", "%s.type: unknown %s type %q", ps, obj, typ)
 	}
 	if n.Data, err = optObject(m, "data", path); err != nil {
 		return Node{}, err
@@ -176,19 +226,21 @@ func decodeNode(v any, path string) (Node, error) {
 	if raw, present := m["isVoid"]; present {
 		b, ok := raw.(bool)
 		if !ok {
-			return Node{}, apierr.Invalid(path+".isVoid", "%s.isVoid must be a boolean", path)
+			ps := path.String()
+			return Node{}, apierr.Invalid(ps+".isVoid", "%s.isVoid must be a boolean", ps)
 		}
 		if b != isVoidType(obj, typ) {
-			return Node{}, apierr.Invalid(path+".isVoid", "%s.isVoid must be %t for %s %q", path, !b, obj, typ)
+			ps := path.String()
+			return Node{}, apierr.Invalid(ps+".isVoid", "%s.isVoid must be %t for %s %q", ps, !b, obj, typ)
 		}
 	}
 	if !isVoidType(obj, typ) {
-		if n.Nodes, err = decodeNodes(m, "nodes", path, true); err != nil {
+		if n.Nodes, err = decodeNodes(m, "nodes", path, true, room); err != nil {
 			return Node{}, err
 		}
 	}
 	if fragmentTypes[typ] {
-		if n.Fragments, err = decodeNodes(m, "fragments", path, false); err != nil {
+		if n.Fragments, err = decodeNodes(m, "fragments", path, false, room); err != nil {
 			return Node{}, err
 		}
 	}
@@ -204,17 +256,20 @@ func known(obj, typ string) bool {
 	return ok
 }
 
-func decodeLeaf(v any, path string) (Leaf, error) {
+func decodeLeaf(v any, path *jsonPath) (Leaf, error) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Leaf{}, apierr.Invalid(path, "%s must be an object", path)
+		ps := path.String()
+		return Leaf{}, apierr.Invalid(ps, "%s must be an object", ps)
 	}
 	if o, _ := m["object"].(string); o != ObjectLeaf {
-		return Leaf{}, apierr.Invalid(path+".object", "%s.object must be %q", path, ObjectLeaf)
+		ps := path.String()
+		return Leaf{}, apierr.Invalid(ps+".object", "%s.object must be %q", ps, ObjectLeaf)
 	}
 	text, ok := m["text"].(string)
 	if !ok {
-		return Leaf{}, apierr.Invalid(path+".text", "%s.text is required and must be a string", path)
+		ps := path.String()
+		return Leaf{}, apierr.Invalid(ps+".text", "%s.text is required and must be a string", ps)
 	}
 	l := Leaf{Text: text, Marks: []Mark{}}
 	raw, present := m["marks"]
@@ -223,28 +278,33 @@ func decodeLeaf(v any, path string) (Leaf, error) {
 	}
 	arr, ok := raw.([]any)
 	if !ok {
-		return Leaf{}, apierr.Invalid(path+".marks", "%s.marks must be an array", path)
+		ps := path.String()
+		return Leaf{}, apierr.Invalid(ps+".marks", "%s.marks must be an array", ps)
 	}
+	marks := path.field("marks")
 	for i, item := range arr {
-		p := idx(path+".marks", i)
 		mm, ok := item.(map[string]any)
 		if !ok {
-			return Leaf{}, apierr.Invalid(p, "%s must be an object", p)
+			ps := marks.index(i).String()
+			return Leaf{}, apierr.Invalid(ps, "%s must be an object", ps)
 		}
 		if o, _ := mm["object"].(string); o != ObjectMark {
-			return Leaf{}, apierr.Invalid(p+".object", "%s.object must be %q", p, ObjectMark)
+			ps := marks.index(i).String()
+			return Leaf{}, apierr.Invalid(ps+".object", "%s.object must be %q", ps, ObjectMark)
 		}
 		typ, _ := mm["type"].(string)
 		if !markTypes[typ] {
-			return Leaf{}, apierr.Invalid(p+".type", "%s.type must be one of %s", p, strings.Join(sortedKeys(markTypes), ", "))
+			ps := marks.index(i).String()
+			return Leaf{}, apierr.Invalid(ps+".type", "%s.type must be one of %s", ps, strings.Join(sortedKeys(markTypes), ", "))
 		}
 		mk := Mark{Type: typ}
 		if typ == MarkColor {
+			p := marks.index(i)
 			data, err := optObject(mm, "data", p)
 			if err != nil {
 				return Leaf{}, err
 			}
-			c := &dataCheck{d: data, path: p + ".data"}
+			c := &dataCheck{d: data, path: p.field("data")}
 			if data == nil {
 				c.d = map[string]any{}
 			}
@@ -260,11 +320,6 @@ func decodeLeaf(v any, path string) (Leaf, error) {
 	return l, nil
 }
 
-// idx appends an array index to a JSON path.
-func idx(path string, i int) string {
-	return path + "[" + strconv.Itoa(i) + "]"
-}
-
 func sortedKeys(s set) []string {
 	out := make([]string, 0, len(s))
 	for k := range s {
@@ -272,162 +327,4 @@ func sortedKeys(s set) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func validateBlocks(nodes []Node, path string, allowed set) error {
-	for i := range nodes {
-		n := &nodes[i]
-		p := idx(path, i)
-		if n.Object != ObjectBlock {
-			return apierr.Invalid(p+".object", "%s.object must be %q", p, ObjectBlock)
-		}
-		spec, ok := blockSpecs[n.Type]
-		if !ok {
-			return apierr.Invalid(p+".type", "%s.type: unknown block type %q", p, n.Type)
-		}
-		if !allowed[n.Type] {
-			return apierr.Invalid(p+".type", "%s.type: block %q is not allowed here", p, n.Type)
-		}
-		if err := validateElement(n, p, spec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func validateInlines(nodes []Node, path string, allowed set) error {
-	for i := range nodes {
-		n := &nodes[i]
-		p := idx(path, i)
-		switch n.Object {
-		case ObjectText:
-			if err := validateText(n, p); err != nil {
-				return err
-			}
-		case ObjectInline:
-			spec, ok := inlineSpecs[n.Type]
-			if !ok {
-				return apierr.Invalid(p+".type", "%s.type: unknown inline type %q", p, n.Type)
-			}
-			if !allowed[n.Type] {
-				return apierr.Invalid(p+".type", "%s.type: inline %q is not allowed here", p, n.Type)
-			}
-			if err := validateElement(n, p, spec); err != nil {
-				return err
-			}
-		default:
-			return apierr.Invalid(p+".object", "%s.object must be text or inline", p)
-		}
-	}
-	return nil
-}
-
-func validateText(n *Node, path string) error {
-	for i, l := range n.Leaves {
-		for j, m := range l.Marks {
-			p := idx(idx(path+".leaves", i)+".marks", j)
-			if !markTypes[m.Type] {
-				return apierr.Invalid(p+".type", "%s.type: unknown mark type %q", p, m.Type)
-			}
-			if m.Type == MarkColor {
-				c := &dataCheck{d: m.Data, path: p + ".data"}
-				c.enum("text", true, textColors...)
-				c.enum("background", true, textColors...)
-				if c.err != nil {
-					return c.err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-func validateElement(n *Node, path string, spec blockSpec) error {
-	if n.IsVoid != spec.void {
-		return apierr.Invalid(path+".isVoid", "%s.isVoid must be %t", path, spec.void)
-	}
-	if spec.data != nil {
-		c := &dataCheck{d: n.Data, path: path + ".data"}
-		spec.data(c)
-		if c.err != nil {
-			return c.err
-		}
-	}
-	switch spec.children {
-	case childBlocks:
-		if err := validateBlocks(n.Nodes, path+".nodes", spec.allowed); err != nil {
-			return err
-		}
-	case childInlines, childText:
-		if err := validateInlines(n.Nodes, path+".nodes", spec.allowed); err != nil {
-			return err
-		}
-	case childNone:
-		if len(n.Nodes) > 0 {
-			return apierr.Invalid(path+".nodes", "%s: a void %s has no nodes", path, n.Object)
-		}
-	}
-	if spec.fragments == nil {
-		if len(n.Fragments) > 0 {
-			return apierr.Invalid(path+".fragments", "%s: %q has no fragments", path, n.Type)
-		}
-		return nil
-	}
-	for i := range n.Fragments {
-		f := &n.Fragments[i]
-		p := idx(path+".fragments", i)
-		if f.Object != ObjectFragment {
-			return apierr.Invalid(p+".object", "%s.object must be %q", p, ObjectFragment)
-		}
-		if err := spec.fragments(f, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func captionFragment(f *Node, path string) error {
-	if f.Fragment != FragmentCaption {
-		return apierr.Invalid(path+".fragment", "%s.fragment must be %q", path, FragmentCaption)
-	}
-	return validateBlocks(f.Nodes, path+".nodes", ctxCaption)
-}
-
-func expandableFragment(f *Node, path string) error {
-	switch f.Fragment {
-	case FragmentExpandableTitle:
-		if len(f.Nodes) != 1 {
-			return apierr.Invalid(path+".nodes", "%s.nodes must hold exactly one paragraph", path)
-		}
-		if err := validateBlocks(f.Nodes, path+".nodes", ctxCaption); err != nil {
-			return err
-		}
-	case FragmentExpandableBody:
-		if len(f.Nodes) == 0 {
-			return apierr.Invalid(path+".nodes", "%s.nodes must not be empty", path)
-		}
-		if err := validateBlocks(f.Nodes, path+".nodes", ctxExpandableBody); err != nil {
-			return err
-		}
-	default:
-		return apierr.Invalid(path+".fragment", "%s.fragment must be %q or %q", path, FragmentExpandableTitle, FragmentExpandableBody)
-	}
-	if f.Type != "" && f.Type != f.Fragment {
-		return apierr.Invalid(path+".type", "%s.type must be %q", path, f.Fragment)
-	}
-	return nil
-}
-
-func anyFragment(f *Node, path string) error {
-	return validateBlocks(f.Nodes, path+".nodes", ctxAnyBlock)
-}
-
-func annotationFragment(f *Node, path string) error {
-	if f.Type != "annotation-body" {
-		return apierr.Invalid(path+".type", "%s.type must be %q", path, "annotation-body")
-	}
-	if len(f.Nodes) == 0 {
-		return apierr.Invalid(path+".nodes", "%s.nodes must not be empty", path)
-	}
-	return validateBlocks(f.Nodes, path+".nodes", ctxAnnotationBody)
 }

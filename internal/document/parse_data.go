@@ -14,13 +14,13 @@ import (
 // error.
 type dataCheck struct {
 	d    map[string]any
-	path string
+	path *jsonPath
 	err  error
 }
 
 func (c *dataCheck) fail(key, format string, args ...any) {
 	if c.err == nil {
-		p := c.path + "." + key
+		p := c.path.String() + "." + key
 		c.err = apierr.Invalid(p, "%s: %s", p, fmt.Sprintf(format, args...))
 	}
 }
@@ -122,14 +122,15 @@ func (c *dataCheck) ref(key string, required bool, kinds ...string) {
 	if !ok || c.err != nil {
 		return
 	}
-	if err := checkRef(v, c.path+"."+key, kinds...); err != nil {
+	if err := checkRef(v, c.path.field(key), kinds...); err != nil {
 		c.err = err
 	}
 }
 
-func checkRef(v any, path string, kinds ...string) error {
+func checkRef(v any, at *jsonPath, kinds ...string) error {
 	m, ok := v.(map[string]any)
 	if !ok {
+		path := at.String()
 		return apierr.Invalid(path, "%s must be a content reference object", path)
 	}
 	kind, _ := m["kind"].(string)
@@ -146,10 +147,12 @@ func checkRef(v any, path string, kinds ...string) error {
 		if len(accepted) == 0 {
 			accepted = []string{RefFile, RefURL, RefPage, RefAnchor, RefUser, RefCollection, RefSpace, RefReusableContent, RefOpenAPI}
 		}
+		path := at.String()
 		return apierr.Invalid(path+".kind", "%s.kind must be one of %s", path, strings.Join(accepted, ", "))
 	}
 	id, isStr := m[idField].(string)
 	if !isStr || (id == "" && kind != RefURL) {
+		path := at.String()
 		return apierr.Invalid(path+"."+idField, "%s.%s is required for a %s reference", path, idField, kind)
 	}
 	for _, opt := range []string{"space", "page"} {
@@ -158,6 +161,7 @@ func checkRef(v any, path string, kinds ...string) error {
 		}
 		if x, present := m[opt]; present {
 			if _, isStr := x.(string); !isStr {
+				path := at.String()
 				return apierr.Invalid(path+"."+opt, "%s.%s must be a string", path, opt)
 			}
 		}
@@ -184,7 +188,7 @@ func tableData(c *dataCheck) {
 			c.fail(p, "must be an object")
 			return
 		}
-		dc := &dataCheck{d: d, path: c.path + "." + p}
+		dc := &dataCheck{d: d, path: c.path.field("definition").field(id)}
 		dc.str("id", true)
 		dc.str("title", true)
 		dc.enum("type", true, tableDefinitionTypes...)
@@ -218,7 +222,7 @@ func tableData(c *dataCheck) {
 		c.fail("view", "must be an object")
 		return
 	}
-	vc := &dataCheck{d: vm, path: c.path + ".view"}
+	vc := &dataCheck{d: vm, path: c.path.field("view")}
 	vc.enum("type", true, "grid", "cards")
 	cols, ok := vm["columns"].([]any)
 	if !ok {
@@ -254,7 +258,7 @@ func tableData(c *dataCheck) {
 			c.fail(p, "must be an object")
 			return
 		}
-		rc := &dataCheck{d: r, path: c.path + "." + p}
+		rc := &dataCheck{d: r, path: c.path.field("records").field(id)}
 		rc.str("orderIndex", true)
 		rc.object("values", true)
 		if rc.err != nil {

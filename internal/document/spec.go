@@ -19,7 +19,7 @@ type blockSpec struct {
 	// permitted inline types besides text (childInlines, childText).
 	allowed set
 	// fragments validates one fragment; nil means the type has none.
-	fragments func(f *Node, path string) error
+	fragments func(f *Node, path *jsonPath) error
 	data      func(d *dataCheck)
 }
 

@@ -102,24 +102,40 @@ func layoutTable(n *Node) tableLayout {
 		}
 		return recs[i].id < recs[j].id
 	})
+	// Content stored before the table limits existed may exceed them: what
+	// lies beyond is left out, so that laying a table out costs no more
+	// than the limits allow.
+	if len(t.cols) > MaxTableColumns {
+		t.cols, ids = t.cols[:MaxTableColumns], ids[:MaxTableColumns]
+	}
+	if rows := min(MaxTableRows, MaxTableCells/max(len(ids), 1)); len(recs) > rows {
+		recs = recs[:rows]
+	}
+	// Cells name their fragments: look them up in a map rather than a scan
+	// of the fragments per cell, which costs cells times fragments.
+	frags := make(map[string]*Node, len(n.Fragments))
+	for i := len(n.Fragments) - 1; i >= 0; i-- {
+		frags[n.Fragments[i].Fragment] = &n.Fragments[i]
+	}
 	for _, r := range recs {
 		row := tableRow{cells: make([][]Node, len(ids))}
 		for c, id := range ids {
-			row.cells[c] = cellContent(n, types[id], r.values[id])
+			row.cells[c] = cellContent(frags, types[id], r.values[id])
 		}
 		t.rows = append(t.rows, row)
 	}
 	return t
 }
 
-// cellContent renders one record value as inline content.
-func cellContent(table *Node, typ string, v any) []Node {
+// cellContent renders one record value as inline content; frags are the
+// table's fragments by name.
+func cellContent(frags map[string]*Node, typ string, v any) []Node {
 	switch x := v.(type) {
 	case nil:
 		return nil
 	case string:
 		if typ == "text" || typ == "" {
-			if f, ok := table.FragmentByName(x); ok {
+			if f, ok := frags[x]; ok {
 				var out []Node
 				for i, b := range f.Nodes {
 					if i > 0 {

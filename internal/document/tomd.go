@@ -15,7 +15,12 @@ func ToMarkdown(d *Document) string {
 	if d == nil {
 		return ""
 	}
-	s := renderBlocks(d.Nodes)
+	nodes := d.Nodes
+	if deeperThan(nodes, MaxDepth) {
+		// Stored before the limits existed (see ParseStored).
+		nodes = hoistDeep(nodes, 1)
+	}
+	s := renderBlocks(nodes)
 	if s == "" {
 		return ""
 	}

@@ -16,49 +16,6 @@ const (
 	modeSummary                   // one line parsed on its own (expandable title)
 )
 
-type run struct {
-	text  string
-	marks []Mark // without code
-	code  bool
-	atom  *Node
-}
-
-// flattenRuns turns inline content into text runs and atoms (links, math,
-// images, ...). Annotations contribute their text.
-func flattenRuns(nodes []Node) []run {
-	var out []run
-	for i := range nodes {
-		n := &nodes[i]
-		switch {
-		case n.Object == ObjectText:
-			for _, l := range n.Leaves {
-				if l.Text == "" {
-					continue
-				}
-				marks := normalizeMarks(l.Marks)
-				r := run{text: l.Text}
-				for _, m := range marks {
-					if m.Type == MarkCode {
-						r.code = true
-					} else {
-						r.marks = append(r.marks, m)
-					}
-				}
-				if k := len(out); k > 0 && out[k-1].atom == nil && out[k-1].code == r.code && sameMarks(out[k-1].marks, r.marks) {
-					out[k-1].text += r.text
-					continue
-				}
-				out = append(out, r)
-			}
-		case n.Type == InlineAnnotation:
-			out = append(out, flattenRuns(n.Nodes)...)
-		case n.Object == ObjectInline:
-			out = append(out, run{atom: n})
-		}
-	}
-	return out
-}
-
 type emitter struct {
 	out       []byte
 	mode      inlineMode
@@ -388,7 +345,8 @@ func (e *emitter) hardBreak() {
 }
 
 func (e *emitter) text(s string, beforeLink bool) {
-	for i, part := range strings.Split(s, "\n") {
+	parts := strings.Split(s, "\n")
+	for i, part := range parts {
 		if i > 0 {
 			e.hardBreak()
 		}
@@ -398,7 +356,7 @@ func (e *emitter) text(s string, beforeLink bool) {
 				continue
 			}
 		}
-		last := i == strings.Count(s, "\n")
+		last := i == len(parts)-1
 		e.write(escapeTextIn(part, e.mode, e.lineStart, beforeLink && last, e.inLink))
 	}
 }

@@ -135,13 +135,21 @@ func (ev *evaluator) nodes(in []document.Node) []document.Node {
 		return nil
 	}
 	out := make([]document.Node, 0, len(in))
+	ev.nodesInto(&out, in)
+	return out
+}
+
+// nodesInto appends evaluated copies of in to out. The content of a true
+// if block goes straight into out: returned as a list and copied into the
+// level above, if blocks nested n deep would copy their content n times.
+func (ev *evaluator) nodesInto(out *[]document.Node, in []document.Node) {
 	for i := range in {
 		n := &in[i]
 		switch {
 		case n.Object == document.ObjectBlock && n.Type == document.BlockIf:
 			if r := ev.eval(n.Data); r.ok {
 				if Truthy(r.value) {
-					out = append(out, ev.nodes(n.Nodes)...)
+					ev.nodesInto(out, n.Nodes)
 				}
 				continue
 			}
@@ -149,13 +157,12 @@ func (ev *evaluator) nodes(in []document.Node) []document.Node {
 			if r := ev.eval(n.Data); r.ok {
 				t := document.NewText(Format(r.value))
 				t.Key = n.Key
-				out = append(out, t)
+				*out = append(*out, t)
 				continue
 			}
 		}
-		out = append(out, ev.node(n))
+		*out = append(*out, ev.node(n))
 	}
-	return out
 }
 
 // node copies one node, evaluating its children and fragments.

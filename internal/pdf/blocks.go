@@ -393,11 +393,13 @@ func (r *renderer) table(b Block) {
 		return
 	}
 	const (
-		pad  = 1.8
 		lh   = 4.5
 		size = 9.0
 	)
 	colW := contentW / float64(cols)
+	// Many columns make narrow ones: the padding shrinks with them so
+	// that some room is left for text.
+	pad := min(1.8, colW/6)
 	cellLines := func(cells []string, header bool) [][]tline {
 		st := tstyle{family: "Helvetica", size: size, bold: header, color: colText}
 		out := make([][]tline, cols)

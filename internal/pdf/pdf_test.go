@@ -234,6 +234,24 @@ func TestPathologicalContent(t *testing.T) {
 	}
 }
 
+// TestWideTables: tables as wide as documents allow (100 columns) and wider
+// render, in columns narrower than their padding and than one character.
+func TestWideTables(t *testing.T) {
+	for _, cols := range []int{48, 100, 1000} {
+		t.Run(fmt.Sprint(cols, " columns"), func(t *testing.T) {
+			head, row := make([]string, cols), make([]string, cols)
+			for i := range cols {
+				head[i], row[i] = fmt.Sprint("column ", i), "value"
+			}
+			out := render(t, []Page{{Title: "Wide", Blocks: []Block{{Kind: "table", Rows: [][]string{head, row, row}}}}},
+				Options{Uncompressed: true, Generated: generated})
+			if !bytes.Contains(out, []byte("(c)")) {
+				t.Error("cell text missing")
+			}
+		})
+	}
+}
+
 func TestLinksAreFiltered(t *testing.T) {
 	out := render(t, []Page{{Title: "Links", Blocks: []Block{{Kind: "paragraph", Text: []Span{
 		{Text: "ok", Link: "https://example.com/ü ber"},

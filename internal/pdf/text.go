@@ -283,7 +283,10 @@ func (r *renderer) layout(toks []token, maxW float64) []tline {
 			if len(cur.toks) > 0 && cur.w+t.w > maxW+eps {
 				flush()
 			}
-			for t.w > maxW-cur.w+eps {
+			// A column narrower than one character still takes one per
+			// line; the check on the text ends the loop when rounding
+			// leaves a width for an empty rest.
+			for t.text != "" && t.w > maxW-cur.w+eps {
 				n := r.fitPrefix(t.text, t.st, maxW-cur.w)
 				if n == 0 {
 					if len(cur.toks) > 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"quire/internal/document"
 )
@@ -134,13 +135,14 @@ func (t DocText) Leaves() []DocLeaf {
 	return out
 }
 
-// Text is the plain text of the node.
+// Text is the plain text of the node, written once rather than grown leaf
+// by leaf (which costs time quadratic in the number of leaves).
 func (t DocText) Text() string {
-	s := ""
+	var b strings.Builder
 	for _, l := range t.N.Leaves {
-		s += l.Text
+		b.WriteString(l.Text)
 	}
-	return s
+	return b.String()
 }
 
 // Fragment is the fragment's name.
