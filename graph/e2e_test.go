@@ -56,6 +56,23 @@ func gqlErr(t *testing.T, r *testenv.GQLResponse, code, field string) {
 	}
 }
 
+// gqlRefused checks that a document was refused before execution: HTTP 422,
+// the first error carrying extensions.code (and extensions.field when field
+// is not empty), and no data at all.
+func gqlRefused(t *testing.T, r *testenv.GQLResponse, code, field string) {
+	t.Helper()
+	if r.Status != http.StatusUnprocessableEntity || len(r.Errors) == 0 || r.Data != nil {
+		t.Errorf("want a refusal before execution (HTTP 422, no data), got HTTP %d %s", r.Status, r.Raw)
+		return
+	}
+	if got := r.Code(); got != code {
+		t.Errorf("extensions.code = %q, want %q (%s)", got, code, r.Raw)
+	}
+	if got, _ := r.Errors[0].Extensions["field"].(string); got != field {
+		t.Errorf("extensions.field = %q, want %q (%s)", got, field, r.Raw)
+	}
+}
+
 // restGet reads a REST object, failing unless it answers 200.
 func restGet(t *testing.T, e *testenv.Env, token, path string) map[string]any {
 	t.Helper()

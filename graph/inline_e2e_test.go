@@ -83,13 +83,13 @@ func TestGraphQLInlineTypesWaitOnNoColdLoad(t *testing.T) {
 			check       func(d map[string]any) bool
 		}{
 			{"published site",
-				`query($id: ID!) { site(id: $id) { id title organization { id title } sections(first: 100) { nodes { id title path siteSpaces(first: 100) { nodes { id path space { id title visibility permissions { edit } urls { app } organization { id } } } } } } } }`,
+				`query($id: ID!) { site(id: $id) { id title organization { id title } sections(first: 50) { nodes { id title path siteSpaces(first: 100) { nodes { id path space { id title visibility permissions { edit } urls { app } organization { id } } } } } } } }`,
 				map[string]any{"id": site.ID},
 				func(d map[string]any) bool {
 					return testenv.Path(d, "site", "sections", "nodes", 2, "siteSpaces", "nodes", 2, "space", "organization", "id") == team.Org.ID
 				}},
 			{"organization collections spaces",
-				`query($id: ID!) { organization(id: $id) { id title collections(first: 100) { nodes { id title spaces(first: 100) { nodes { id title visibility permissions { edit } urls { app } organization { id } parent { id } } } } } } }`,
+				`query($id: ID!) { organization(id: $id) { id title collections(first: 50) { nodes { id title spaces(first: 100) { nodes { id title visibility permissions { edit } urls { app } organization { id } parent { id } } } } } } }`,
 				map[string]any{"id": team.Org.ID},
 				func(d map[string]any) bool {
 					for _, c := range testenv.Path(d, "organization", "collections", "nodes").([]any) {

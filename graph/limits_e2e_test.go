@@ -13,102 +13,6 @@ import (
 // ---------------------------------------------------------------------------
 // Limits
 
-// introspectionQuery is graphql-js's getIntrospectionQuery() as GraphiQL
-// sends it (descriptions on, TypeRef nested 7 levels of ofType).
-const introspectionQuery = `
-    query IntrospectionQuery {
-      __schema {
-        queryType { name }
-        mutationType { name }
-        subscriptionType { name }
-        types {
-          ...FullType
-        }
-        directives {
-          name
-          description
-          locations
-          args {
-            ...InputValue
-          }
-        }
-      }
-    }
-
-    fragment FullType on __Type {
-      kind
-      name
-      description
-      fields(includeDeprecated: true) {
-        name
-        description
-        args {
-          ...InputValue
-        }
-        type {
-          ...TypeRef
-        }
-        isDeprecated
-        deprecationReason
-      }
-      inputFields {
-        ...InputValue
-      }
-      interfaces {
-        ...TypeRef
-      }
-      enumValues(includeDeprecated: true) {
-        name
-        description
-        isDeprecated
-        deprecationReason
-      }
-      possibleTypes {
-        ...TypeRef
-      }
-    }
-
-    fragment InputValue on __InputValue {
-      name
-      description
-      type { ...TypeRef }
-      defaultValue
-    }
-
-    fragment TypeRef on __Type {
-      kind
-      name
-      ofType {
-        kind
-        name
-        ofType {
-          kind
-          name
-          ofType {
-            kind
-            name
-            ofType {
-              kind
-              name
-              ofType {
-                kind
-                name
-                ofType {
-                  kind
-                  name
-                  ofType {
-                    kind
-                    name
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-`
-
 func TestGraphQLLimitsOverHTTP(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
@@ -116,7 +20,7 @@ func TestGraphQLLimitsOverHTTP(t *testing.T) {
 		limits := graph.DefaultLimits()
 
 		t.Run("introspection", func(t *testing.T) {
-			r := e.GraphQL(team.Reader.Token, introspectionQuery, nil)
+			r := e.GraphQL(team.Reader.Token, testdataQuery(t, "graphiql-introspection.graphql"), nil)
 			d := gqlOK(t, r)
 			types, _ := testenv.Path(d, "__schema", "types").([]any)
 			found := false
@@ -167,17 +71,24 @@ func TestGraphQLLimitsOverHTTP(t *testing.T) {
 			}
 		})
 
-		t.Run("5000 __typename", func(t *testing.T) {
-			q := "{ " + strings.Repeat("__typename ", 5000) + "}"
-			r := e.GraphQL(team.Admin.Token, q, nil)
-			if len(r.Errors) == 0 || r.Data != nil {
-				t.Fatalf("HTTP %d %.300s, want a refusal", r.Status, r.Raw)
-			}
-			if r.Status < 400 {
-				t.Errorf("HTTP %d, want a 4xx refusal: %.300s", r.Status, r.Raw)
-			}
-			t.Logf("5,000 __typename: HTTP %d, code %s, message %q", r.Status, r.Code(), r.Errors[0].Message)
-		})
+		// What a request that runs no resolver costs: the token lookup.
+		baseline := statements(e, func() { gqlOK(t, e.GraphQL(team.Admin.Token, `{ __typename }`, nil)) })
+		for name, q := range map[string]string{
+			"5000 __typename":        typenameFlood,
+			"300 KB directive flood": directiveFlood,
+		} {
+			t.Run(name, func(t *testing.T) {
+				var r *testenv.GQLResponse
+				n := statements(e, func() { r = e.GraphQL(team.Admin.Token, q, nil) })
+				gqlRefused(t, r, "GRAPHQL_PARSE_FAILED", "")
+				if len(r.Errors) > 0 && r.Errors[0].Message != fmt.Sprintf("exceeded token limit of %d", limits.MaxTokens) {
+					t.Errorf("message = %q", r.Errors[0].Message)
+				}
+				if n != baseline {
+					t.Errorf("%d statements, want %d", n, baseline)
+				}
+			})
+		}
 
 		big := func(field string) []byte {
 			pad := strings.Repeat("a", 1<<20)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/handler"
-	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -112,12 +111,12 @@ func assertLimitRejected(t *testing.T, status int, res limitTestResponse, wantSt
 // limitTestLimits are the limits the HTTP tests run with, spelled out so the
 // tests do not move with DefaultLimits.
 func limitTestLimits() Limits {
-	return Limits{MaxTokens: 2000, MaxDepth: 12, MaxAliases: 30, MaxComplexity: 5000}
+	return Limits{MaxTokens: 2000, MaxDepth: 12, MaxAliases: 30, MaxPageSize: 100, MaxNodes: 10000}
 }
 
 func TestLimitDefaultLimits(t *testing.T) {
 	got := DefaultLimits()
-	want := Limits{MaxTokens: 2000, MaxDepth: 16, MaxAliases: 30, MaxComplexity: 5000}
+	want := Limits{MaxTokens: 2000, MaxDepth: 16, MaxAliases: 30, MaxPageSize: 100, MaxNodes: 10000}
 	if got != want {
 		t.Fatalf("DefaultLimits() = %+v, want %+v", got, want)
 	}
@@ -260,75 +259,6 @@ func TestLimitParserTokenLimit(t *testing.T) {
 	// gqlgen tags parser errors GRAPHQL_PARSE_FAILED, a protocol error: 422.
 	assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, "GRAPHQL_PARSE_FAILED",
 		"exceeded token limit of 2000")
-}
-
-func TestLimitComplexityCodeIsProtocolError(t *testing.T) {
-	l := limitTestLimits()
-	l.MaxComplexity = 3
-	ts := newLimitTestServer(t, l, ComplexityLimit(l.MaxComplexity))
-	// Twice: the second answer comes from the kept complexity.
-	for range 2 {
-		status, res := postLimitQuery(t, ts, "application/json", "{ a { a { a { b } } } }")
-		assertLimitRejected(t, status, res, http.StatusUnprocessableEntity, CodeComplexityLimit, "")
-	}
-	status, res := postLimitQuery(t, ts, "application/json", "{ a { b } }")
-	if status != http.StatusOK || len(res.Errors) != 0 {
-		t.Fatalf("under the limit: status = %d, errors = %+v", status, res.Errors)
-	}
-}
-
-// The kept complexity is the complexity of the operation with its
-// variables: the same text with other variables is computed again, and
-// gives gqlgen's own answer.
-func TestComplexityLimitMatchesGqlgenForEveryVariables(t *testing.T) {
-	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "c.graphql", Input: "type Query { list(first: Int): [A] } type A { b: Int }"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	es := firstTimesSchema{limitTestSchema{schema: schema}}
-	doc, gerr := gqlparser.LoadQuery(schema, `query Q($n: Int) { list(first: $n) { b } }`)
-	if gerr != nil {
-		t.Fatal(gerr)
-	}
-	ours := ComplexityLimit(1000).(*complexityLimit)
-	if err := ours.Validate(es); err != nil {
-		t.Fatal(err)
-	}
-	gqlgens := extension.FixedComplexityLimit(1000)
-	if err := gqlgens.Validate(es); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []int{1, 10, 1, 7, 10} {
-		want, got := opContext(doc, n), opContext(doc, n)
-		if err := gqlgens.MutateOperationContext(context.Background(), want); err != nil {
-			t.Fatal(err)
-		}
-		if err := ours.MutateOperationContext(context.Background(), got); err != nil {
-			t.Fatal(err)
-		}
-		w := extension.GetComplexityStats(graphql.WithOperationContext(context.Background(), want))
-		g := extension.GetComplexityStats(graphql.WithOperationContext(context.Background(), got))
-		if w == nil || g == nil || g.Complexity != w.Complexity || g.Complexity != 2*n {
-			t.Errorf("first: %d: complexity %+v, gqlgen %+v, want %d", n, g, w, 2*n)
-		}
-	}
-}
-
-func opContext(doc *ast.QueryDocument, n int) *graphql.OperationContext {
-	return &graphql.OperationContext{Doc: doc, OperationName: "Q", Variables: map[string]any{"n": n}}
-}
-
-// firstTimesSchema counts a list field as its first argument times its
-// children's complexity.
-type firstTimesSchema struct{ limitTestSchema }
-
-func (firstTimesSchema) Complexity(_ context.Context, typeName, field string, child int, args map[string]any) (int, bool) {
-	if typeName == "Query" && field == "list" {
-		if n, ok := args["first"].(int); ok {
-			return n * (child + 1), true
-		}
-	}
-	return 0, false
 }
 
 func TestLimitZeroDisables(t *testing.T) {

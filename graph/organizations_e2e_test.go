@@ -157,9 +157,10 @@ func TestGraphQLOrganizationsConnection(t *testing.T) {
 			t.Errorf("between first and last = %v, want [%s]", got, order[1])
 		}
 
-		// Bad arguments are validation errors naming the argument.
-		gqlErr(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"first": -1}), "BAD_REQUEST", "first")
-		gqlErr(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"last": 1001}), "BAD_REQUEST", "last")
+		// Bad arguments are validation errors naming the argument; page
+		// sizes are refused before execution.
+		gqlRefused(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"first": -1}), "BAD_REQUEST", "first")
+		gqlRefused(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"last": 1001}), "BAD_REQUEST", "last")
 		gqlErr(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"after": "not a cursor"}), "BAD_REQUEST", "after")
 		gqlErr(t, e.GraphQL(team.Admin.Token, doc, map[string]any{"before": "%%%"}), "BAD_REQUEST", "before")
 

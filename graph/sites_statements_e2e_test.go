@@ -58,12 +58,12 @@ func sxBuild(t *testing.T, e *testenv.Env, team *testenv.Team, name string, sect
 // The nested site queries whose statements are counted: sections with their
 // site spaces and spaces, as a docs site reads them.
 const (
-	sxSectionsQuery = `query($id: ID!){ site(id:$id){ title sections(first:100){ nodes{ id title siteSpaces(first:100){ nodes{ id path default space{ id title permissions{ edit } organization{ id title } } } } } } } }`
+	sxSectionsQuery = `query($id: ID!){ site(id:$id){ title sections(first:50){ nodes{ id title siteSpaces(first:100){ nodes{ id path default space{ id title permissions{ edit } organization{ id title } } } } } } } }`
 	// The same with published URLs, which need the share key on share-link sites.
-	sxSectionsURLsQuery = `query($id: ID!, $key: String){ site(id:$id){ title urls(shareKey:$key){ published } sections(first:100){ nodes{ id title urls(shareKey:$key){ published } siteSpaces(first:100){ nodes{ id path default urls(shareKey:$key){ published } space{ id title permissions{ edit } organization{ id title } } } } } } } }`
+	sxSectionsURLsQuery = `query($id: ID!, $key: String){ site(id:$id){ title urls(shareKey:$key){ published } sections(first:50){ nodes{ id title urls(shareKey:$key){ published } siteSpaces(first:100){ nodes{ id path default urls(shareKey:$key){ published } space{ id title permissions{ edit } organization{ id title } } } } } } } }`
 	sxPublishedQuery    = `query($id: ID!, $key: String){ site(id:$id){ publishedContent(shareKey:$key) { structure { structure { ... on SiteSection { siteSpaces { nodes { space { title } } } } } } customizations { site } } } }`
 	// Spaces without permissions, and the structure with them.
-	sxAllSiteSpacesQuery = `query($id: ID!){ site(id:$id){ allSiteSpaces(first:1000){ totalCount nodes{ id title default section { title } space{ title organization { title } } } } } }`
+	sxAllSiteSpacesQuery = `query($id: ID!){ site(id:$id){ allSiteSpaces(first:100){ totalCount nodes{ id title default section { title } space{ title organization { title } } } } } }`
 	sxStructureQuery     = `query($id: ID!, $key: String){ site(id:$id){ structure(shareKey:$key){ type structure { ... on SiteSection { id default siteSpaces { nodes { id space { permissions { edit view } } } } } } } } }`
 )
 

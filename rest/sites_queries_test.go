@@ -346,7 +346,7 @@ func TestSitesQueriesListStatementsDoNotGrowWithSites(t *testing.T) {
 				})
 			}
 		}
-		const q = `query($o: ID!) { organization(id: $o) { sites(first: 100) { nodes { id siteSpaces icon { emoji } urls { published }
+		const q = `query($o: ID!) { organization(id: $o) { sites(first: 50) { nodes { id siteSpaces icon { emoji } urls { published }
 			defaultSiteSpace { id space { title } } sections { totalCount } allSiteSpaces { nodes { title } } } } } }`
 		gql := func(o sqOrg, n int) func() int64 {
 			return func() int64 {

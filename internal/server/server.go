@@ -131,9 +131,11 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes, MaxMemory: 8 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(limits.MaxTokens)
+	srv.SetValidationRulesFn(graph.ValidationRules)
+	srv.SetDisableSuggestion(true)
 	srv.Use(extension.Introspection{})
 	srv.Use(graph.LimitExtension(limits))
-	srv.Use(graph.ComplexityLimit(limits.MaxComplexity))
+	srv.Use(graph.NodeBudget(limits))
 	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		cfg.Log.ErrorContext(ctx, "panic in resolver", "request_id", requestid.From(ctx), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
