@@ -1,77 +1,17 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
-	"net/http"
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 )
 
-// postTransport is gqlgen's POST transport with a cheaper last step. The
-// transport writes a response with json.Marshal, which re-reads the whole
-// data document (compact JSON that gqlgen has just written) through
-// encoding/json's scanner to compact it and escape <, >, & and U+2028/9:
-// about a tenth of the CPU of a large query. Here the executor's response is
-// captured and written by appendResponse, which produces the same bytes
-// with one plain pass over the data. Everything else (content negotiation,
-// headers, status codes, error responses) is the transport's own.
-type postTransport struct{ transport.POST }
-
-func (t postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
-	cw := &responseWriter{ResponseWriter: w}
-	t.POST.Do(cw, r, capturingExecutor{GraphExecutor: exec, w: cw})
-}
-
-// capturingExecutor hands the operation's response to the writer and gives
-// the transport an empty one to encode in its place.
-type capturingExecutor struct {
-	graphql.GraphExecutor
-	w *responseWriter
-}
-
-func (e capturingExecutor) DispatchOperation(ctx context.Context, rc *graphql.OperationContext) (graphql.ResponseHandler, context.Context) {
-	h, ctx := e.GraphExecutor.DispatchOperation(ctx, rc)
-	return func(ctx context.Context) *graphql.Response {
-		resp := h(ctx)
-		if resp == nil {
-			return nil
-		}
-		e.w.pending = resp
-		return &graphql.Response{}
-	}, ctx
-}
-
-// responseWriter writes the captured response in place of the transport's
-// encoding of the empty one.
-type responseWriter struct {
-	http.ResponseWriter
-	pending *graphql.Response
-}
-
-func (w *responseWriter) Write(b []byte) (int, error) {
-	resp := w.pending
-	if resp == nil {
-		return w.ResponseWriter.Write(b)
-	}
-	w.pending = nil
-	buf := responseBuffers.Get().(*[]byte)
-	defer putResponseBuffer(buf)
-	out, err := appendResponse((*buf)[:0], resp)
-	if err != nil {
-		if out, err = json.Marshal(resp); err != nil {
-			return 0, err
-		}
-	} else {
-		*buf = out
-	}
-	if _, err := w.ResponseWriter.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
+// GraphQL responses are written by appendResponse rather than json.Marshal,
+// which re-reads the whole data document (compact JSON that gqlgen has just
+// written) through encoding/json's scanner to compact it and escape <, >, &
+// and U+2028/9: about a tenth of the CPU of a large query. appendResponse
+// produces the same bytes with one plain pass over the data.
 
 // responseBuffers holds the buffers responses are written from: a large
 // answer would otherwise allocate (and clear) a new one every request.

@@ -3,7 +3,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,7 +18,6 @@ import (
 	"github.com/99designs/gqlgen/graphql/handler"
 	"github.com/99designs/gqlgen/graphql/handler/extension"
 	"github.com/99designs/gqlgen/graphql/handler/lru"
-	"github.com/99designs/gqlgen/graphql/handler/transport"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"quire/ent"
@@ -125,10 +123,11 @@ func (s *Server) API() *rest.API { return s.api }
 func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	limits := graph.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
+	// Transports of Quire's own (graphqlhttp.go), routed by serveGraphQL.
 	srv.AddTransport(postTransport{})
-	srv.AddTransport(transport.GET{})
+	srv.AddTransport(getTransport{})
 	// File uploads (uploadFile) use the GraphQL multipart request format.
-	srv.AddTransport(transport.MultipartForm{MaxUploadSize: MaxUploadBytes, MaxMemory: 8 << 20})
+	srv.AddTransport(uploadTransport{maxBytes: MaxUploadBytes, maxMemory: 8 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.SetValidationRulesFn(graph.ValidationRules)
@@ -167,37 +166,6 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 		}
 	})
 	return srv
-}
-
-func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost && isMultipart(r) {
-		// File uploads: the multipart transport reads the body itself,
-		// within MaxUploadBytes.
-		s.gql.ServeHTTP(w, r)
-		return
-	}
-	if r.Method == http.MethodPost {
-		// Read the body here, bounded, so that an oversized document gets
-		// a 413 rather than the transport's 200.
-		buf, err := io.ReadAll(r.Body)
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				writeGraphQLError(w, http.StatusRequestEntityTooLarge, apierr.TooLarge, fmt.Sprintf("Request body is larger than %d bytes", tooLarge.Limit))
-				return
-			}
-			writeGraphQLError(w, http.StatusBadRequest, apierr.BadRequest, "Could not read the request body")
-			return
-		}
-		if !json.Valid(buf) {
-			writeGraphQLError(w, http.StatusBadRequest, apierr.BadRequest, "The request body must be a JSON object with a query")
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(buf))
-		// JSON arguments whose key order matters are read back from it.
-		r = r.WithContext(graph.WithRequestBody(r.Context(), buf))
-	}
-	s.gql.ServeHTTP(w, r)
 }
 
 func isMultipart(r *http.Request) bool {
