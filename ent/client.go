@@ -20,6 +20,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
+	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/serversecret"
@@ -62,6 +63,8 @@ type Client struct {
 	Organization *OrganizationClient
 	// PageVersion is the client for interacting with the PageVersion builders.
 	PageVersion *PageVersionClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
@@ -102,6 +105,7 @@ func (c *Client) init() {
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.PageVersion = NewPageVersionClient(c.config)
+	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionEntry = NewRevisionEntryClient(c.config)
 	c.ServerSecret = NewServerSecretClient(c.config)
@@ -213,6 +217,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
 		PageVersion:      NewPageVersionClient(cfg),
+		RateLimitCounter: NewRateLimitCounterClient(cfg),
 		Revision:         NewRevisionClient(cfg),
 		RevisionEntry:    NewRevisionEntryClient(cfg),
 		ServerSecret:     NewServerSecretClient(cfg),
@@ -251,6 +256,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
 		PageVersion:      NewPageVersionClient(cfg),
+		RateLimitCounter: NewRateLimitCounterClient(cfg),
 		Revision:         NewRevisionClient(cfg),
 		RevisionEntry:    NewRevisionEntryClient(cfg),
 		ServerSecret:     NewServerSecretClient(cfg),
@@ -291,9 +297,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
-		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
-		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.JobLease, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter,
+		c.Revision, c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -304,9 +310,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
-		c.JobLease, c.Member, c.Organization, c.PageVersion, c.Revision,
-		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.JobLease, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter,
+		c.Revision, c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -333,6 +339,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Organization.mutate(ctx, m)
 	case *PageVersionMutation:
 		return c.PageVersion.mutate(ctx, m)
+	case *RateLimitCounterMutation:
+		return c.RateLimitCounter.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
 	case *RevisionEntryMutation:
@@ -1744,6 +1752,139 @@ func (c *PageVersionClient) mutate(ctx context.Context, m *PageVersionMutation) 
 		return (&PageVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PageVersion mutation op: %q", m.Op())
+	}
+}
+
+// RateLimitCounterClient is a client for the RateLimitCounter schema.
+type RateLimitCounterClient struct {
+	config
+}
+
+// NewRateLimitCounterClient returns a client for the RateLimitCounter from the given config.
+func NewRateLimitCounterClient(c config) *RateLimitCounterClient {
+	return &RateLimitCounterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ratelimitcounter.Hooks(f(g(h())))`.
+func (c *RateLimitCounterClient) Use(hooks ...Hook) {
+	c.hooks.RateLimitCounter = append(c.hooks.RateLimitCounter, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ratelimitcounter.Intercept(f(g(h())))`.
+func (c *RateLimitCounterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RateLimitCounter = append(c.inters.RateLimitCounter, interceptors...)
+}
+
+// Create returns a builder for creating a RateLimitCounter entity.
+func (c *RateLimitCounterClient) Create() *RateLimitCounterCreate {
+	mutation := newRateLimitCounterMutation(c.config, OpCreate)
+	return &RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RateLimitCounter entities.
+func (c *RateLimitCounterClient) CreateBulk(builders ...*RateLimitCounterCreate) *RateLimitCounterCreateBulk {
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RateLimitCounterClient) MapCreateBulk(slice any, setFunc func(*RateLimitCounterCreate, int)) *RateLimitCounterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RateLimitCounterCreateBulk{err: fmt.Errorf("calling to RateLimitCounterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RateLimitCounterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RateLimitCounterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Update() *RateLimitCounterUpdate {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdate)
+	return &RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RateLimitCounterClient) UpdateOne(_m *RateLimitCounter) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounter(_m))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RateLimitCounterClient) UpdateOneID(id int) *RateLimitCounterUpdateOne {
+	mutation := newRateLimitCounterMutation(c.config, OpUpdateOne, withRateLimitCounterID(id))
+	return &RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Delete() *RateLimitCounterDelete {
+	mutation := newRateLimitCounterMutation(c.config, OpDelete)
+	return &RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RateLimitCounterClient) DeleteOne(_m *RateLimitCounter) *RateLimitCounterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RateLimitCounterClient) DeleteOneID(id int) *RateLimitCounterDeleteOne {
+	builder := c.Delete().Where(ratelimitcounter.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RateLimitCounterDeleteOne{builder}
+}
+
+// Query returns a query builder for RateLimitCounter.
+func (c *RateLimitCounterClient) Query() *RateLimitCounterQuery {
+	return &RateLimitCounterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRateLimitCounter},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RateLimitCounter entity by its id.
+func (c *RateLimitCounterClient) Get(ctx context.Context, id int) (*RateLimitCounter, error) {
+	return c.Query().Where(ratelimitcounter.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RateLimitCounterClient) GetX(ctx context.Context, id int) *RateLimitCounter {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RateLimitCounterClient) Hooks() []Hook {
+	return c.hooks.RateLimitCounter
+}
+
+// Interceptors returns the client interceptors.
+func (c *RateLimitCounterClient) Interceptors() []Interceptor {
+	return c.inters.RateLimitCounter
+}
+
+func (c *RateLimitCounterClient) mutate(ctx context.Context, m *RateLimitCounterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RateLimitCounterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RateLimitCounterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RateLimitCounterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RateLimitCounterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RateLimitCounter mutation op: %q", m.Op())
 	}
 }
 
@@ -3401,14 +3542,15 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 type (
 	hooks struct {
 		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
-		Organization, PageVersion, Revision, RevisionEntry, ServerSecret, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space, User []ent.Hook
+		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
+		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
+		Space, User []ent.Hook
 	}
 	inters struct {
 		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
-		Organization, PageVersion, Revision, RevisionEntry, ServerSecret, Site,
-		SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace, Space,
-		User []ent.Interceptor
+		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
+		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
+		Space, User []ent.Interceptor
 	}
 )
 

@@ -15,6 +15,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
+	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/serversecret"
@@ -100,6 +101,7 @@ func checkColumn(t, c string) error {
 			member.Table:           member.ValidColumn,
 			organization.Table:     organization.ValidColumn,
 			pageversion.Table:      pageversion.ValidColumn,
+			ratelimitcounter.Table: ratelimitcounter.ValidColumn,
 			revision.Table:         revision.ValidColumn,
 			revisionentry.Table:    revisionentry.ValidColumn,
 			serversecret.Table:     serversecret.ValidColumn,

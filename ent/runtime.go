@@ -12,6 +12,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
+	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/schema"
 	"quire/ent/serversecret"
@@ -214,6 +215,16 @@ func init() {
 	pageversionDescID := pageversionFields[0].Descriptor()
 	// pageversion.DefaultID holds the default value on creation for the id field.
 	pageversion.DefaultID = pageversionDescID.Default.(func() string)
+	ratelimitcounterFields := schema.RateLimitCounter{}.Fields()
+	_ = ratelimitcounterFields
+	// ratelimitcounterDescUsed is the schema descriptor for used field.
+	ratelimitcounterDescUsed := ratelimitcounterFields[3].Descriptor()
+	// ratelimitcounter.DefaultUsed holds the default value on creation for the used field.
+	ratelimitcounter.DefaultUsed = ratelimitcounterDescUsed.Default.(int)
+	// ratelimitcounterDescBudget is the schema descriptor for budget field.
+	ratelimitcounterDescBudget := ratelimitcounterFields[4].Descriptor()
+	// ratelimitcounter.DefaultBudget holds the default value on creation for the budget field.
+	ratelimitcounter.DefaultBudget = ratelimitcounterDescBudget.Default.(int)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescType is the schema descriptor for type field.

@@ -32,6 +32,8 @@ type Tx struct {
 	Organization *OrganizationClient
 	// PageVersion is the client for interacting with the PageVersion builders.
 	PageVersion *PageVersionClient
+	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
+	RateLimitCounter *RateLimitCounterClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
@@ -192,6 +194,7 @@ func (tx *Tx) init() {
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.PageVersion = NewPageVersionClient(tx.config)
+	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
 	tx.ServerSecret = NewServerSecretClient(tx.config)

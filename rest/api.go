@@ -20,6 +20,8 @@ type API struct {
 	log    *slog.Logger
 	routes []Route
 	mux    *http.ServeMux
+	// byPattern holds the routes of each pattern registered on mux.
+	byPattern map[string][]int
 
 	docOnce sync.Once
 	doc     map[string]any
@@ -60,11 +62,13 @@ func (a *API) newMux() *http.ServeMux {
 		}
 		byPath[rt.Pattern] = append(byPath[rt.Pattern], i)
 	}
+	a.byPattern = map[string][]int{}
 	for _, p := range paths {
 		h := a.methods(byPath[p])
 		mux.Handle("/v1"+p, h)
 		// A trailing slash has always been ignored.
 		mux.Handle("/v1"+p+"/{$}", h)
+		a.byPattern["/v1"+p], a.byPattern["/v1"+p+"/{$}"] = byPath[p], byPath[p]
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.Error(w, r, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
@@ -102,6 +106,18 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt *Route) {
 		return
 	}
 	write(w, status, body)
+}
+
+// RouteOf returns the route that serves a request, or nil when none does
+// (an unknown path or method), without serving it.
+func (a *API) RouteOf(r *http.Request) *Route {
+	_, pattern := a.mux.Handler(r)
+	for _, i := range a.byPattern[pattern] {
+		if a.routes[i].Method == r.Method {
+			return &a.routes[i]
+		}
+	}
+	return nil
 }
 
 // ServeHTTP routes a request below /v1.

@@ -145,17 +145,44 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		}
 		responses[strconv.Itoa(rt.Status)] = resp
 	}
-	codes := []int{400, 401, 403, 404, 405, 413, 500}
+	for _, r := range responses {
+		withRateLimitHeaders(r.(map[string]any), false)
+	}
+	codes := []int{400, 401, 403, 404, 405, 413, 429, 500}
 	codes = append(codes, rt.Extra...)
 	sort.Ints(codes)
 	for _, c := range codes {
-		responses[strconv.Itoa(c)] = map[string]any{
+		resp := map[string]any{
 			"description": http.StatusText(c),
 			"content":     map[string]any{"application/json": map[string]any{"schema": map[string]any{"$ref": "#/components/schemas/Error"}}},
 		}
+		if c == http.StatusTooManyRequests {
+			resp["description"] = "A rate limit is spent: the request was not served. Retry-After says when to try again."
+			withRateLimitHeaders(resp, true)
+		}
+		responses[strconv.Itoa(c)] = resp
 	}
 	op["responses"] = responses
 	return op
+}
+
+// withRateLimitHeaders documents the rate-limit headers of a response
+// (sent when rate limits are on), and Retry-After for a refusal.
+func withRateLimitHeaders(resp map[string]any, refused bool) {
+	h, _ := resp["headers"].(map[string]any)
+	if h == nil {
+		h = map[string]any{}
+		resp["headers"] = h
+	}
+	integer := map[string]any{"type": "integer"}
+	h["X-RateLimit-Limit"] = map[string]any{"description": "Points the caller may spend per window.", "schema": integer}
+	h["X-RateLimit-Remaining"] = map[string]any{"description": "Points left in the current window.", "schema": integer}
+	h["X-RateLimit-Used"] = map[string]any{"description": "Points spent in the current window.", "schema": integer}
+	h["X-RateLimit-Reset"] = map[string]any{"description": "When the current window ends, in seconds since the Unix epoch.", "schema": integer}
+	h["X-RateLimit-Resource"] = map[string]any{"description": "The budget the figures describe: core (every request) or content (content creation).", "schema": map[string]any{"type": "string", "enum": []string{"core", "content"}}}
+	if refused {
+		h["Retry-After"] = map[string]any{"description": "Seconds until the budget that refused the request is full again.", "schema": integer}
+	}
 }
 
 func tagOf(pattern string) string {

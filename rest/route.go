@@ -38,6 +38,9 @@ type Route struct {
 	Extra []int
 	// Obsolete marks a deprecated operation.
 	Obsolete bool
+	// CreatesContent marks an operation that creates content (a change
+	// request): it also spends from the content rate limit.
+	CreatesContent bool
 
 	serve func(ctx context.Context, rt *Route, req *Request) (int, any, error)
 }
@@ -142,6 +145,9 @@ func (r Route) Errors(codes ...int) Route { r.Extra = append(r.Extra, codes...);
 
 // Deprecated marks the operation deprecated.
 func (r Route) Deprecated() Route { r.Obsolete = true; return r }
+
+// Creating marks the operation as one that creates content.
+func (r Route) Creating() Route { r.CreatesContent = true; return r }
 
 // Request is a request being served.
 type Request struct {

@@ -51,7 +51,7 @@ func (a *API) changeRequestRoutes() []Route {
 			// The template is applied in the same transaction: if it fails,
 			// no change request is created.
 			return a.r.Mutation().CreateChangeRequest(ctx, cin)
-		}).Present(crs).Created().OptionalBody(),
+		}).Present(crs).Created().OptionalBody().Creating(),
 
 		route("GET", cr, "Get a change request by id or number", func(ctx context.Context, req *Request, _ *NoInput) (*ent.ChangeRequest, error) {
 			_, c, err := a.changeRequest(ctx, req)

@@ -58,6 +58,9 @@ Environment (flags win):
   QUIRE_PUBLIC_URL    public base URL (default http:// + the listen address)
   QUIRE_SIGNING_KEY   secret that signs download links (default: one generated
                       once and kept in the database)
+  QUIRE_RATE_LIMIT, QUIRE_RATE_LIMIT_CONTENT, QUIRE_RATE_LIMIT_WINDOW
+                      points and content creations per user per window
+                      (default 5000, 500, 1h; 0 turns a limit off)
 
 Run "quire COMMAND --help" for a command's flags.
 `

@@ -20,6 +20,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
+	"quire/internal/ratelimit"
 	"quire/internal/server"
 )
 
@@ -39,8 +40,13 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
+	limitFlags := e.rateLimitFlags(fs)
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	limits, err := limitFlags.config(fs)
+	if err != nil {
+		return e.usageError(fs, "%v", err)
 	}
 	*publicURL = strings.TrimRight(strings.TrimSpace(*publicURL), "/")
 	if *publicURL != "" && !strings.HasPrefix(*publicURL, "http://") && !strings.HasPrefix(*publicURL, "https://") {
@@ -81,11 +87,12 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	eng := app.New(ctx, d.Client, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
-			DB:        d,
-			Engines:   eng,
-			PublicURL: *publicURL,
-			Log:       log,
-			Metrics:   m,
+			DB:         d,
+			Engines:    eng,
+			PublicURL:  *publicURL,
+			Log:        log,
+			Metrics:    m,
+			RateLimits: limits,
 		}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -109,11 +116,18 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		Metrics:  m,
 	}
 	wg.Go(func() { sweeper.Run(sweepCtx) })
+	if lim := ratelimit.New(d.Client, limits); lim != nil {
+		// Every process sweeps past windows' counters: the same rows whoever does.
+		wg.Go(func() {
+			lim.Run(sweepCtx, sweepInterval, func(err error) { log.Error("sweep rate limit counters", "error", err.Error()) })
+		})
+	}
 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", *publicURL)
+	log.Info("listening", "addr", ln.Addr().String(), "public_url", *publicURL,
+		"rate_limit", limits.Limit, "rate_limit_content", limits.ContentLimit, "rate_limit_window", limits.Window.String())
 	log.Info("to create a first organization, admin user and API token, run",
 		"command", "quire admin bootstrap --database-url "+shellQuote(redactURL(*databaseURL))+` --org "My org" --email you@example.com`)
 

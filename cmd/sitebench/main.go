@@ -40,6 +40,7 @@ import (
 
 	"quire/internal/db"
 	"quire/internal/metrics"
+	"quire/internal/ratelimit"
 	"quire/internal/server"
 )
 
@@ -60,6 +61,7 @@ type options struct {
 	only        string
 	rounds      int
 	logSQL      bool
+	rateLimit   int
 }
 
 func main() {
@@ -82,6 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&o.timeout, "timeout", 20*time.Minute, "give up after this long")
 	fs.StringVar(&o.only, "targets", "baseline,rest,graphql", "targets to load, comma separated")
 	fs.IntVar(&o.rounds, "rounds", 1, "load runs per target and setting, interleaved across targets; the table shows the median run")
+	fs.IntVar(&o.rateLimit, "rate-limit", 1_000_000_000, "the server's rate limits (points and content creations per hour), as quire serve counts them; the default is never reached; 0 turns them off")
 	fs.BoolVar(&o.logSQL, "log-sql", false, "with --postgres-throwaway: print the SQL statements of one request of each target (from the server log)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -101,6 +104,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if o.throwaway && o.databaseURL != "" {
 		fmt.Fprintln(stderr, "sitebench: --postgres-throwaway and --database-url exclude each other")
+		return 2
+	}
+	if o.rateLimit < 0 {
+		fmt.Fprintln(stderr, "sitebench: --rate-limit must be 0 (off) or positive")
 		return 2
 	}
 	if o.duration <= 0 || o.duration > 5*time.Minute || o.count < 1 || o.count > 10000 || o.rounds < 1 || o.rounds > 20 {
@@ -210,7 +217,8 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	// Quire and the baseline share this process, and its garbage
 	// collector's setting: the one quire serve runs with.
 	gcPercent := server.TuneGC(os.Getenv)
-	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m}), ReadHeaderTimeout: 10 * time.Second}
+	limits := ratelimit.Config{Limit: o.rateLimit, ContentLimit: o.rateLimit}
+	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m, RateLimits: limits}), ReadHeaderTimeout: 10 * time.Second}
 	go quire.Serve(qln)
 	defer quire.Close()
 	bl, err := newBaseline(ctx, d.SQL, d.Dialect, base)

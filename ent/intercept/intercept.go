@@ -17,6 +17,7 @@ import (
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/predicate"
+	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/serversecret"
@@ -330,6 +331,33 @@ func (f TraversePageVersion) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.PageVersionQuery", q)
 }
 
+// The RateLimitCounterFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RateLimitCounterFunc func(context.Context, *ent.RateLimitCounterQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RateLimitCounterFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RateLimitCounterQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RateLimitCounterQuery", q)
+}
+
+// The TraverseRateLimitCounter type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRateLimitCounter func(context.Context, *ent.RateLimitCounterQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRateLimitCounter) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRateLimitCounter) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RateLimitCounterQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RateLimitCounterQuery", q)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RevisionFunc func(context.Context, *ent.RevisionQuery) (ent.Value, error)
 
@@ -621,6 +649,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.PageVersionQuery:
 		return &query[*ent.PageVersionQuery, predicate.PageVersion, pageversion.OrderOption]{typ: ent.TypePageVersion, tq: q}, nil
+	case *ent.RateLimitCounterQuery:
+		return &query[*ent.RateLimitCounterQuery, predicate.RateLimitCounter, ratelimitcounter.OrderOption]{typ: ent.TypeRateLimitCounter, tq: q}, nil
 	case *ent.RevisionQuery:
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
 	case *ent.RevisionEntryQuery:

@@ -280,6 +280,28 @@ var (
 			},
 		},
 	}
+	// RateLimitCountersColumns holds the columns for the "rate_limit_counters" table.
+	RateLimitCountersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "principal", Type: field.TypeString},
+		{Name: "bucket", Type: field.TypeString},
+		{Name: "window_start", Type: field.TypeInt64},
+		{Name: "used", Type: field.TypeInt, Default: 0},
+		{Name: "budget", Type: field.TypeInt, Default: 0},
+	}
+	// RateLimitCountersTable holds the schema information for the "rate_limit_counters" table.
+	RateLimitCountersTable = &schema.Table{
+		Name:       "rate_limit_counters",
+		Columns:    RateLimitCountersColumns,
+		PrimaryKey: []*schema.Column{RateLimitCountersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ratelimitcounter_window_start_principal_bucket",
+				Unique:  true,
+				Columns: []*schema.Column{RateLimitCountersColumns[3], RateLimitCountersColumns[1], RateLimitCountersColumns[2]},
+			},
+		},
+	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -626,6 +648,7 @@ var (
 		MembersTable,
 		OrganizationsTable,
 		PageVersionsTable,
+		RateLimitCountersTable,
 		RevisionsTable,
 		RevisionEntriesTable,
 		ServerSecretsTable,

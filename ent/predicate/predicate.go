@@ -33,6 +33,9 @@ type Organization func(*sql.Selector)
 // PageVersion is the predicate function for pageversion builders.
 type PageVersion func(*sql.Selector)
 
+// RateLimitCounter is the predicate function for ratelimitcounter builders.
+type RateLimitCounter func(*sql.Selector)
+
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 

@@ -22,6 +22,7 @@ const (
 	PreconditionFailed Code = "PRECONDITION_FAILED"
 	TooLarge           Code = "REQUEST_TOO_LARGE"
 	MethodNotAllowed   Code = "METHOD_NOT_ALLOWED"
+	RateLimited        Code = "RATE_LIMITED"
 	Internal           Code = "INTERNAL"
 )
 
@@ -44,6 +45,8 @@ func (c Code) Status() int {
 		return http.StatusRequestEntityTooLarge
 	case MethodNotAllowed:
 		return http.StatusMethodNotAllowed
+	case RateLimited:
+		return http.StatusTooManyRequests
 	}
 	return http.StatusInternalServerError
 }

@@ -2,12 +2,15 @@ package db_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"ariga.io/atlas/sql/migrate"
 	"entgo.io/ent/dialect"
 
 	"quire/ent/changerequest"
@@ -237,14 +240,20 @@ func TestMigratePreVersioningDatabase(t *testing.T) {
 			t.Errorf("POST change request: %d %s", r.Code, r.Body)
 		}
 
-		// A later migration applies on top of the recorded baseline.
-		up := upgradeFiles(t, d)
-		res, err = d.MigrateDir(ctx, dirOf(t, up...))
+		// A later migration applies on top of the adopted database: the
+		// test-only one, numbered after the last committed one.
+		up := upgradeFiles(t, d)[1]
+		last, err := strconv.ParseInt(files[len(files)-1].Version(), 10, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(res.Applied, []string{up[1].Version()}) {
-			t.Errorf("applied %v after adoption, want %s", res.Applied, up[1].Version())
+		later := migrate.NewLocalFile(fmt.Sprintf("%d_%s.sql", last+1, up.Desc()), up.Bytes())
+		res, err = d.MigrateDir(ctx, dirOf(t, append(slices.Clip(files), later)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Applied, []string{later.Version()}) {
+			t.Errorf("applied %v after adoption, want %s", res.Applied, later.Version())
 		}
 	})
 }

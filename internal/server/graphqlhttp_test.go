@@ -20,7 +20,7 @@ import (
 // is refused before any resolver runs.
 func newRefusalServer() *Server {
 	log := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	return &Server{gql: newGraphQL(&graph.Resolver{}, Config{Log: log, Metrics: metrics.New()})}
+	return &Server{gql: newGraphQL(&graph.Resolver{}, Config{Log: log, Metrics: metrics.New()}, nil)}
 }
 
 // refusals are documents the parser token limit refuses.

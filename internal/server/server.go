@@ -31,6 +31,7 @@ import (
 	"quire/internal/graphiql"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
+	"quire/internal/ratelimit"
 	"quire/internal/requestid"
 	"quire/rest"
 )
@@ -55,6 +56,9 @@ type Config struct {
 	// Engines are the engines to serve (app.New). When nil, the server
 	// builds them over DB with PublicURL and SigningKey.
 	Engines *app.Engines
+	// RateLimits are the per-user budgets of both doors, counted in DB;
+	// the zero value turns rate limiting off.
+	RateLimits ratelimit.Config
 }
 
 // Server is Quire's HTTP handler.
@@ -64,6 +68,7 @@ type Server struct {
 	gql      *handler.Server
 	api      *rest.API
 	mux      *http.ServeMux
+	limiter  *ratelimit.Limiter // nil: no rate limits
 }
 
 // New returns the HTTP handler.
@@ -84,7 +89,8 @@ func NewServer(cfg Config) *Server {
 	}
 	r := eng.Resolver
 	dl := eng.Downloads
-	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg), api: rest.New(r, cfg.Log)}
+	lim := ratelimit.New(cfg.DB.Client, cfg.RateLimits)
+	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -102,9 +108,9 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("/metrics", cfg.Metrics.Handler())
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
-	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(http.HandlerFunc(s.serveGraphQL), graphQLAuthError, loaders.New)))
+	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(s.limitGraphQL(http.HandlerFunc(s.serveGraphQL)), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
-	mux.Handle("/v1/", s.authenticated(s.api, restAuthError(cfg.Log), loaders.NewSequential))
+	mux.Handle("/v1/", s.authenticated(s.limitREST(s.api), restAuthError(cfg.Log), loaders.NewSequential))
 	// The API's own description needs no token.
 	mux.Handle("/v1/openapi.json", s.api)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -120,7 +126,7 @@ func (s *Server) Resolver() *graph.Resolver { return s.resolver }
 // API returns the REST API.
 func (s *Server) API() *rest.API { return s.api }
 
-func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
+func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.Server {
 	limits := graph.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
 	// Transports of Quire's own (graphqlhttp.go), routed by serveGraphQL.
@@ -135,6 +141,10 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	srv.Use(extension.Introspection{})
 	srv.Use(graph.LimitExtension(limits))
 	srv.Use(graph.NodeBudget(limits))
+	if lim != nil {
+		// Last of the checks before execution: a refused document costs nothing.
+		srv.Use(rateLimitExtension{limiter: lim, points: graph.RatePoints})
+	}
 	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
 		cfg.Log.ErrorContext(ctx, "panic in resolver", "request_id", requestid.From(ctx), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))

@@ -17,6 +17,7 @@ import (
 	"quire/internal/auth"
 	"quire/internal/db"
 	"quire/internal/metrics"
+	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/testdb"
 	"quire/internal/types"
@@ -52,8 +53,23 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, e *Env)) {
 	}
 }
 
+// Options change the server an Env starts.
+type Options struct {
+	// RateLimits are the server's rate limits. Suites run without them
+	// (the zero value), so that their many requests with one token are
+	// never refused; the rate-limit tests set them.
+	RateLimits ratelimit.Config
+}
+
 // New starts a server on a fresh database of the given backend.
 func New(t testing.TB, backend string) *Env {
+	t.Helper()
+	return NewWith(t, backend, Options{})
+}
+
+// NewWith starts a server with options on a fresh database of the given
+// backend.
+func NewWith(t testing.TB, backend string, o Options) *Env {
 	t.Helper()
 	var url string
 	switch backend {
@@ -74,13 +90,27 @@ func New(t testing.TB, backend string) *Env {
 		t.Fatalf("migrate %s: %v", backend, err)
 	}
 	e := &Env{T: t, Dialect: backend, DB: d, Metrics: m}
+	e.start(o)
+	return e
+}
+
+// Replica starts another server over the environment's database, as a
+// second process sharing it would be; its statements are counted with the
+// first one's.
+func (e *Env) Replica(o Options) *Env {
+	e.T.Helper()
+	r := &Env{T: e.T, Dialect: e.Dialect, DB: e.DB, Metrics: e.Metrics}
+	r.start(o)
+	return r
+}
+
+func (e *Env) start(o Options) {
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
-	e.Server = server.NewServer(server.Config{DB: d, PublicURL: e.URL, Metrics: m})
+	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits})
 	e.HTTP.Config.Handler = e.Server
-	t.Cleanup(e.HTTP.Close)
-	return e
+	e.T.Cleanup(e.HTTP.Close)
 }
 
 // Client is the ent client of the environment's database.
