@@ -12,9 +12,10 @@ func TestUpdateWithoutFieldsChangesNothing(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		space := newSpace(t, e, team, "Guide")
+		cr := newCR(t, e, team.Editor.Token, space, map[string]any{"subject": "Draft"})["id"].(string)
 		readOnly := map[string]any{"id": "S0000000000000000000", "object": "x", "createdAt": "2001-02-03T04:05:06Z",
 			"updatedAt": "2001-02-03T04:05:06Z", "organization": team.Other.ID, "revision": "R0000000000000000000", "number": 99}
-		for _, path := range []string{"/v1/spaces/" + space} {
+		for _, path := range []string{"/v1/spaces/" + space, "/v1/spaces/" + space + "/change-requests/" + cr} {
 			before := e.Do(team.Admin.Token, "GET", path, nil)
 			r := e.Do(team.Admin.Token, "PATCH", path, readOnly)
 			after := e.Do(team.Admin.Token, "GET", path, nil)

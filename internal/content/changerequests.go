@@ -312,7 +312,8 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 // Errors: NotFound, BadRequest (invalid input, merged change request),
 // Forbidden.
 func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateChangeRequest) (*ent.ChangeRequest, error) {
-	if _, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit); err != nil {
+	current, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit)
+	if err != nil {
 		return nil, err
 	}
 	var subject *string
@@ -339,9 +340,13 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 			return nil, err
 		}
 	}
+	if in.Subject == nil && !in.Description.Set && in.Status == nil {
+		// Nothing to change: writing the row anyway would move updatedAt.
+		return current, nil
+	}
 	now := s.Now()
 	var out *ent.ChangeRequest
-	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
+	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
 		c := tx.Client()
 		cr, err := getChangeRequest(ctx, c, id)
 		if err != nil {
