@@ -144,7 +144,8 @@ func counterDelta(a, b string) (draft, open int) {
 // request's creator.
 // Errors: NotFound (space), BadRequest, Forbidden.
 func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in CreateChangeRequest) (*ent.ChangeRequest, error) {
-	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
+	target, err := s.SpaceFor(ctx, spaceID, types.RoleEdit)
+	if err != nil {
 		return nil, err
 	}
 	userID := actor(ctx)
@@ -165,7 +166,12 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 	}
 	var ops []Op
 	if in.Template != nil {
-		if ops, err = templateOps(in.Template.ID, in.Template.Refs); err != nil {
+		t, params, err := parseTemplate(in.Template.ID, in.Template.Refs)
+		if err != nil {
+			return nil, err
+		}
+		// The change request starts at the space's current revision.
+		if ops, err = s.templateOps(ctx, target.RevisionID, t, params); err != nil {
 			return nil, err
 		}
 	}

@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	"quire/ent"
-	"quire/ent/user"
 	"quire/internal/apierr"
-	"quire/internal/authz"
 	"quire/internal/document"
 )
 
@@ -201,15 +199,7 @@ func (s *Service) seenTargets(ctx context.Context, spaces, users, collections []
 	for id := range seenCollections {
 		exists[id] = true
 	}
-	var known []string
-	for _, part := range chunks(users, chunk) {
-		found, err := s.Client.User.Query().Where(user.IDIn(part...)).IDs(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("check linked users: %w", err)
-		}
-		known = append(known, found...)
-	}
-	seenUsers, err := authz.UsersSeen(ctx, known)
+	seenUsers, err := s.usersSeen(ctx, users)
 	if err != nil {
 		return nil, fmt.Errorf("check linked users: %w", err)
 	}
