@@ -80,6 +80,7 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 	o.ids["organizationId"] = o.org.ID
 	o.own[o.org.ID], o.people[o.org.ID] = true, true
 	o.admin = w.member(o, "admin", domain, "admin")
+	o.ids["adminId"] = o.admin.User.ID
 	for _, n := range slices.Sorted(maps.Keys(members)) {
 		w.member(o, n, domain, members[n])
 	}

@@ -42,7 +42,10 @@ var gqlRules = map[string]rule{
 	}),
 	"Mutation.transferSpace": needs(admin).spoils("spaceId").with(args("id", "spaceId", "organization", "sandbox")),
 
-	"Mutation.createChangeRequest": needs(editor).with(input(map[string]any{"subject": "New"}, "space", "spaceId")),
+	"Mutation.createChangeRequest": needs(editor).with(func(ids map[string]string) any {
+		return map[string]any{"input": map[string]any{"space": ids["spaceId"], "subject": "New",
+			"template": map[string]any{"id": "knowledge-base", "contentRefs": related(ids)}}}
+	}),
 	"Mutation.patchChangeRequest":  needs(editor).with(args("id", "changeRequestId", "input", map[string]any{"subject": "Draft"})),
 	"Mutation.mergeChangeRequest":  needs(reviewer).spoils("changeRequestId").with(args("id", "changeRequestId")),
 	"Mutation.updateChangeRequest": needs(editor).spoils("changeRequestId").with(args("id", "changeRequestId")),
@@ -55,8 +58,10 @@ var gqlRules = map[string]rule{
 	"Mutation.uploadFile":   needs(editor).with(input(map[string]any{"file": nil}, "changeRequest", "changeRequestId")),
 	"Mutation.deleteFile":   needs(editor).spoils("changeRequestId").with(args("changeRequest", "changeRequestId", "file", "fileId")),
 	"Mutation.setVariables": needs(editor).with(args("changeRequest", "changeRequestId", "variables", map[string]any{"product": "Quire"})),
-	"Mutation.applyTemplate": needs(editor).
-		with(input(map[string]any{"template": "changelog"}, "space", "spaceId")),
+	"Mutation.applyTemplate": needs(editor).with(func(ids map[string]string) any {
+		return map[string]any{"input": map[string]any{"space": ids["spaceId"], "template": "knowledge-base",
+			"contentRefs": related(ids)}}
+	}),
 
 	"Mutation.createSite":    needs(creator).with(input(map[string]any{"title": "New site"}, "organization", "organizationId")),
 	"Mutation.updateSite":    needs(creator).with(args("id", "siteId", "input", map[string]any{"title": "Handbook"})),

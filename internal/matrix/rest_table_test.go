@@ -37,18 +37,23 @@ var restRules = map[string]rule{
 	"POST /spaces/{spaceId}/transfer": needs(admin).spoils().
 		with(func(ids map[string]string) any { return map[string]any{"organization": ids["sandbox"]} }),
 
-	"GET /spaces/{spaceId}/content":                           readers,
-	"GET /spaces/{spaceId}/content/pages":                     readers,
-	"GET /spaces/{spaceId}/content/files":                     readers,
-	"GET /spaces/{spaceId}/content/files/{fileId}":            readers,
-	"GET /spaces/{spaceId}/content/files/{fileId}/backlinks":  readers,
-	"GET /spaces/{spaceId}/content/page/{pageId}":             readers,
-	"GET /spaces/{spaceId}/content/page/{pageId}/links":       readers,
-	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":   readers,
-	"GET /spaces/{spaceId}/links":                             readers,
-	"POST /spaces/{spaceId}/content/template":                 needs(editor).status(201).with(fixed(map[string]any{"id": "changelog"})),
-	"GET /spaces/{spaceId}/change-requests":                   readers,
-	"POST /spaces/{spaceId}/change-requests":                  needs(editor).status(201).with(fixed(map[string]any{"subject": "New"})),
+	"GET /spaces/{spaceId}/content":                          readers,
+	"GET /spaces/{spaceId}/content/pages":                    readers,
+	"GET /spaces/{spaceId}/content/files":                    readers,
+	"GET /spaces/{spaceId}/content/files/{fileId}":           readers,
+	"GET /spaces/{spaceId}/content/files/{fileId}/backlinks": readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}":            readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}/links":      readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":  readers,
+	"GET /spaces/{spaceId}/links":                            readers,
+	"POST /spaces/{spaceId}/content/template": needs(editor).status(201).with(func(ids map[string]string) any {
+		return map[string]any{"id": "knowledge-base", "params": map[string]any{"contentRefs": related(ids)}}
+	}),
+	"GET /spaces/{spaceId}/change-requests": readers,
+	"POST /spaces/{spaceId}/change-requests": needs(editor).status(201).with(func(ids map[string]string) any {
+		return map[string]any{"subject": "New", "template": map[string]any{"id": "knowledge-base",
+			"params": map[string]any{"contentRefs": related(ids)}}}
+	}),
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}": readers,
 	"PATCH /spaces/{spaceId}/change-requests/{changeRequestId}": needs(editor).
 		with(fixed(map[string]any{"subject": "Draft"})),
@@ -132,3 +137,10 @@ func beforeSpace(ids map[string]string) any {
 }
 
 func spare(ids map[string]string) any { return map[string]any{"spaceId": ids["spare"]} }
+
+// related is a template param naming a space and a user of the fixture,
+// so that every check of ids in requests covers template params too.
+func related(ids map[string]string) map[string]any {
+	return map[string]any{"related": map[string]any{"kind": "space", "space": ids["space2"]},
+		"support": map[string]any{"kind": "user", "user": ids["adminId"]}}
+}
