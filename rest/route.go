@@ -38,6 +38,9 @@ type Route struct {
 	Extra []int
 	// Obsolete marks a deprecated operation.
 	Obsolete bool
+	// query is the type the query parameters decode into; nil when none
+	// are read.
+	query reflect.Type
 
 	serve func(ctx context.Context, rt *Route, req *Request) (int, any, error)
 }
@@ -76,7 +79,7 @@ func route[In, Out any](method, pattern, summary string, h Handler[In, Out]) *Op
 	switch t := reflect.TypeFor[In](); {
 	case t == reflect.TypeFor[NoInput]():
 	case isQuery(t):
-		rt.Params = queryParams(t)
+		rt.Params, rt.query = queryParams(t), t
 	default:
 		mustPlan(t)
 		rt.Request = t
