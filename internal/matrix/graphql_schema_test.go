@@ -2,6 +2,7 @@ package matrix_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -98,6 +99,9 @@ type sel struct {
 	kids []*sel
 	// name and typ are the field's name and type, for fields.
 	name, typ string
+	// page is the number of items a connection field asks for (first);
+	// 0 for other selections.
+	page int
 }
 
 func (s *sel) render(b *strings.Builder) {
@@ -123,6 +127,22 @@ func (s *sel) tokens() int {
 		for _, k := range s.kids {
 			n += k.tokens()
 		}
+	}
+	return n
+}
+
+// cost is the number of nodes a selection may return below connections
+// that return m items in all, as the query limits count them: a
+// connection counts its page times the pages of the connections above it,
+// and other lists count as one item.
+func (s *sel) cost(m int) int {
+	n := 0
+	if s.page > 0 {
+		m *= s.page
+		n = m
+	}
+	for _, k := range s.kids {
+		n += k.cost(m)
 	}
 	return n
 }
@@ -187,6 +207,10 @@ func (s *gqlSchema) selection(typeName string, hops int, ids map[string]string, 
 			continue
 		}
 		field := &sel{head: f.Name + args, name: f.Name, typ: f.Type.String()}
+		if args == "" && hasArg(f, "first") {
+			field.head += fmt.Sprintf("(first: %d)", pageSize)
+			field.page = pageSize
+		}
 		inner := s.types[f.Type.named()]
 		if leafKind(inner.Kind) {
 			out = append(out, field)
@@ -211,6 +235,20 @@ func (s *gqlSchema) selection(typeName string, hops int, ids map[string]string, 
 	return out
 }
 
+// pageSize is the first argument of every connection the walk selects: the
+// fixture's lists are shorter, and the query limits count the nodes a
+// query may return as the product of first down nested connections.
+const pageSize = 5
+
+func hasArg(f gqlField, name string) bool {
+	for _, a := range f.Args {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
 func needsArg(f gqlField) bool {
 	for _, a := range f.Args {
 		if a.Type.required() {
@@ -220,29 +258,35 @@ func needsArg(f gqlField) bool {
 	return false
 }
 
-// split cuts a selection into selections of at most budget tokens each,
+// split cuts a selection, below connections returning m items in all,
+// into selections of at most tokens lexical tokens and cost nodes each,
 // which together select everything it does: a field too large keeps its
 // head and takes a share of its sub-selections in each part.
-func split(s *sel, budget int) []*sel {
-	if s.kids == nil || s.tokens() <= budget {
+func split(s *sel, tokens, cost, m int) []*sel {
+	if s.kids == nil || (s.tokens() <= tokens && s.cost(m) <= cost) {
 		return []*sel{s}
 	}
-	own := len(tokenPattern.FindAllString(s.head, -1)) + 2
+	own, ownCost, km := len(tokenPattern.FindAllString(s.head, -1))+2, 0, m
+	if s.page > 0 {
+		km = m * s.page
+		ownCost = km
+	}
 	var pieces []*sel
 	for _, k := range s.kids {
-		pieces = append(pieces, split(k, budget-own)...)
+		pieces = append(pieces, split(k, tokens-own, cost-ownCost, km)...)
 	}
 	var out []*sel
-	cur := &sel{head: s.head, kids: []*sel{}, name: s.name, typ: s.typ}
-	size := own
+	part := func() *sel { return &sel{head: s.head, kids: []*sel{}, name: s.name, typ: s.typ, page: s.page} }
+	cur, size, spent := part(), own, ownCost
 	for _, p := range pieces {
-		n := p.tokens()
-		if len(cur.kids) > 0 && size+n > budget {
+		n, c := p.tokens(), p.cost(km)
+		if len(cur.kids) > 0 && (size+n > tokens || spent+c > cost) {
 			out = append(out, cur)
-			cur, size = &sel{head: s.head, kids: []*sel{}, name: s.name, typ: s.typ}, own
+			cur, size, spent = part(), own, ownCost
 		}
 		cur.kids = append(cur.kids, p)
 		size += n
+		spent += c
 	}
 	return append(out, cur)
 }

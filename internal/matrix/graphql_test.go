@@ -14,13 +14,16 @@ import (
 	"quire/internal/testenv"
 )
 
-// Hops and token budgets of the documents the matrix sends: a query
-// selects three steps deep, split into documents within the parser's
-// token limit; a mutation, which cannot be sent twice, one step.
+// Hops and budgets of the documents the matrix sends: a query selects
+// three steps deep, split into documents within the query limits (the
+// parser's tokens, and the nodes a document may return: see sel.cost); a
+// mutation, which cannot be sent twice, one step. A document the server
+// still finds too large is split further.
 const (
 	queryHops    = 3
 	mutationHops = 1
 	tokenBudget  = 1500
+	costBudget   = 5000
 )
 
 // gqlCase is one root field with its row.
@@ -121,6 +124,9 @@ func (w *world) gqlCall(t *testing.T, s *gqlSchema, c gqlCase, who *caller, ids 
 	if c.rule.input != nil {
 		vars = c.rule.input(ids).(map[string]any)
 	}
+	if _, ok := vars["first"]; !ok && hasArg(c.field, "first") {
+		vars["first"] = pageSize
+	}
 	var defs, uses []string
 	for _, a := range c.field.Args {
 		if _, ok := vars[a.Name]; !ok {
@@ -137,6 +143,11 @@ func (w *world) gqlCall(t *testing.T, s *gqlSchema, c gqlCase, who *caller, ids 
 		head += "(" + strings.Join(uses, ", ") + ")"
 	}
 	root := &sel{head: head}
+	if n, ok := vars["first"].(int); ok {
+		root.page = n
+	} else if list, ok := vars["ids"].([]string); ok {
+		root.page = len(list)
+	}
 	ret := s.types[c.field.Type.named()]
 	hops := queryHops
 	switch {
@@ -154,10 +165,10 @@ func (w *world) gqlCall(t *testing.T, s *gqlSchema, c gqlCase, who *caller, ids 
 	}
 	parts := []*sel{root}
 	if c.op == "query" {
-		parts = split(root, tokenBudget)
+		parts = split(root, tokenBudget, costBudget, 1)
 	}
 	sent, _ := json.Marshal(vars)
-	budget := tokenBudget
+	budget, cost := tokenBudget, costBudget
 	for len(parts) > 0 {
 		part := parts[0]
 		parts = parts[1:]
@@ -178,10 +189,10 @@ func (w *world) gqlCall(t *testing.T, s *gqlSchema, c gqlCase, who *caller, ids 
 		}
 		w.asked++
 		if c.op == "query" && overLimit(r) && budget > 100 {
-			// The server's query limits are tighter than the budget:
+			// The server's query limits are tighter than the budgets:
 			// ask the same in smaller documents.
-			budget /= 2
-			parts = append(split(part, budget), parts...)
+			budget, cost = budget/2, cost/2
+			parts = append(split(part, budget, cost, 1), parts...)
 			continue
 		}
 		w.checkGQL(t, c, who, want, r, doc+string(sent))
