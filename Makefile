@@ -36,6 +36,12 @@ migration:
 	@test -n "$(NAME)" || { echo 'usage: make migration NAME=add_something' >&2; exit 2; }
 	$(GO) run ./cmd/migrations -name $(NAME)
 
+## fuzz: run every Go fuzz target for FUZZTIME each (default 30s); failing inputs land in the package's testdata/fuzz
+FUZZTIME ?= 30s
+.PHONY: fuzz
+fuzz:
+	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
+
 ## bench: Go benchmarks
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

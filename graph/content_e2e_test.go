@@ -320,6 +320,14 @@ func TestContentUploadAndPDF(t *testing.T) {
 			t.Fatalf("pdf: %d %s %q", st, h.Get("Content-Type"), pdf[:min(len(pdf), 20)])
 		}
 		cxCode(t, e.GraphQL(team.Reader.Token, `query($id: ID!) { changeRequest(id: $id) { pdf(page: "P0000000000000000000") } }`, map[string]any{"id": cr}), "NOT_FOUND")
+
+		// Deleting the file answers the content without it, and no file.
+		d = cxOK(t, e.GraphQL(team.Editor.Token, `mutation($cr: ID!, $f: ID!) { deleteFile(changeRequest: $cr, file: $f) { changed file { id } revision { files { id } } } }`,
+			map[string]any{"cr": cr, "f": cxStr(testenv.Path(file, "id"))}))
+		if del := testenv.Path(d, "deleteFile"); testenv.Path(del, "changed") != true || testenv.Path(del, "file") != nil ||
+			len(cxList(testenv.Path(del, "revision", "files"))) != 0 {
+			t.Errorf("deleteFile = %v", del)
+		}
 	})
 }
 

@@ -202,6 +202,10 @@ func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFil
 	}
 	out := &model.ContentEditPayload{ChangeRequest: res.ChangeRequest, Revision: rev, Changed: res.Changed}
 	if id := res.IDs[0]; id != "" {
+		if _, isDelete := op.(*content.DeleteFile); isDelete {
+			// The file is gone from the revision the edit wrote.
+			return out, nil
+		}
 		if wantFile {
 			if out.File, err = r.Content.File(ctx, res.Revision, id); err != nil {
 				return nil, err

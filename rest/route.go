@@ -41,6 +41,9 @@ type Route struct {
 	// CreatesContent marks an operation that creates content (a change
 	// request): it also spends from the content rate limit.
 	CreatesContent bool
+	// query is the type the query parameters decode into; nil when none
+	// are read.
+	query reflect.Type
 
 	serve func(ctx context.Context, rt *Route, req *Request) (int, any, error)
 }
@@ -79,7 +82,7 @@ func route[In, Out any](method, pattern, summary string, h Handler[In, Out]) *Op
 	switch t := reflect.TypeFor[In](); {
 	case t == reflect.TypeFor[NoInput]():
 	case isQuery(t):
-		rt.Params = queryParams(t)
+		rt.Params, rt.query = queryParams(t), t
 	default:
 		mustPlan(t)
 		rt.Request = t

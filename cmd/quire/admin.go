@@ -21,7 +21,10 @@ const adminUsageText = `Usage:
       Create a user, optionally a member of an organization, and an API
       token; prints {"user":{"id":...},"token":...}.
   quire admin token create --user USER_ID [--database-url URL]
-      Create an API token for a user; prints {"token":...}.
+      Create an API token for a user; prints {"token":...,"tokenId":...}.
+  quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
+      Revoke an API token: requests with it get 401 from then on; prints
+      {"revoked":{"id":...,"user":{"id":...}}}.
 `
 
 // guestRole is the --role value for a member without a role.
@@ -40,6 +43,8 @@ func (e *env) admin(ctx context.Context, args []string) int {
 		return e.adminUserCreate(ctx, args[2:])
 	case args[0] == "token" && len(args) > 1 && args[1] == "create":
 		return e.adminTokenCreate(ctx, args[2:])
+	case args[0] == "token" && len(args) > 1 && args[1] == "revoke":
+		return e.adminTokenRevoke(ctx, args[2:])
 	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
 		fmt.Fprint(e.stderr, adminUsageText)
 		return exitOK
@@ -54,19 +59,24 @@ type idJSON struct {
 	ID string `json:"id"`
 }
 
+// Outputs that hold a token also give its id (tokenId), which names the
+// token to "quire admin token revoke" without its secret.
 type bootstrapOutput struct {
 	Organization idJSON `json:"organization"`
 	User         idJSON `json:"user"`
 	Token        string `json:"token"`
+	TokenID      string `json:"tokenId"`
 }
 
 type userCreateOutput struct {
-	User  idJSON `json:"user"`
-	Token string `json:"token"`
+	User    idJSON `json:"user"`
+	Token   string `json:"token"`
+	TokenID string `json:"tokenId"`
 }
 
 type tokenCreateOutput struct {
-	Token string `json:"token"`
+	Token   string `json:"token"`
+	TokenID string `json:"tokenId"`
 }
 
 // checkEmail reports whether email looks like an address: a local part, an
@@ -187,11 +197,11 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 		if err := ensureMember(ctx, tx, o.ID, u.ID, &admin); err != nil {
 			return err
 		}
-		token, err := auth.CreateToken(ctx, tx.Client(), u.ID, "bootstrap")
+		tokenID, token, err := auth.IssueToken(ctx, tx.Client(), u.ID, "bootstrap")
 		if err != nil {
 			return err
 		}
-		out = bootstrapOutput{Organization: idJSON{o.ID}, User: idJSON{u.ID}, Token: token}
+		out = bootstrapOutput{Organization: idJSON{o.ID}, User: idJSON{u.ID}, Token: token, TokenID: tokenID}
 		return nil
 	})
 	if err != nil {
@@ -269,11 +279,11 @@ func (e *env) adminUserCreate(ctx context.Context, args []string) int {
 				return err
 			}
 		}
-		token, err := auth.CreateToken(ctx, tx.Client(), u.ID, "admin cli")
+		tokenID, token, err := auth.IssueToken(ctx, tx.Client(), u.ID, "admin cli")
 		if err != nil {
 			return err
 		}
-		out = userCreateOutput{User: idJSON{u.ID}, Token: token}
+		out = userCreateOutput{User: idJSON{u.ID}, Token: token, TokenID: tokenID}
 		return nil
 	})
 	if err != nil {
@@ -316,11 +326,11 @@ func (e *env) adminTokenCreate(ctx context.Context, args []string) int {
 		} else if err != nil {
 			return fmt.Errorf("find user: %w", err)
 		}
-		token, err := auth.CreateToken(ctx, tx.Client(), *userID, "admin cli")
+		tokenID, token, err := auth.IssueToken(ctx, tx.Client(), *userID, "admin cli")
 		if err != nil {
 			return err
 		}
-		out = tokenCreateOutput{Token: token}
+		out = tokenCreateOutput{Token: token, TokenID: tokenID}
 		return nil
 	})
 	if err != nil {

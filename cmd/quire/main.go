@@ -5,6 +5,7 @@
 //	quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
 //	quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
 //	quire admin token create --user USER_ID [--database-url URL]
+//	quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
 //
 // Logs are JSON lines on stderr; admin commands print exactly one JSON object
 // on stdout.
@@ -50,6 +51,7 @@ const usageText = `Usage:
   quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
   quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
   quire admin token create --user USER_ID [--database-url URL]
+  quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
   quire help
 
 Environment (flags win):

@@ -66,7 +66,8 @@ type bootstrapResult struct {
 	User struct {
 		ID string `json:"id"`
 	} `json:"user"`
-	Token string `json:"token"`
+	Token   string `json:"token"`
+	TokenID string `json:"tokenId"`
 }
 
 func bootstrap(t *testing.T, url, org, email string, extra ...string) bootstrapResult {
@@ -157,7 +158,8 @@ type userResult struct {
 	User struct {
 		ID string `json:"id"`
 	} `json:"user"`
-	Token string `json:"token"`
+	Token   string `json:"token"`
+	TokenID string `json:"tokenId"`
 }
 
 func TestUserCreate(t *testing.T) {
@@ -242,7 +244,8 @@ func TestTokenCreate(t *testing.T) {
 	d := openTestDB(t, url)
 
 	var out struct {
-		Token string `json:"token"`
+		Token   string `json:"token"`
+		TokenID string `json:"tokenId"`
 	}
 	quireJSON(t, &out, "admin", "token", "create", "--database-url", url, "--user", boot.User.ID)
 	if out.Token == "" || out.Token == boot.Token {

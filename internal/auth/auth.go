@@ -40,11 +40,19 @@ func Hash(secret string) string {
 // CreateToken stores a new token for the user and returns its secret, which
 // is never stored and cannot be shown again.
 func CreateToken(ctx context.Context, client *ent.Client, userID, label string) (string, error) {
-	secret := NewSecret()
-	if _, err := client.APIToken.Create().SetUserID(userID).SetTokenHash(Hash(secret)).SetLabel(label).Save(ctx); err != nil {
-		return "", fmt.Errorf("create token: %w", err)
+	_, secret, err := IssueToken(ctx, client, userID, label)
+	return secret, err
+}
+
+// IssueToken is CreateToken, also returning the token's id, which names the
+// token (to revoke it, say) without its secret.
+func IssueToken(ctx context.Context, client *ent.Client, userID, label string) (id, secret string, err error) {
+	secret = NewSecret()
+	t, err := client.APIToken.Create().SetUserID(userID).SetTokenHash(Hash(secret)).SetLabel(label).Save(ctx)
+	if err != nil {
+		return "", "", fmt.Errorf("create token: %w", err)
 	}
-	return secret, nil
+	return t.ID, secret, nil
 }
 
 // Lookup returns the user owning a secret, or nil when the secret is unknown

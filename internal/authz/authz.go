@@ -73,35 +73,68 @@ func SpaceLevel(ctx context.Context, s *ent.Space) (types.Role, error) {
 // member of. Quire keeps no directory of users beyond that; a user the
 // caller may not see is answered as not found.
 func CanSeeUser(ctx context.Context, userID string) (bool, error) {
+	seen, err := UsersSeen(ctx, []string{userID})
+	return seen[userID], err
+}
+
+// UsersSeen reports, of users, those the caller may see (see CanSeeUser),
+// asking for the memberships of all of them at once. It does not check
+// that the users exist: the system caller sees any id, and a user seen
+// through a membership exists.
+func UsersSeen(ctx context.Context, userIDs []string) (map[string]bool, error) {
+	out := make(map[string]bool, len(userIDs))
 	if auth.IsSystem(ctx) {
-		return true, nil
+		for _, id := range userIDs {
+			out[id] = true
+		}
+		return out, nil
 	}
 	v := auth.Viewer(ctx)
 	if v == nil {
-		return false, nil
-	}
-	if v.ID == userID {
-		return true, nil
+		return out, nil
 	}
 	l := loaders.For(ctx)
-	mine, err := l.ViewerMemberships(ctx)
+	var mine []string
+	for _, id := range userIDs {
+		if id == v.ID {
+			out[id] = true
+		}
+	}
+	if len(out) == len(userIDs) {
+		return out, nil
+	}
+	ms, err := l.ViewerMemberships(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
+	}
+	for orgID, m := range ms {
+		if !m.Disabled {
+			mine = append(mine, orgID)
+		}
 	}
 	// Queue every lookup before waiting, so that they share one batch.
-	var waits []func() (*ent.Member, error)
-	for orgID, m := range mine {
-		if m.Disabled {
+	type lookup struct {
+		user string
+		wait func() (*ent.Member, error)
+	}
+	var waits []lookup
+	for _, id := range userIDs {
+		if out[id] {
 			continue
 		}
-		waits = append(waits, l.MemberByOrgUser.Load(ctx, orgID+"/"+userID))
-	}
-	for _, wait := range waits {
-		if _, err := wait(); err == nil {
-			return true, nil
+		for _, orgID := range mine {
+			waits = append(waits, lookup{id, l.MemberByOrgUser.Load(ctx, orgID+"/"+id)})
 		}
 	}
-	return false, nil
+	for _, w := range waits {
+		if out[w.user] {
+			continue
+		}
+		if _, err := w.wait(); err == nil {
+			out[w.user] = true
+		}
+	}
+	return out, nil
 }
 
 // maxDepth stops a corrupt parent chain from looping forever.

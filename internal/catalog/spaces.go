@@ -242,6 +242,11 @@ func (s *Service) UpdateSpace(ctx context.Context, id string, in UpdateSpaceInpu
 	if err != nil {
 		return nil, err
 	}
+	if !in.Title.Set && !in.Emoji.Set && !in.Icon.Set && !in.EditMode.Set && !in.DefaultLevel.Set &&
+		!in.Language.Set && !in.MergeRules.Set {
+		// Nothing to change: writing the row anyway would move updatedAt.
+		return sp, nil
+	}
 	u := s.Client.Space.UpdateOneID(sp.ID)
 	if in.Title.Set {
 		u.SetTitle(in.Title.Value)

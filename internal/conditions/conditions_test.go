@@ -1,6 +1,7 @@
 package conditions
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -287,5 +288,41 @@ func FuzzCheck(f *testing.F) {
 		}
 		p.Eval(claims())
 		p.Eval(nil)
+	})
+}
+
+// FuzzEval evaluates conditions that compile against claims of any shape
+// (JSON objects, as visitor tokens carry them): never a panic, and the same
+// answer every time.
+func FuzzEval(f *testing.F) {
+	for _, c := range []struct{ cond, claims string }{
+		{`visitor.claims.plan == "pro"`, `{"plan":"pro"}`},
+		{`visitor.claims.unsigned.beta`, `{"unsigned":{"beta":true}}`},
+		{`visitor.claims.unsigned.beta`, `{"unsigned":"beta"}`},
+		{`visitor.claims.seats >= 3.5 && visitor.claims.seats < 1e308`, `{"seats":1e308}`},
+		{`"admin" in visitor.claims.roles`, `{"roles":["admin",null,{"a":[]}]}`},
+		{`visitor.claims.company.tier matches "^g"`, `{"company":{"tier":5}}`},
+		{`len(visitor.claims.name) > 2`, `{"name":null}`},
+		{`visitor.claims.a.b.c.d == visitor.claims.e[0]`, `{"a":{"b":[]},"e":{}}`},
+		{`visitor.claims.n / visitor.claims.z > 1`, `{"n":1,"z":0}`},
+		{`visitor.claims.x`, `[]`},
+	} {
+		f.Add(c.cond, []byte(c.claims))
+	}
+	f.Fuzz(func(t *testing.T, cond string, raw []byte) {
+		p, err := Compile(cond)
+		if err != nil {
+			if e, ok := apierr.As(err); !ok || e.Code != apierr.BadRequest {
+				t.Fatalf("Compile(%q) = %v, want a 400", cond, err)
+			}
+			return
+		}
+		var claims map[string]any
+		if json.Unmarshal(raw, &claims) != nil {
+			claims = nil
+		}
+		if first, again := p.Eval(claims), p.Eval(claims); first != again {
+			t.Fatalf("Eval(%q) over %s: %v, then %v", cond, raw, first, again)
+		}
 	})
 }

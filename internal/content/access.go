@@ -19,6 +19,13 @@ type Spaces interface {
 	// Spaces lists the live spaces of an organization the caller may see.
 	// Errors: NotFound (organization).
 	Spaces(ctx context.Context, orgID string) ([]*ent.Space, error)
+	// SpacesSeen returns the spaces among ids the caller may see (deleted
+	// ones included), by id: those it may not see are left out exactly as
+	// unknown ids.
+	SpacesSeen(ctx context.Context, ids []string) (map[string]*ent.Space, error)
+	// CollectionsSeen returns the collections among ids the caller may
+	// see, by id, leaving out the others as SpacesSeen does.
+	CollectionsSeen(ctx context.Context, ids []string) (map[string]*ent.Collection, error)
 }
 
 // The engine's reads and writes that name a space, a change request or a

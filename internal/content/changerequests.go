@@ -144,7 +144,8 @@ func counterDelta(a, b string) (draft, open int) {
 // request's creator.
 // Errors: NotFound (space), BadRequest, Forbidden.
 func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in CreateChangeRequest) (*ent.ChangeRequest, error) {
-	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
+	target, err := s.SpaceFor(ctx, spaceID, types.RoleEdit)
+	if err != nil {
 		return nil, err
 	}
 	userID := actor(ctx)
@@ -165,7 +166,12 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 	}
 	var ops []Op
 	if in.Template != nil {
-		if ops, err = templateOps(in.Template.ID, in.Template.Refs); err != nil {
+		t, params, err := parseTemplate(in.Template.ID, in.Template.Refs)
+		if err != nil {
+			return nil, err
+		}
+		// The change request starts at the space's current revision.
+		if ops, err = s.templateOps(ctx, target.RevisionID, t, params); err != nil {
 			return nil, err
 		}
 	}
@@ -312,7 +318,8 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 // Errors: NotFound, BadRequest (invalid input, merged change request),
 // Forbidden.
 func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateChangeRequest) (*ent.ChangeRequest, error) {
-	if _, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit); err != nil {
+	current, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit)
+	if err != nil {
 		return nil, err
 	}
 	var subject *string
@@ -339,9 +346,13 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 			return nil, err
 		}
 	}
+	if in.Subject == nil && !in.Description.Set && in.Status == nil {
+		// Nothing to change: writing the row anyway would move updatedAt.
+		return current, nil
+	}
 	now := s.Now()
 	var out *ent.ChangeRequest
-	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
+	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
 		c := tx.Client()
 		cr, err := getChangeRequest(ctx, c, id)
 		if err != nil {

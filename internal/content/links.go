@@ -7,9 +7,6 @@ import (
 	"strings"
 
 	"quire/ent"
-	"quire/ent/collection"
-	"quire/ent/space"
-	"quire/ent/user"
 	"quire/internal/apierr"
 	"quire/internal/document"
 )
@@ -17,7 +14,7 @@ import (
 // Link statuses.
 const (
 	LinkOK     = "ok"     // the target exists (external URLs are not fetched)
-	LinkBroken = "broken" // the target page, anchor, file, space, user or collection does not exist
+	LinkBroken = "broken" // the target page, anchor, file, space, user or collection does not exist, or the caller may not see it
 	LinkInApp  = "in-app" // a URL pointing inside the application (PublicURL/app/...), which readers of a published site cannot open
 )
 
@@ -40,7 +37,8 @@ type Link struct {
 // Links resolves the references of every page of a revision, or of one page
 // when pageID is set, in tree and document order. Page, anchor and file
 // references are checked against the revision; references to other spaces,
-// users and collections against the database.
+// users and collections against what the caller of ctx may see (see
+// resolve).
 // Errors: NotFound (revision, page).
 func (s *Service) Links(ctx context.Context, revisionID string, pageID *string) ([]Link, error) {
 	revs, states, err := loadStates(ctx, s.Client, loadLinks, revisionID)
@@ -112,6 +110,10 @@ func collectLinks(st *state, keep func(*ent.PageVersion) bool) []Link {
 }
 
 // resolve sets the status of links found in a revision of spaceID.
+// References to other spaces, users and collections are checked against
+// what the caller may see: a target it may not see is reported broken,
+// exactly like one that does not exist, so that a link report tells
+// nothing about objects of other organizations (or hidden in its own).
 func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links []Link) error {
 	var spaces, users, collections []string
 	for _, l := range links {
@@ -125,34 +127,11 @@ func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links 
 			spaces = append(spaces, r.Space)
 		}
 	}
-	exists := map[string]bool{spaceID: true}
-	for _, part := range chunks(uniq(spaces), chunk) {
-		found, err := s.Client.Space.Query().Where(space.IDIn(part...), space.DeletedAtIsNil()).IDs(ctx)
-		if err != nil {
-			return fmt.Errorf("check linked spaces: %w", err)
-		}
-		for _, id := range found {
-			exists[id] = true
-		}
+	exists, err := s.seenTargets(ctx, uniq(spaces), uniq(users), uniq(collections))
+	if err != nil {
+		return err
 	}
-	for _, part := range chunks(uniq(users), chunk) {
-		found, err := s.Client.User.Query().Where(user.IDIn(part...)).IDs(ctx)
-		if err != nil {
-			return fmt.Errorf("check linked users: %w", err)
-		}
-		for _, id := range found {
-			exists[id] = true
-		}
-	}
-	for _, part := range chunks(uniq(collections), chunk) {
-		found, err := s.Client.Collection.Query().Where(collection.IDIn(part...)).IDs(ctx)
-		if err != nil {
-			return fmt.Errorf("check linked collections: %w", err)
-		}
-		for _, id := range found {
-			exists[id] = true
-		}
-	}
+	exists[spaceID] = true
 	ok := func(b bool) string {
 		if b {
 			return LinkOK
@@ -200,6 +179,34 @@ func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links 
 		}
 	}
 	return nil
+}
+
+// seenTargets returns which of the spaces (live ones), users and
+// collections exist and may be seen by the caller.
+func (s *Service) seenTargets(ctx context.Context, spaces, users, collections []string) (map[string]bool, error) {
+	exists := map[string]bool{}
+	seenSpaces, err := s.Spaces.SpacesSeen(ctx, spaces)
+	if err != nil {
+		return nil, fmt.Errorf("check linked spaces: %w", err)
+	}
+	for id, sp := range seenSpaces {
+		exists[id] = sp.DeletedAt == nil
+	}
+	seenCollections, err := s.Spaces.CollectionsSeen(ctx, collections)
+	if err != nil {
+		return nil, fmt.Errorf("check linked collections: %w", err)
+	}
+	for id := range seenCollections {
+		exists[id] = true
+	}
+	seenUsers, err := s.usersSeen(ctx, users)
+	if err != nil {
+		return nil, fmt.Errorf("check linked users: %w", err)
+	}
+	for id, ok := range seenUsers {
+		exists[id] = ok
+	}
+	return exists, nil
 }
 
 // inApp reports a URL pointing inside the application rather than at

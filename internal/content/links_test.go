@@ -1,7 +1,6 @@
 package content_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -12,7 +11,8 @@ import (
 
 func TestLinks(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		ctx := context.Background()
+		// Links are resolved for a caller: what it may not see is broken.
+		ctx := e.as(e.alice.ID)
 		other := e.newSpace("Other")
 		cr := e.cr("Links")
 		res := e.edit(cr, e.alice.ID,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/template"
 
+	"quire/ent"
 	"quire/internal/apierr"
 	"quire/internal/document"
 	"quire/internal/types"
@@ -221,51 +222,45 @@ func orList(s []string) string {
 // ApplyTemplate adds the pages of a built-in template (see Templates) with
 // the given params: in the change request changeRequestID as one edit (one
 // new revision of the change request, see Edit), or, when changeRequestID
-// is "", directly in the space's current content (see EditSpace).
+// is "", directly in the space's current content (see EditSpace). A param
+// naming a user, space or page the caller may not see is refused as one
+// naming nothing (see checkTemplateTargets).
 // Errors: BadRequest (field id: unknown template; field
-// params.contentRefs.<name>: unknown, missing or invalid param; a merged
-// or archived change request), NotFound (space; change request, or one
-// that is not in spaceID), Forbidden (no edit rights on the space; locked
-// space), PreconditionFailed (deleted space).
+// params.contentRefs.<name>: unknown, missing or invalid param, or one
+// naming nothing the caller may see; a merged or archived change request),
+// NotFound (space; change request, or one that is not in spaceID),
+// Forbidden (no edit rights on the space; locked space),
+// PreconditionFailed (deleted space).
 func (s *Service) ApplyTemplate(ctx context.Context, spaceID, changeRequestID, templateID string, refs map[string]document.ContentRef) error {
-	if _, err := s.SpaceFor(ctx, spaceID, types.RoleEdit); err != nil {
-		return err
-	}
-	ops, err := templateOps(templateID, refs)
+	sp, err := s.SpaceFor(ctx, spaceID, types.RoleEdit)
 	if err != nil {
 		return err
 	}
-	if changeRequestID == "" {
+	t, params, err := parseTemplate(templateID, refs)
+	if err != nil {
+		return err
+	}
+	target := sp.RevisionID
+	var cr *ent.ChangeRequest
+	if changeRequestID != "" {
+		if cr, err = s.ChangeRequest(ctx, changeRequestID); err != nil {
+			return err
+		}
+		if cr.SpaceID != spaceID {
+			return apierr.NotFoundf("No matching change request found for id %q in space %q", changeRequestID, spaceID)
+		}
+		target = cr.RevisionID
+	}
+	ops, err := s.templateOps(ctx, target, t, params)
+	if err != nil {
+		return err
+	}
+	if cr == nil {
 		_, err := s.EditSpace(ctx, spaceID, ops...)
 		return err
 	}
-	cr, err := s.ChangeRequest(ctx, changeRequestID)
-	if err != nil {
-		return err
-	}
-	if cr.SpaceID != spaceID {
-		return apierr.NotFoundf("No matching change request found for id %q in space %q", changeRequestID, spaceID)
-	}
 	_, err = s.Edit(ctx, cr.ID, ops...)
 	return err
-}
-
-// templateOps checks a template and its params and returns the edits that
-// apply it.
-func templateOps(templateID string, refs map[string]document.ContentRef) ([]Op, error) {
-	t, err := TemplateByID(templateID)
-	if err != nil {
-		return nil, err
-	}
-	params, err := t.CheckParams(refs)
-	if err != nil {
-		return nil, err
-	}
-	ops, err := t.ops(params)
-	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", t.ID, err)
-	}
-	return ops, nil
 }
 
 // templateRun is one application of a template: the ids of the pages

@@ -272,7 +272,7 @@ func TestApplyTemplateContent(t *testing.T) {
 		}
 		// Links between the template's pages, to the other space and to
 		// the user all resolve.
-		links, err := e.svc.Links(ctx, rev.ID, nil)
+		links, err := e.svc.Links(e.as(e.alice.ID), rev.ID, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -121,6 +121,9 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		doc, err := Parse(raw)
 		if err != nil {
+			if e, ok := apierr.As(err); !ok || e.Code != apierr.BadRequest {
+				t.Fatalf("Parse: %v, want a 400", err)
+			}
 			if !strings.Contains(err.Error(), "document") {
 				t.Fatalf("error without a path: %v", err)
 			}

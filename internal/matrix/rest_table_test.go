@@ -1,0 +1,146 @@
+package matrix_test
+
+// restRules is the REST half of the matrix: a row per route of the route
+// table, keyed "METHOD /pattern" (below /v1). Levels are those of the
+// README's "Authentication and permissions": reading needs read, content
+// edits edit, merging review, creating in an organization create, and
+// changing collections and spaces' settings, deleting, moving and
+// transferring admin; reading sites needs a role and changing them create.
+var restRules = map[string]rule{
+	"GET /openapi.json": public,
+	"GET /user":         anyone,
+	"GET /orgs":         anyone,
+
+	"GET /orgs/{organizationId}":             members,
+	"GET /orgs/{organizationId}/collections": members,
+	"POST /orgs/{organizationId}/collections": inOrg(creator).status(201).
+		with(fixed(map[string]any{"title": "New collection"})),
+	"GET /orgs/{organizationId}/spaces": members,
+	"POST /orgs/{organizationId}/spaces": inOrg(creator).status(201).
+		with(fixed(map[string]any{"title": "New space"})),
+	"GET /orgs/{organizationId}/change-requests": members,
+
+	"GET /collections/{collectionId}":        readers,
+	"PATCH /collections/{collectionId}":      needs(admin).with(fixed(map[string]any{"title": "Guides"})),
+	"DELETE /collections/{collectionId}":     needs(admin).status(205).spoils(),
+	"GET /collections/{collectionId}/spaces": readers,
+	"POST /collections/{collectionId}/move":  needs(admin).spoils().with(beforeCollection),
+	"POST /collections/{collectionId}/transfer": needs(admin).spoils().
+		with(func(ids map[string]string) any { return map[string]any{"organization": ids["sandbox"]} }),
+
+	"GET /spaces/{spaceId}":            readers,
+	"PATCH /spaces/{spaceId}":          needs(editor).with(fixed(map[string]any{"title": "Docs"})),
+	"DELETE /spaces/{spaceId}":         needs(admin).status(205).spoils(),
+	"POST /spaces/{spaceId}/duplicate": needs(creator).status(201),
+	"POST /spaces/{spaceId}/restore":   needs(admin).spoils().on("spaceId", "trashed"),
+	"POST /spaces/{spaceId}/move":      needs(admin).spoils().with(beforeSpace),
+	"POST /spaces/{spaceId}/transfer": needs(admin).spoils().
+		with(func(ids map[string]string) any { return map[string]any{"organization": ids["sandbox"]} }),
+
+	"GET /spaces/{spaceId}/content":                          readers,
+	"GET /spaces/{spaceId}/content/pages":                    readers,
+	"GET /spaces/{spaceId}/content/files":                    readers,
+	"GET /spaces/{spaceId}/content/files/{fileId}":           readers,
+	"GET /spaces/{spaceId}/content/files/{fileId}/backlinks": readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}":            readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}/links":      readers,
+	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":  readers,
+	"GET /spaces/{spaceId}/links":                            readers,
+	"POST /spaces/{spaceId}/content/template": needs(editor).status(201).with(func(ids map[string]string) any {
+		return map[string]any{"id": "knowledge-base", "params": map[string]any{"contentRefs": related(ids)}}
+	}),
+	"GET /spaces/{spaceId}/change-requests": readers,
+	"POST /spaces/{spaceId}/change-requests": needs(editor).status(201).with(func(ids map[string]string) any {
+		return map[string]any{"subject": "New", "template": map[string]any{"id": "knowledge-base",
+			"params": map[string]any{"contentRefs": related(ids)}}}
+	}),
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}": readers,
+	"PATCH /spaces/{spaceId}/change-requests/{changeRequestId}": needs(editor).
+		with(fixed(map[string]any{"subject": "Draft"})),
+	"POST /spaces/{spaceId}/change-requests/{changeRequestId}/merge":  needs(reviewer).spoils(),
+	"POST /spaces/{spaceId}/change-requests/{changeRequestId}/update": needs(editor).spoils(),
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/pdf":     readers,
+
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content":                          readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/pages":                    readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files":                    readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}":           readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}":            readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links":      readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks":  readers,
+
+	"GET /orgs/{organizationId}/sites": readers,
+	"POST /orgs/{organizationId}/sites": needs(creator).status(201).
+		with(fixed(map[string]any{"title": "New site"})),
+	site:                              readers,
+	"PATCH " + sitePath:               needs(creator).with(fixed(map[string]any{"title": "Handbook"})),
+	"DELETE " + sitePath:              needs(creator).status(205).spoils(),
+	"POST " + sitePath + "/publish":   needs(creator).spoils(),
+	"POST " + sitePath + "/unpublish": needs(creator).spoils(),
+	site + "/published":               readers,
+	site + "/structure":               readers,
+	"PATCH " + sitePath + "/structure/sort": needs(creator).spoils().with(func(ids map[string]string) any {
+		return map[string]any{"item": map[string]any{"type": "site-section-group", "id": ids["siteSectionGroupId"]},
+			"position": map[string]any{"before": map[string]any{"type": "site-section", "id": ids["sectionD"]}}}
+	}),
+
+	site + "/share-links":                                  needs(creator),
+	"POST " + sitePath + "/share-links":                    needs(creator).status(201).with(fixed(map[string]any{"name": "New link"})),
+	"PATCH " + sitePath + "/share-links/{shareLinkId}":     needs(creator).with(fixed(map[string]any{"name": "Link"})),
+	"DELETE " + sitePath + "/share-links/{shareLinkId}":    needs(creator).status(205).spoils(),
+	site + "/site-spaces":                                  readers,
+	"POST " + sitePath + "/site-spaces":                    needs(creator).status(201).spoils().with(spare),
+	"PATCH " + sitePath + "/site-spaces/{siteSpaceId}":     needs(creator).with(fixed(map[string]any{"hidden": false})),
+	"DELETE " + sitePath + "/site-spaces/{siteSpaceId}":    needs(creator).status(205).spoils(),
+	"POST " + sitePath + "/site-spaces/{siteSpaceId}/move": needs(creator).spoils().with(fixed(map[string]any{})),
+	site + "/sections":                                     readers,
+	"POST " + sitePath + "/sections":                       needs(creator).status(201).spoils().with(spare),
+	"PATCH " + sitePath + "/sections/{siteSectionId}":      needs(creator).with(fixed(map[string]any{"title": "Reference"})),
+	"DELETE " + sitePath + "/sections/{siteSectionId}":     needs(creator).status(205).spoils(),
+	"POST " + sitePath + "/sections/{siteSectionId}/move":  needs(creator).spoils().with(fixed(map[string]any{})),
+	site + "/section-groups":                               readers,
+	"POST " + sitePath + "/section-groups":                 needs(creator).status(201).spoils().with(fixed(map[string]any{"title": "New group"})),
+	"PATCH " + sitePath + "/section-groups/{siteSectionGroupId}": needs(creator).
+		with(fixed(map[string]any{"title": "Group"})),
+	"DELETE " + sitePath + "/section-groups/{siteSectionGroupId}": needs(creator).status(205).spoils(),
+	"POST " + sitePath + "/section-groups/{siteSectionGroupId}/sections": needs(creator).status(201).spoils().
+		with(func(ids map[string]string) any { return map[string]any{"sectionId": ids["sectionD"]} }),
+	"DELETE " + sitePath + "/section-groups/{siteSectionGroupId}/sections/{siteSectionId}": needs(creator).status(205).spoils().ofPart(),
+	"POST " + sitePath + "/section-groups/{siteSectionGroupId}/move":                       needs(creator).spoils().with(fixed(map[string]any{})),
+
+	site + "/site-spaces/{siteSpaceId}/customization": readers,
+	"PATCH " + sitePath + "/site-spaces/{siteSpaceId}/customization": needs(creator).
+		with(fixed(map[string]any{"styling": map[string]any{"theme": "bold"}})),
+	"DELETE " + sitePath + "/site-spaces/{siteSpaceId}/customization": needs(creator).status(205).spoils().ofPart(),
+	site + "/customization": readers,
+	"PUT " + sitePath + "/customization": needs(creator).spoils().
+		with(fixed(map[string]any{"styling": map[string]any{"theme": "muted"}})),
+	site + "/adaptive-schema": readers,
+	"PUT " + sitePath + "/adaptive-schema": needs(creator).
+		with(fixed(map[string]any{"jsonSchema": adaptiveSchema})),
+	site + "/adaptive-schema/template-conditions": readers,
+}
+
+// The site routes' common prefix, and as a GET key.
+const (
+	sitePath = "/orgs/{organizationId}/sites/{siteId}"
+	site     = "GET " + sitePath
+)
+
+func beforeCollection(ids map[string]string) any {
+	return map[string]any{"position": map[string]any{"before": map[string]any{"type": "collection", "collection": ids["anchor"]}}}
+}
+
+func beforeSpace(ids map[string]string) any {
+	return map[string]any{"position": map[string]any{"before": map[string]any{"type": "space", "space": ids["space2"]}}}
+}
+
+func spare(ids map[string]string) any { return map[string]any{"spaceId": ids["spare"]} }
+
+// related is a template param naming a space and a user of the fixture,
+// so that every check of ids in requests covers template params too.
+func related(ids map[string]string) map[string]any {
+	return map[string]any{"related": map[string]any{"kind": "space", "space": ids["space2"]},
+		"support": map[string]any{"kind": "user", "user": ids["adminId"]}}
+}
