@@ -202,11 +202,13 @@ func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFil
 	}
 	out := &model.ContentEditPayload{ChangeRequest: res.ChangeRequest, Revision: rev, Changed: res.Changed}
 	if id := res.IDs[0]; id != "" {
-		if wantFile {
+		// A deleted page or file is not in the revision to present.
+		_, deletedFile := op.(*content.DeleteFile)
+		if wantFile && !deletedFile {
 			if out.File, err = r.Content.File(ctx, res.Revision, id); err != nil {
 				return nil, err
 			}
-		} else if _, isDelete := op.(*content.DeletePage); !isDelete {
+		} else if _, isDelete := op.(*content.DeletePage); !isDelete && !wantFile {
 			if out.Page, err = r.Content.Page(ctx, res.Revision, id); err != nil {
 				return nil, err
 			}
