@@ -129,11 +129,17 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if errors.As(err, &tooLarge) {
 		err = apierr.New(apierr.TooLarge, "Request body is larger than %d bytes", tooLarge.Limit)
 	}
+	if ie := apierr.Interrupted(r.Context(), err); ie != nil {
+		// Cut short by the deadline or the client: not an internal error.
+		err = ie
+	}
 	e, ok := apierr.As(err)
 	if !ok {
 		log.ErrorContext(r.Context(), "internal error", "request_id", requestid.From(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "error", err.Error())
 		e = apierr.New(apierr.Internal, "Internal error")
+	} else if e.Cause != nil {
+		log.WarnContext(r.Context(), "request failed", "request_id", requestid.From(r.Context()), "code", string(e.Code), "cause", e.Cause.Error())
 	}
 	status := e.Code.Status()
 	write(w, status, errorBody{Error: errorDetail{Code: status, Message: e.Message}})
