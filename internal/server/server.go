@@ -57,6 +57,10 @@ type Config struct {
 	// Engines are the engines to serve (app.New). When nil, the server
 	// builds them over DB with PublicURL and SigningKey.
 	Engines *app.Engines
+	// RequestTimeout and UploadTimeout are the deadlines of a request and
+	// of a GraphQL multipart request (see serveWithDeadline); zero means
+	// DefaultRequestTimeout and DefaultUploadTimeout.
+	RequestTimeout, UploadTimeout time.Duration
 }
 
 // Server is Quire's HTTP handler.
@@ -231,7 +235,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, sw, route, caller, start)
 	}()
-	s.mux.ServeHTTP(sw, r)
+	s.serveWithDeadline(sw, r, s.mux)
 }
 
 func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.RouteHolder, caller *callerHolder, start time.Time) {
@@ -276,7 +280,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 		}
 		caller, err := auth.LookupCaller(ctx, s.cfg.DB.Client, secret)
 		if err != nil {
-			rest.WriteError(w, r, s.cfg.Log, err)
+			s.fail(w, r, err)
 			return
 		}
 		if caller == nil {

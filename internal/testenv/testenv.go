@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"quire/ent"
 	"quire/internal/auth"
@@ -55,6 +56,21 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, e *Env)) {
 // New starts a server on a fresh database of the given backend.
 func New(t testing.TB, backend string) *Env {
 	t.Helper()
+	return NewWith(t, backend, Options{})
+}
+
+// Options change the server New starts.
+type Options struct {
+	// Prelude is the database's statement prelude (db.Options.Prelude).
+	Prelude func(ctx context.Context, query string) string
+	// RequestTimeout is the server's request deadline (default: the
+	// server's).
+	RequestTimeout time.Duration
+}
+
+// NewWith is New with options.
+func NewWith(t testing.TB, backend string, opts Options) *Env {
+	t.Helper()
 	var url string
 	switch backend {
 	case "sqlite":
@@ -65,7 +81,7 @@ func New(t testing.TB, backend string) *Env {
 		t.Fatalf("unknown backend %q", backend)
 	}
 	m := metrics.New()
-	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc})
+	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc, Prelude: opts.Prelude})
 	if err != nil {
 		t.Fatalf("open %s: %v", backend, err)
 	}
@@ -77,7 +93,7 @@ func New(t testing.TB, backend string) *Env {
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
-	e.Server = server.NewServer(server.Config{DB: d, PublicURL: e.URL, Metrics: m})
+	e.Server = server.NewServer(server.Config{DB: d, PublicURL: e.URL, Metrics: m, RequestTimeout: opts.RequestTimeout})
 	e.HTTP.Config.Handler = e.Server
 	t.Cleanup(e.HTTP.Close)
 	return e
