@@ -145,7 +145,7 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		}
 		responses[strconv.Itoa(rt.Status)] = resp
 	}
-	codes := []int{400, 401, 403, 404, 405, 413, 500}
+	codes := []int{400, 401, 403, 404, 405, 413, 500, 503, 504}
 	codes = append(codes, rt.Extra...)
 	sort.Ints(codes)
 	for _, c := range codes {
