@@ -95,6 +95,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt *Route) {
 	if h, ok := r.Context().Value(routeKey{}).(*RouteHolder); ok {
 		h.Pattern = "/v1" + rt.Pattern
 	}
+	if err := checkParamsNUL(r, rt); err != nil {
+		a.Error(w, r, err)
+		return
+	}
 	req := &Request{HTTP: r, Header: w.Header()}
 	status, body, err := rt.serve(r.Context(), rt, req)
 	if err != nil {
