@@ -137,6 +137,7 @@ func newGraphQL(r *graph.Resolver, cfg Config) *handler.Server {
 	srv.SetParserTokenLimit(limits.MaxTokens)
 	srv.Use(extension.Introspection{})
 	srv.Use(graph.LimitExtension(limits))
+	srv.Use(graph.NULCheck())
 	srv.Use(graph.ComplexityLimit(limits.MaxComplexity))
 	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {

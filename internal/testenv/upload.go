@@ -6,6 +6,9 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
 )
 
 // GraphQLUpload posts a document as a GraphQL multipart request, with one
@@ -22,7 +25,16 @@ func (e *Env) GraphQLUpload(token, query string, vars map[string]any, file, name
 	w.WriteField("operations", string(ops))
 	m, _ := json.Marshal(map[string][]string{"0": {file}})
 	w.WriteField("map", string(m))
-	fw, err := w.CreateFormFile("0", name)
+	// A name with control characters is sent as RFC 2231 extended
+	// notation (filename*=UTF-8''…), which multipart readers decode.
+	disp := `form-data; name="0"; filename="` + name + `"`
+	if strings.IndexFunc(name, func(r rune) bool { return r < 0x20 }) >= 0 {
+		disp = `form-data; name="0"; filename*=UTF-8''` + url.PathEscape(name)
+	}
+	hdr := textproto.MIMEHeader{}
+	hdr.Set("Content-Disposition", disp)
+	hdr.Set("Content-Type", "application/octet-stream")
+	fw, err := w.CreatePart(hdr)
 	if err != nil {
 		e.T.Fatalf("multipart: %v", err)
 	}
