@@ -222,7 +222,7 @@ func (r *mutationResolver) CreatePage(ctx context.Context, input model.CreatePag
 	if err != nil {
 		return nil, err
 	}
-	return r.edit(ctx, input.ChangeRequest, op, false)
+	return r.edit(ctx, input.ChangeRequest, str(input.Revision), op, false)
 }
 
 // UpdatePage is the resolver for the updatePage field.
@@ -231,7 +231,7 @@ func (r *mutationResolver) UpdatePage(ctx context.Context, input model.UpdatePag
 	if err != nil {
 		return nil, err
 	}
-	return r.edit(ctx, input.ChangeRequest, op, false)
+	return r.edit(ctx, input.ChangeRequest, str(input.Revision), op, false)
 }
 
 // MovePage is the resolver for the movePage field.
@@ -240,12 +240,12 @@ func (r *mutationResolver) MovePage(ctx context.Context, input model.MovePageInp
 	if input.Parent.IsSet() {
 		op.Parent = catalog.Some(str(input.Parent))
 	}
-	return r.edit(ctx, input.ChangeRequest, op, false)
+	return r.edit(ctx, input.ChangeRequest, str(input.Revision), op, false)
 }
 
 // DeletePage is the resolver for the deletePage field.
-func (r *mutationResolver) DeletePage(ctx context.Context, changeRequest string, page string) (*model.ContentEditPayload, error) {
-	return r.edit(ctx, changeRequest, &content.DeletePage{Page: page}, false)
+func (r *mutationResolver) DeletePage(ctx context.Context, changeRequest string, page string, revision *string) (*model.ContentEditPayload, error) {
+	return r.edit(ctx, changeRequest, deref(revision), &content.DeletePage{Page: page}, false)
 }
 
 // UploadFile is the resolver for the uploadFile field.
@@ -254,16 +254,16 @@ func (r *mutationResolver) UploadFile(ctx context.Context, input model.UploadFil
 	if err != nil {
 		return nil, err
 	}
-	return r.edit(ctx, input.ChangeRequest, op, true)
+	return r.edit(ctx, input.ChangeRequest, str(input.Revision), op, true)
 }
 
 // DeleteFile is the resolver for the deleteFile field.
-func (r *mutationResolver) DeleteFile(ctx context.Context, changeRequest string, file string) (*model.ContentEditPayload, error) {
-	return r.edit(ctx, changeRequest, &content.DeleteFile{File: file}, true)
+func (r *mutationResolver) DeleteFile(ctx context.Context, changeRequest string, file string, revision *string) (*model.ContentEditPayload, error) {
+	return r.edit(ctx, changeRequest, deref(revision), &content.DeleteFile{File: file}, true)
 }
 
 // SetVariables is the resolver for the setVariables field.
-func (r *mutationResolver) SetVariables(ctx context.Context, changeRequest string, variables types.JSON) (*model.ContentEditPayload, error) {
+func (r *mutationResolver) SetVariables(ctx context.Context, changeRequest string, variables types.JSON, revision *string) (*model.ContentEditPayload, error) {
 	vars, err := jsonObject("variables", variables)
 	if err != nil {
 		return nil, err
@@ -271,7 +271,7 @@ func (r *mutationResolver) SetVariables(ctx context.Context, changeRequest strin
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	return r.edit(ctx, changeRequest, &content.SetVariables{Variables: vars}, false)
+	return r.edit(ctx, changeRequest, deref(revision), &content.SetVariables{Variables: vars}, false)
 }
 
 // ApplyTemplate is the resolver for the applyTemplate field.

@@ -85,6 +85,14 @@ func str(o graphql.Omittable[*string]) string {
 	return ""
 }
 
+// deref returns *p, or "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
 // mapOpt turns an omittable JSON object into an option: null removes.
 func mapOpt(field string, o graphql.Omittable[types.JSON]) (catalog.Opt[map[string]any], error) {
 	if !o.IsSet() {
@@ -189,9 +197,10 @@ func uploadOp(in model.UploadFileInput) (content.Op, error) {
 	return &content.UploadFile{File: str(in.Replace), Name: name, ContentType: ct, Data: data}, nil
 }
 
-// edit applies one op to a change request and presents the outcome.
-func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFile bool) (*model.ContentEditPayload, error) {
-	res, err := r.Content.Edit(ctx, crID, op)
+// edit applies one op to a change request, made against its content at
+// revision ("": whatever it is), and presents the outcome.
+func (r *Resolver) edit(ctx context.Context, crID, revision string, op content.Op, wantFile bool) (*model.ContentEditPayload, error) {
+	res, err := r.Content.EditAt(ctx, crID, revision, op)
 	if err != nil {
 		return nil, err
 	}
@@ -202,15 +211,13 @@ func (r *Resolver) edit(ctx context.Context, crID string, op content.Op, wantFil
 	}
 	out := &model.ContentEditPayload{ChangeRequest: res.ChangeRequest, Revision: rev, Changed: res.Changed}
 	if id := res.IDs[0]; id != "" {
-		if _, isDelete := op.(*content.DeleteFile); isDelete {
-			// The file is gone from the revision the edit wrote.
-			return out, nil
-		}
-		if wantFile {
+		// A deleted page or file is not in the revision to present.
+		_, deletedFile := op.(*content.DeleteFile)
+		if wantFile && !deletedFile {
 			if out.File, err = r.Content.File(ctx, res.Revision, id); err != nil {
 				return nil, err
 			}
-		} else if _, isDelete := op.(*content.DeletePage); !isDelete {
+		} else if _, isDelete := op.(*content.DeletePage); !isDelete && !wantFile {
 			if out.Page, err = r.Content.Page(ctx, res.Revision, id); err != nil {
 				return nil, err
 			}

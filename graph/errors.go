@@ -41,11 +41,18 @@ func PresentError(log *slog.Logger) graphql.ErrorPresenterFunc {
 			return gqlErr
 		}
 		out := graphql.DefaultErrorPresenter(ctx, err)
+		if ie := apierr.Interrupted(ctx, err); ie != nil {
+			// Cut short by the deadline or the client: not an internal error.
+			err = ie
+		}
 		if e, ok := apierr.As(err); ok {
 			out.Message = e.Message
 			out.Extensions = map[string]any{"code": string(e.Code)}
 			if e.Field != "" {
 				out.Extensions["field"] = e.Field
+			}
+			if e.Cause != nil {
+				log.WarnContext(ctx, "request failed", "request_id", requestid.From(ctx), "code", string(e.Code), "cause", e.Cause.Error())
 			}
 			return out
 		}

@@ -99,6 +99,10 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request, rt *Route) {
 	if h, ok := r.Context().Value(routeKey{}).(*RouteHolder); ok {
 		h.Pattern = "/v1" + rt.Pattern
 	}
+	if err := checkParamsNUL(r, rt); err != nil {
+		a.Error(w, r, err)
+		return
+	}
 	req := &Request{HTTP: r, Header: w.Header()}
 	status, body, err := rt.serve(r.Context(), rt, req)
 	if err != nil {
@@ -145,11 +149,17 @@ func WriteError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 	if errors.As(err, &tooLarge) {
 		err = apierr.New(apierr.TooLarge, "Request body is larger than %d bytes", tooLarge.Limit)
 	}
+	if ie := apierr.Interrupted(r.Context(), err); ie != nil {
+		// Cut short by the deadline or the client: not an internal error.
+		err = ie
+	}
 	e, ok := apierr.As(err)
 	if !ok {
 		log.ErrorContext(r.Context(), "internal error", "request_id", requestid.From(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "error", err.Error())
 		e = apierr.New(apierr.Internal, "Internal error")
+	} else if e.Cause != nil {
+		log.WarnContext(r.Context(), "request failed", "request_id", requestid.From(r.Context()), "code", string(e.Code), "cause", e.Cause.Error())
 	}
 	status := e.Code.Status()
 	write(w, status, errorBody{Error: errorDetail{Code: status, Message: e.Message}})

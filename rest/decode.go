@@ -77,6 +77,9 @@ func decodeBody(raw []byte, v any) error {
 	if !json.Valid(raw) {
 		return errNotObject
 	}
+	if err := checkBodyNUL(raw); err != nil {
+		return err
+	}
 	raw = bytes.TrimSpace(raw)
 	if raw[0] != '{' {
 		return errNotObject

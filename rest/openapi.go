@@ -148,7 +148,7 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 	for _, r := range responses {
 		withRateLimitHeaders(r.(map[string]any), false)
 	}
-	codes := []int{400, 401, 403, 404, 405, 413, 429, 500}
+	codes := []int{400, 401, 403, 404, 405, 413, 429, 500, 503, 504}
 	codes = append(codes, rt.Extra...)
 	sort.Ints(codes)
 	for _, c := range codes {

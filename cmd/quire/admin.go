@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/user"
 	"quire/internal/auth"
+	"quire/internal/db"
 	"quire/internal/types"
 )
 
@@ -98,22 +98,10 @@ func displayName(name, email string) string {
 	return local
 }
 
-// withTx runs fn in one transaction of client, committing when fn succeeds.
+// withTx runs fn in one transaction of client, committing when fn
+// succeeds, retried as the engines' writes are (db.WithTx).
 func withTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := client.Tx(ctx)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		if rerr := tx.Rollback(); rerr != nil {
-			return errors.Join(err, fmt.Errorf("rollback: %w", rerr))
-		}
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return db.WithTx(ctx, client, fn)
 }
 
 // ensureMember makes userID a member of orgID with role (nil: guest),

@@ -41,12 +41,16 @@ const (
 	envPublicURL   = "QUIRE_PUBLIC_URL"
 	envSigningKey  = "QUIRE_SIGNING_KEY"
 
+	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
+	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
+
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"
 )
 
 const usageText = `Usage:
   quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]
+              [--request-timeout DURATION] [--upload-timeout DURATION]
   quire migrate [--status] [--database-url URL]
   quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
   quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
@@ -63,6 +67,8 @@ Environment (flags win):
   QUIRE_RATE_LIMIT, QUIRE_RATE_LIMIT_CONTENT, QUIRE_RATE_LIMIT_WINDOW
                       points and content creations per user per window
                       (default 5000, 500, 1h; 0 turns a limit off)
+  QUIRE_REQUEST_TIMEOUT  deadline of a request (default 10s)
+  QUIRE_UPLOAD_TIMEOUT   deadline of a GraphQL file upload (default 1m0s)
 
 Run "quire COMMAND --help" for a command's flags.
 `

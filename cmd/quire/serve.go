@@ -24,7 +24,10 @@ import (
 	"quire/internal/server"
 )
 
-// Server timeouts.
+// Server timeouts. Each request also has a deadline (--request-timeout,
+// --upload-timeout) within which its handler answers; writeTimeout, which
+// cuts the connection, is kept beyond the longest deadline (writeTimeoutFor)
+// so that the deadline's own answer (504) always gets through.
 const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 60 * time.Second
@@ -32,21 +35,56 @@ const (
 	idleTimeout       = 120 * time.Second
 	shutdownTimeout   = 20 * time.Second
 	sweepInterval     = time.Minute
+	// statementMargin is how much longer than the request deadline a
+	// PostgreSQL statement may run (statement_timeout) before the server
+	// ends it, should its cancellation be lost.
+	statementMargin = time.Second
 )
+
+// writeTimeoutFor is the server's WriteTimeout for the request deadlines:
+// writeTimeout, or 10 s beyond the longest deadline when that is later.
+func writeTimeoutFor(deadlines ...time.Duration) time.Duration {
+	w := writeTimeout
+	for _, d := range deadlines {
+		w = max(w, d+10*time.Second)
+	}
+	return w
+}
+
+// positiveDuration parses a deadline such as 10s or 1m30s.
+func positiveDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil || d <= 0 {
+		return 0, errors.New("must be a positive duration, such as 10s or 2m")
+	}
+	return d, nil
+}
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
 	limitFlags := e.rateLimitFlags(fs)
+	requestTimeout := fs.String("request-timeout", e.envOr(envRequestTimeout, server.DefaultRequestTimeout.String()),
+		"deadline of a request, such as 10s or 1m30s: past it the request is cancelled and answered 504 (env "+envRequestTimeout+")")
+	uploadTimeout := fs.String("upload-timeout", e.envOr(envUploadTimeout, server.DefaultUploadTimeout.String()),
+		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
 	limits, err := limitFlags.config(fs)
 	if err != nil {
 		return e.usageError(fs, "%v", err)
+	}
+	reqLimit, err := positiveDuration(*requestTimeout)
+	if err != nil {
+		return e.usageError(fs, "--request-timeout %q: %v", *requestTimeout, err)
+	}
+	uploadLimit, err := positiveDuration(*uploadTimeout)
+	if err != nil {
+		return e.usageError(fs, "--upload-timeout %q: %v", *uploadTimeout, err)
 	}
 	*publicURL = strings.TrimRight(strings.TrimSpace(*publicURL), "/")
 	if *publicURL != "" && !strings.HasPrefix(*publicURL, "http://") && !strings.HasPrefix(*publicURL, "https://") {
@@ -59,7 +97,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	gcPercent := server.TuneGC(e.getenv)
 
 	m := metrics.New()
-	d, err := db.Open(*databaseURL, db.Options{OnStatement: m.Statements.Inc})
+	d, err := db.Open(*databaseURL, db.Options{OnStatement: m.Statements.Inc, StatementTimeout: reqLimit + statementMargin})
 	if err != nil {
 		log.Error("open database", "error", err.Error())
 		return exitFailure
@@ -87,16 +125,18 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	eng := app.New(ctx, d.Client, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
-			DB:         d,
-			Engines:    eng,
-			PublicURL:  *publicURL,
-			Log:        log,
-			Metrics:    m,
-			RateLimits: limits,
+			DB:             d,
+			Engines:        eng,
+			PublicURL:      *publicURL,
+			Log:            log,
+			Metrics:        m,
+			RateLimits:     limits,
+			RequestTimeout: reqLimit,
+			UploadTimeout:  uploadLimit,
 		}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
+		WriteTimeout:      writeTimeoutFor(reqLimit, uploadLimit),
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
@@ -127,7 +167,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	go func() { served <- srv.Serve(ln) }()
 
 	log.Info("listening", "addr", ln.Addr().String(), "public_url", *publicURL,
-		"rate_limit", limits.Limit, "rate_limit_content", limits.ContentLimit, "rate_limit_window", limits.Window.String())
+		"rate_limit", limits.Limit, "rate_limit_content", limits.ContentLimit, "rate_limit_window", limits.Window.String(),
+		"request_timeout", reqLimit.String(), "upload_timeout", uploadLimit.String())
 	log.Info("to create a first organization, admin user and API token, run",
 		"command", "quire admin bootstrap --database-url "+shellQuote(redactURL(*databaseURL))+` --org "My org" --email you@example.com`)
 

@@ -51,11 +51,39 @@ func TestUsage(t *testing.T) {
 		{[]string{"admin", "user", "create", "--help"}, 0},
 		{[]string{"admin", "token", "create", "-h"}, 0},
 		{[]string{"serve", "--public-url", "ftp://x"}, 2},
+		{[]string{"serve", "--request-timeout", "soon"}, 2},
+		{[]string{"serve", "--request-timeout", "0s"}, 2},
+		{[]string{"serve", "--upload-timeout", "-1m"}, 2},
 	} {
 		code, stdout, stderr := quire(t, tc.args...)
 		if code != tc.code || stdout != "" || !strings.Contains(stderr, "Usage") {
 			t.Errorf("quire %q: exit %d, stdout %q, stderr %q; want exit %d and usage on stderr", tc.args, code, stdout, stderr, tc.code)
 		}
+	}
+}
+
+// A deadline from the environment is checked like the flag's.
+func TestRequestTimeoutFromEnv(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	getenv := func(k string) string {
+		if k == "QUIRE_REQUEST_TIMEOUT" {
+			return "ten seconds"
+		}
+		return ""
+	}
+	if code := run(t.Context(), []string{"serve"}, &stdout, &stderr, getenv); code != 2 || !strings.Contains(stderr.String(), "--request-timeout") {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+}
+
+// The connection's write timeout stays beyond every deadline, so that the
+// answer to a request past its deadline can be written.
+func TestWriteTimeoutFor(t *testing.T) {
+	if got := writeTimeoutFor(10*time.Second, time.Minute); got != writeTimeout {
+		t.Errorf("default deadlines: %s, want %s", got, writeTimeout)
+	}
+	if got := writeTimeoutFor(10*time.Second, 5*time.Minute); got != 5*time.Minute+10*time.Second {
+		t.Errorf("a 5m upload deadline: %s", got)
 	}
 }
 

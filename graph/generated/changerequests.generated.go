@@ -1685,7 +1685,7 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		asMap["type"] = "document"
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "type", "parent", "position", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "type", "parent", "position", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1699,6 +1699,13 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.ChangeRequest = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = graphql.OmittableOf(data)
 		case "type":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("type"))
 			data, err := ec.unmarshalOPageType2ᚖquireᚋgraphᚋmodelᚐPageType(ctx, v)
@@ -1813,7 +1820,7 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "page", "parent", "position"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "page", "parent", "position"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1827,6 +1834,13 @@ func (ec *executionContext) unmarshalInputMovePageInput(ctx context.Context, obj
 				return it, err
 			}
 			it.ChangeRequest = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = graphql.OmittableOf(data)
 		case "page":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
 			data, err := ec.unmarshalNID2string(ctx, v)
@@ -1952,7 +1966,7 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "page", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "page", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1966,6 +1980,13 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.ChangeRequest = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = graphql.OmittableOf(data)
 		case "page":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("page"))
 			data, err := ec.unmarshalNID2string(ctx, v)
@@ -2066,7 +2087,7 @@ func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "file", "name", "replace"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "file", "name", "replace"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2080,6 +2101,13 @@ func (ec *executionContext) unmarshalInputUploadFileInput(ctx context.Context, o
 				return it, err
 			}
 			it.ChangeRequest = data
+		case "revision":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("revision"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Revision = graphql.OmittableOf(data)
 		case "file":
 			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("file"))
 			data, err := ec.unmarshalNUpload2githubᚗcomᚋ99designsᚋgqlgenᚋgraphqlᚐUpload(ctx, v)

@@ -300,8 +300,8 @@ type ComplexityRoot struct {
 		CreateSiteShareLink            func(childComplexity int, site string, name string) int
 		CreateSpace                    func(childComplexity int, input model.CreateSpaceInput) int
 		DeleteCollection               func(childComplexity int, id string) int
-		DeleteFile                     func(childComplexity int, changeRequest string, file string) int
-		DeletePage                     func(childComplexity int, changeRequest string, page string) int
+		DeleteFile                     func(childComplexity int, changeRequest string, file string, revision *string) int
+		DeletePage                     func(childComplexity int, changeRequest string, page string, revision *string) int
 		DeleteSite                     func(childComplexity int, id string) int
 		DeleteSiteSection              func(childComplexity int, site string, id string) int
 		DeleteSiteSectionGroup         func(childComplexity int, site string, id string) int
@@ -319,7 +319,7 @@ type ComplexityRoot struct {
 		PublishSite                    func(childComplexity int, id string) int
 		RemoveSectionFromGroup         func(childComplexity int, site string, group string, section string) int
 		RestoreSpace                   func(childComplexity int, id string) int
-		SetVariables                   func(childComplexity int, changeRequest string, variables types.JSON) int
+		SetVariables                   func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
 		SortSiteStructure              func(childComplexity int, site string, input model.SortSiteStructureInput) int
 		TransferCollection             func(childComplexity int, id string, organization string) int
 		TransferSpace                  func(childComplexity int, id string, organization string) int
@@ -1996,7 +1996,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeleteFile(childComplexity, args["changeRequest"].(string), args["file"].(string)), true
+		return e.ComplexityRoot.Mutation.DeleteFile(childComplexity, args["changeRequest"].(string), args["file"].(string), args["revision"].(*string)), true
 
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
@@ -2008,7 +2008,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["changeRequest"].(string), args["page"].(string)), true
+		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["changeRequest"].(string), args["page"].(string), args["revision"].(*string)), true
 
 	case "Mutation.deleteSite":
 		if e.ComplexityRoot.Mutation.DeleteSite == nil {
@@ -2224,7 +2224,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Mutation.SetVariables(childComplexity, args["changeRequest"].(string), args["variables"].(types.JSON)), true
+		return e.ComplexityRoot.Mutation.SetVariables(childComplexity, args["changeRequest"].(string), args["variables"].(types.JSON), args["revision"].(*string)), true
 
 	case "Mutation.sortSiteStructure":
 		if e.ComplexityRoot.Mutation.SortSiteStructure == nil {
@@ -6055,6 +6055,8 @@ input PagePositionInput {
 
 input CreatePageInput {
   changeRequest: ID!
+  "The change request's revision the edit was made against (its ` + "`" + `revision` + "`" + ` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written."
+  revision: ID
   type: PageType = document
   "Parent page; omit for the root level."
   parent: ID
@@ -6078,6 +6080,8 @@ input CreatePageInput {
 
 input UpdatePageInput {
   changeRequest: ID!
+  "The change request's revision the edit was made against (its ` + "`" + `revision` + "`" + ` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written."
+  revision: ID
   page: ID!
   title: String
   slug: String
@@ -6097,6 +6101,8 @@ input UpdatePageInput {
 
 input MovePageInput {
   changeRequest: ID!
+  "The change request's revision the edit was made against (its ` + "`" + `revision` + "`" + ` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written."
+  revision: ID
   page: ID!
   "New parent; null for the root level; omit to stay under the same parent."
   parent: ID
@@ -6105,6 +6111,8 @@ input MovePageInput {
 
 input UploadFileInput {
   changeRequest: ID!
+  "The change request's revision the edit was made against (its ` + "`" + `revision` + "`" + ` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written."
+  revision: ID
   file: Upload!
   "Defaults to the uploaded file's name."
   name: String
@@ -6146,11 +6154,13 @@ extend type Mutation {
   createPage(input: CreatePageInput!): ContentEditPayload!
   updatePage(input: UpdatePageInput!): ContentEditPayload!
   movePage(input: MovePageInput!): ContentEditPayload!
-  deletePage(changeRequest: ID!, page: ID!): ContentEditPayload!
+  "revision, when given, is the change request's revision the edit was made against: CONFLICT if it has moved on since."
+  deletePage(changeRequest: ID!, page: ID!, revision: ID): ContentEditPayload!
   uploadFile(input: UploadFileInput!): ContentEditPayload!
-  deleteFile(changeRequest: ID!, file: ID!): ContentEditPayload!
-  "Replaces the space-level variables of a change request."
-  setVariables(changeRequest: ID!, variables: JSON!): ContentEditPayload!
+  "revision, when given, is the change request's revision the edit was made against: CONFLICT if it has moved on since."
+  deleteFile(changeRequest: ID!, file: ID!, revision: ID): ContentEditPayload!
+  "Replaces the space-level variables of a change request; revision, when given, is the change request's revision the edit was made against: CONFLICT if it has moved on since."
+  setVariables(changeRequest: ID!, variables: JSON!, revision: ID): ContentEditPayload!
   "Applies a built-in template: its pages are created in the space, or in a change request."
   applyTemplate(input: ApplyTemplateInput!): Revision!
 }

@@ -67,10 +67,10 @@ type MutationResolver interface {
 	CreatePage(ctx context.Context, input model.CreatePageInput) (*model.ContentEditPayload, error)
 	UpdatePage(ctx context.Context, input model.UpdatePageInput) (*model.ContentEditPayload, error)
 	MovePage(ctx context.Context, input model.MovePageInput) (*model.ContentEditPayload, error)
-	DeletePage(ctx context.Context, changeRequest string, page string) (*model.ContentEditPayload, error)
+	DeletePage(ctx context.Context, changeRequest string, page string, revision *string) (*model.ContentEditPayload, error)
 	UploadFile(ctx context.Context, input model.UploadFileInput) (*model.ContentEditPayload, error)
-	DeleteFile(ctx context.Context, changeRequest string, file string) (*model.ContentEditPayload, error)
-	SetVariables(ctx context.Context, changeRequest string, variables types.JSON) (*model.ContentEditPayload, error)
+	DeleteFile(ctx context.Context, changeRequest string, file string, revision *string) (*model.ContentEditPayload, error)
+	SetVariables(ctx context.Context, changeRequest string, variables types.JSON, revision *string) (*model.ContentEditPayload, error)
 	ApplyTemplate(ctx context.Context, input model.ApplyTemplateInput) (*content.Revision, error)
 }
 type QueryResolver interface {
@@ -326,6 +326,14 @@ func (ec *executionContext) field_Mutation_deleteFile_args(ctx context.Context, 
 		return nil, err
 	}
 	args["file"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "revision",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["revision"] = arg2
 	return args, nil
 }
 
@@ -348,6 +356,14 @@ func (ec *executionContext) field_Mutation_deletePage_args(ctx context.Context, 
 		return nil, err
 	}
 	args["page"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "revision",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["revision"] = arg2
 	return args, nil
 }
 
@@ -704,6 +720,14 @@ func (ec *executionContext) field_Mutation_setVariables_args(ctx context.Context
 		return nil, err
 	}
 	args["variables"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "revision",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["revision"] = arg2
 	return args, nil
 }
 
@@ -3311,7 +3335,7 @@ func (ec *executionContext) _Mutation_deletePage(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["changeRequest"].(string), fc.Args["page"].(string))
+			return ec.Resolvers.Mutation().DeletePage(ctx, fc.Args["changeRequest"].(string), fc.Args["page"].(string), fc.Args["revision"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentEditPayload) graphql.Marshaler {
@@ -3399,7 +3423,7 @@ func (ec *executionContext) _Mutation_deleteFile(ctx context.Context, field grap
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["changeRequest"].(string), fc.Args["file"].(string))
+			return ec.Resolvers.Mutation().DeleteFile(ctx, fc.Args["changeRequest"].(string), fc.Args["file"].(string), fc.Args["revision"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentEditPayload) graphql.Marshaler {
@@ -3443,7 +3467,7 @@ func (ec *executionContext) _Mutation_setVariables(ctx context.Context, field gr
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Mutation().SetVariables(ctx, fc.Args["changeRequest"].(string), fc.Args["variables"].(types.JSON))
+			return ec.Resolvers.Mutation().SetVariables(ctx, fc.Args["changeRequest"].(string), fc.Args["variables"].(types.JSON), fc.Args["revision"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ContentEditPayload) graphql.Marshaler {

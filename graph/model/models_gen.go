@@ -150,8 +150,10 @@ type CreateCollectionInput struct {
 }
 
 type CreatePageInput struct {
-	ChangeRequest string                       `json:"changeRequest"`
-	Type          graphql.Omittable[*PageType] `json:"type,omitempty"`
+	ChangeRequest string `json:"changeRequest"`
+	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
+	Revision graphql.Omittable[*string]   `json:"revision,omitempty"`
+	Type     graphql.Omittable[*PageType] `json:"type,omitempty"`
 	// Parent page; omit for the root level.
 	Parent   graphql.Omittable[*string]            `json:"parent,omitempty"`
 	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
@@ -260,7 +262,9 @@ type MoveInput struct {
 
 type MovePageInput struct {
 	ChangeRequest string `json:"changeRequest"`
-	Page          string `json:"page"`
+	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
+	Revision graphql.Omittable[*string] `json:"revision,omitempty"`
+	Page     string                     `json:"page"`
 	// New parent; null for the root level; omit to stay under the same parent.
 	Parent   graphql.Omittable[*string]            `json:"parent,omitempty"`
 	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
@@ -529,16 +533,18 @@ type UpdateCollectionInput struct {
 }
 
 type UpdatePageInput struct {
-	ChangeRequest string                        `json:"changeRequest"`
-	Page          string                        `json:"page"`
-	Title         graphql.Omittable[*string]    `json:"title,omitempty"`
-	Slug          graphql.Omittable[*string]    `json:"slug,omitempty"`
-	Emoji         graphql.Omittable[*string]    `json:"emoji,omitempty"`
-	Description   graphql.Omittable[*string]    `json:"description,omitempty"`
-	Hidden        graphql.Omittable[*bool]      `json:"hidden,omitempty"`
-	Markdown      graphql.Omittable[*string]    `json:"markdown,omitempty"`
-	Document      graphql.Omittable[types.JSON] `json:"document,omitempty"`
-	Target        graphql.Omittable[types.JSON] `json:"target,omitempty"`
+	ChangeRequest string `json:"changeRequest"`
+	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
+	Revision    graphql.Omittable[*string]    `json:"revision,omitempty"`
+	Page        string                        `json:"page"`
+	Title       graphql.Omittable[*string]    `json:"title,omitempty"`
+	Slug        graphql.Omittable[*string]    `json:"slug,omitempty"`
+	Emoji       graphql.Omittable[*string]    `json:"emoji,omitempty"`
+	Description graphql.Omittable[*string]    `json:"description,omitempty"`
+	Hidden      graphql.Omittable[*bool]      `json:"hidden,omitempty"`
+	Markdown    graphql.Omittable[*string]    `json:"markdown,omitempty"`
+	Document    graphql.Omittable[types.JSON] `json:"document,omitempty"`
+	Target      graphql.Omittable[types.JSON] `json:"target,omitempty"`
 	// null removes it.
 	Layout graphql.Omittable[types.JSON] `json:"layout,omitempty"`
 	// null removes it.
@@ -603,8 +609,10 @@ type UpdateSpaceInput struct {
 }
 
 type UploadFileInput struct {
-	ChangeRequest string         `json:"changeRequest"`
-	File          graphql.Upload `json:"file"`
+	ChangeRequest string `json:"changeRequest"`
+	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
+	Revision graphql.Omittable[*string] `json:"revision,omitempty"`
+	File     graphql.Upload             `json:"file"`
 	// Defaults to the uploaded file's name.
 	Name graphql.Omittable[*string] `json:"name,omitempty"`
 	// Replace the content of this file instead of adding one.

@@ -4,6 +4,7 @@
 package apierr
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -24,7 +25,19 @@ const (
 	MethodNotAllowed   Code = "METHOD_NOT_ALLOWED"
 	RateLimited        Code = "RATE_LIMITED"
 	Internal           Code = "INTERNAL"
+	// Timeout: the request ran past its deadline; its work was cancelled.
+	Timeout Code = "TIMEOUT"
+	// Unavailable: the database could not be reached, or no connection to
+	// it was free before the request's deadline.
+	Unavailable Code = "UNAVAILABLE"
+	// Canceled: the client went away before the answer; the status only
+	// shows in logs and metrics, as nobody reads the response.
+	Canceled Code = "CANCELLED"
 )
+
+// StatusClientClosed is the status logged for a request whose client went
+// away (nginx's 499): no response reaches anyone.
+const StatusClientClosed = 499
 
 // Status is the HTTP status a code maps to.
 func (c Code) Status() int {
@@ -47,6 +60,12 @@ func (c Code) Status() int {
 		return http.StatusMethodNotAllowed
 	case RateLimited:
 		return http.StatusTooManyRequests
+	case Timeout:
+		return http.StatusGatewayTimeout
+	case Unavailable:
+		return http.StatusServiceUnavailable
+	case Canceled:
+		return StatusClientClosed
 	}
 	return http.StatusInternalServerError
 }
@@ -57,9 +76,16 @@ type Error struct {
 	Message string
 	// Field names the input field that failed validation, if any.
 	Field string
+	// Cause is the failure behind a Timeout or Unavailable error, for logs;
+	// it is never shown to the caller.
+	Cause error
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the cause, so that errors.Is sees a cancelled context or a
+// driver error behind the domain error.
+func (e *Error) Unwrap() error { return e.Cause }
 
 // New returns an error with a code and message.
 func New(code Code, format string, args ...any) *Error {
@@ -94,3 +120,23 @@ func CodeOf(err error) Code {
 	}
 	return Internal
 }
+
+// Interrupted returns the error to present when ctx has ended while err
+// was being produced: Timeout when its deadline passed, Canceled when the
+// client went away, either wrapping err. It returns nil while ctx is live
+// and for domain errors other than Internal, which keep their meaning.
+func Interrupted(ctx context.Context, err error) *Error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	if e, ok := As(err); ok && e.Code != Internal {
+		return nil
+	}
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Code: Timeout, Message: TimeoutMessage, Cause: err}
+	}
+	return &Error{Code: Canceled, Message: "The request was cancelled by the client", Cause: err}
+}
+
+// TimeoutMessage is the message of a request that ran past its deadline.
+const TimeoutMessage = "The request took longer than its deadline and was cancelled"

@@ -7,12 +7,12 @@ package catalog
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sort"
 	"time"
 
 	"quire/ent"
 	"quire/internal/apierr"
+	"quire/internal/db"
 	"quire/internal/pagination"
 )
 
@@ -56,28 +56,11 @@ type Opt[T any] struct {
 // Some returns a set option.
 func Some[T any](v T) Opt[T] { return Opt[T]{Set: true, Value: v} }
 
-// WithTx runs fn in a transaction, committing when it returns nil.
+// WithTx runs fn in a transaction, committing when it returns nil; a
+// transaction aborted by a concurrent one (deadlock, serialization
+// failure, SQLite busy) is run again, fn included (db.WithTx).
 func WithTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := client.Tx(ctx)
-	if err != nil {
-		return fmt.Errorf("begin transaction: %w", err)
-	}
-	defer func() {
-		if v := recover(); v != nil {
-			_ = tx.Rollback()
-			panic(v)
-		}
-	}()
-	if err := fn(tx); err != nil {
-		if rerr := tx.Rollback(); rerr != nil {
-			return errors.Join(err, fmt.Errorf("rollback: %w", rerr))
-		}
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
+	return db.WithTx(ctx, client, fn)
 }
 
 // PageArgs are the paging arguments of a list, shared by both doors.

@@ -163,25 +163,29 @@ func (s *Service) UpdateCollection(ctx context.Context, id string, in UpdateColl
 	if err != nil {
 		return nil, err
 	}
-	u := s.Client.Collection.UpdateOneID(c.ID)
-	if in.Title.Set {
-		u.SetTitle(in.Title.Value)
-	}
-	if in.Description.Set {
-		if in.Description.Value == nil {
-			u.ClearDescription()
-		} else {
-			u.SetDescription(*in.Description.Value)
+	err = WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		u := tx.Collection.UpdateOneID(c.ID)
+		if in.Title.Set {
+			u.SetTitle(in.Title.Value)
 		}
-	}
-	if in.DefaultLevel.Set {
-		if in.DefaultLevel.Value == nil {
-			u.ClearDefaultLevel()
-		} else {
-			u.SetDefaultLevel(*in.DefaultLevel.Value)
+		if in.Description.Set {
+			if in.Description.Value == nil {
+				u.ClearDescription()
+			} else {
+				u.SetDescription(*in.Description.Value)
+			}
 		}
-	}
-	if _, err := u.Save(ctx); err != nil {
+		if in.DefaultLevel.Set {
+			if in.DefaultLevel.Value == nil {
+				u.ClearDefaultLevel()
+			} else {
+				u.SetDefaultLevel(*in.DefaultLevel.Value)
+			}
+		}
+		_, err := u.Save(ctx)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("update collection: %w", err)
 	}
 	return s.reloadCollection(ctx, c.ID)

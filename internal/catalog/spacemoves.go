@@ -27,7 +27,12 @@ func (s *Service) DeleteSpace(ctx context.Context, id string) (bool, error) {
 	if sp.DeletedAt != nil {
 		return false, nil
 	}
-	n, err := s.Client.Space.Update().Where(space.ID(sp.ID), space.DeletedAtIsNil()).SetDeletedAt(s.Now()).Save(ctx)
+	var n int
+	err = WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		var err error
+		n, err = tx.Space.Update().Where(space.ID(sp.ID), space.DeletedAtIsNil()).SetDeletedAt(s.Now()).Save(ctx)
+		return err
+	})
 	if err != nil {
 		return false, fmt.Errorf("delete space: %w", err)
 	}

@@ -247,44 +247,48 @@ func (s *Service) UpdateSpace(ctx context.Context, id string, in UpdateSpaceInpu
 		// Nothing to change: writing the row anyway would move updatedAt.
 		return sp, nil
 	}
-	u := s.Client.Space.UpdateOneID(sp.ID)
-	if in.Title.Set {
-		u.SetTitle(in.Title.Value)
-	}
-	if in.Emoji.Set {
-		if in.Emoji.Value == nil {
-			u.SetEmoji("")
-		} else {
-			u.SetEmoji(*in.Emoji.Value)
+	err = WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		u := tx.Space.UpdateOneID(sp.ID)
+		if in.Title.Set {
+			u.SetTitle(in.Title.Value)
 		}
-	}
-	if in.Icon.Set {
-		u.SetNillableIcon(in.Icon.Value)
-		if in.Icon.Value == nil {
-			u.ClearIcon()
+		if in.Emoji.Set {
+			if in.Emoji.Value == nil {
+				u.SetEmoji("")
+			} else {
+				u.SetEmoji(*in.Emoji.Value)
+			}
 		}
-	}
-	if in.EditMode.Set {
-		u.SetEditMode(in.EditMode.Value)
-	}
-	if in.DefaultLevel.Set {
-		if in.DefaultLevel.Value == nil {
-			u.ClearDefaultLevel()
-		} else {
-			u.SetDefaultLevel(*in.DefaultLevel.Value)
+		if in.Icon.Set {
+			u.SetNillableIcon(in.Icon.Value)
+			if in.Icon.Value == nil {
+				u.ClearIcon()
+			}
 		}
-	}
-	if in.Language.Set {
-		if in.Language.Value == nil {
-			u.ClearLanguage()
-		} else {
-			u.SetLanguage(*in.Language.Value)
+		if in.EditMode.Set {
+			u.SetEditMode(in.EditMode.Value)
 		}
-	}
-	if in.MergeRules.Set {
-		u.SetMergeRules(in.MergeRules.Value)
-	}
-	if _, err := u.Save(ctx); err != nil {
+		if in.DefaultLevel.Set {
+			if in.DefaultLevel.Value == nil {
+				u.ClearDefaultLevel()
+			} else {
+				u.SetDefaultLevel(*in.DefaultLevel.Value)
+			}
+		}
+		if in.Language.Set {
+			if in.Language.Value == nil {
+				u.ClearLanguage()
+			} else {
+				u.SetLanguage(*in.Language.Value)
+			}
+		}
+		if in.MergeRules.Set {
+			u.SetMergeRules(in.MergeRules.Value)
+		}
+		_, err := u.Save(ctx)
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("update space: %w", err)
 	}
 	return s.reloadSpace(ctx, sp.ID)

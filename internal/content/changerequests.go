@@ -210,7 +210,7 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 			return err
 		}
 		if len(ops) > 0 {
-			res, err := editIn(ctx, c, cr.ID, userID, now, ops)
+			res, err := editIn(ctx, c, cr.ID, "", userID, now, ops)
 			if err != nil {
 				return err
 			}

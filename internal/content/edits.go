@@ -131,6 +131,20 @@ type EditResult struct {
 // Forbidden (no edit rights; the space is locked), PreconditionFailed (the
 // space is deleted).
 func (s *Service) Edit(ctx context.Context, crID string, ops ...Op) (*EditResult, error) {
+	return s.EditAt(ctx, crID, "", ops...)
+}
+
+// EditAt is Edit for a caller that made its edits against the change
+// request's content at revision (the change request's head when it read
+// it). When revision is not empty and the head has moved since (another
+// edit, or an update from the space), nothing is written and the error is
+// Conflict on the field "revision": the caller reads the content again and
+// redoes its edit, instead of overwriting what it did not see. The head is
+// checked in the edit's transaction, with the change request row locked,
+// so of several edits made against one revision at the same time exactly
+// one is applied.
+// Errors: those of Edit, and Conflict.
+func (s *Service) EditAt(ctx context.Context, crID, revision string, ops ...Op) (*EditResult, error) {
 	if err := checkOps(ops); err != nil {
 		return nil, err
 	}
@@ -142,7 +156,7 @@ func (s *Service) Edit(ctx context.Context, crID string, ops ...Op) (*EditResult
 	var res *EditResult
 	err := withTx(ctx, s.Client, func(tx *ent.Tx) error {
 		var err error
-		res, err = editIn(ctx, tx.Client(), crID, userID, now, ops)
+		res, err = editIn(ctx, tx.Client(), crID, revision, userID, now, ops)
 		return err
 	})
 	if err != nil {
@@ -151,8 +165,9 @@ func (s *Service) Edit(ctx context.Context, crID string, ops ...Op) (*EditResult
 	return res, nil
 }
 
-// editIn is Edit inside a transaction (c is its client).
-func editIn(ctx context.Context, c *ent.Client, crID, userID string, now time.Time, ops []Op) (*EditResult, error) {
+// editIn is EditAt inside a transaction (c is its client); expect is the
+// revision the edits were made against ("": any).
+func editIn(ctx context.Context, c *ent.Client, crID, expect, userID string, now time.Time, ops []Op) (*EditResult, error) {
 	var res *EditResult
 	cr, err := lockChangeRequest(ctx, c, crID)
 	if err != nil {
@@ -167,6 +182,11 @@ func editIn(ctx context.Context, c *ent.Client, crID, userID string, now time.Ti
 	}
 	if err := checkEditable(sp, "editing content"); err != nil {
 		return nil, err
+	}
+	if expect != "" && expect != cr.RevisionID {
+		return nil, &apierr.Error{Code: apierr.Conflict, Field: "revision", Message: fmt.Sprintf(
+			"Change request #%d has changed since revision %q: its content is now at revision %q; read it again and redo the edit",
+			cr.Number, expect, cr.RevisionID)}
 	}
 	revs, states, err := loadStates(ctx, c, loadTree, cr.RevisionID)
 	if err != nil {

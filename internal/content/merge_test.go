@@ -203,7 +203,7 @@ func TestUpdateFromSpace(t *testing.T) {
 
 func TestConcurrentNumbers(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *env) {
-		const n = 50
+		const n = 100
 		var wg sync.WaitGroup
 		numbers := make([]int, n)
 		errs := make([]error, n)

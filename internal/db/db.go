@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -37,6 +39,17 @@ func (d *DB) Close() error { return d.Client.Close() }
 type Options struct {
 	// OnStatement is called once for every SQL statement sent.
 	OnStatement func()
+	// StatementTimeout, when positive, is PostgreSQL's statement_timeout
+	// for every session of the pool (unless the url sets one): a backstop
+	// that ends a statement running past it even if its cancellation is
+	// lost. Migrations run without it.
+	StatementTimeout time.Duration
+	// Prelude, when set, is asked before every statement with its context
+	// and text; a statement it returns is sent first, on the same
+	// connection or transaction and with the same context, and its failure
+	// fails the statement. Tests use it to make a request slow at a chosen
+	// point (SELECT pg_sleep(…), or a long recursive query on SQLite).
+	Prelude func(ctx context.Context, query string) string
 }
 
 // Open opens url: "sqlite:PATH" or "postgres://...".
@@ -62,7 +75,7 @@ func Open(url string, opts Options) (*DB, error) {
 		sdb, err = sql.Open("sqlite", dsn)
 		dial = dialect.SQLite
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
-		sdb, err = sql.Open("postgres", sessionUTC(url))
+		sdb, err = sql.Open("postgres", withStatementTimeout(sessionUTC(url), opts.StatementTimeout))
 		dial = dialect.Postgres
 		if err == nil {
 			sdb.SetMaxOpenConns(32)
@@ -79,7 +92,7 @@ func Open(url string, opts Options) (*DB, error) {
 		// readers concurrent under WAL.
 		sdb.SetMaxOpenConns(8)
 	}
-	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement}
+	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude}
 	if dial == dialect.Postgres {
 		cd.stmts = newStmtCache(sdb, 256)
 	}
@@ -99,6 +112,20 @@ func sessionUTC(url string) string {
 	return url + "?timezone=UTC"
 }
 
+// withStatementTimeout sets statement_timeout (in milliseconds) as a
+// session parameter of every connection, which lib/pq sends to the server
+// when it connects, unless d is zero or the url sets one.
+func withStatementTimeout(url string, d time.Duration) string {
+	if d <= 0 || strings.Contains(strings.ToLower(url), "statement_timeout=") {
+		return url
+	}
+	sep := "?"
+	if strings.Contains(url, "?") {
+		sep = "&"
+	}
+	return url + sep + "statement_timeout=" + strconv.FormatInt(max(d.Milliseconds(), 1), 10)
+}
+
 // Ping checks that the database answers.
 func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
 
@@ -110,6 +137,21 @@ type countingDriver struct {
 	// stmts, on PostgreSQL, runs queries outside transactions through
 	// prepared statements.
 	stmts *stmtCache
+	// pool is the connection pool, whose figures tell an exhausted pool.
+	pool    *sql.DB
+	prelude func(ctx context.Context, query string) string
+}
+
+// before runs the prelude of a statement, if any, with exec.
+func (d *countingDriver) before(ctx context.Context, q string, exec func(ctx context.Context, q string, args, v any) error) error {
+	if d.prelude == nil {
+		return nil
+	}
+	pre := d.prelude(ctx, q)
+	if pre == "" {
+		return nil
+	}
+	return exec(ctx, pre, []any{}, nil)
 }
 
 func (d *countingDriver) count() {
@@ -121,17 +163,25 @@ func (d *countingDriver) count() {
 
 func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error {
 	d.count()
-	return d.Driver.Exec(ctx, q, args, v)
+	defer acquire(ctx)()
+	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
+		return classify(ctx, d.pool, true, err)
+	}
+	return classify(ctx, d.pool, true, d.Driver.Exec(ctx, q, args, v))
 }
 
 func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
 	d.count()
+	defer acquire(ctx)()
+	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
+		return classify(ctx, d.pool, true, err)
+	}
 	if d.stmts != nil {
 		if ok, err := d.stmts.query(ctx, q, args, v); ok {
-			return err
+			return classify(ctx, d.pool, true, err)
 		}
 	}
-	return d.Driver.Query(ctx, q, args, v)
+	return classify(ctx, d.pool, true, d.Driver.Query(ctx, q, args, v))
 }
 
 // QueryContext runs a query written by hand (ent's Client.QueryContext),
@@ -150,9 +200,10 @@ func (d *countingDriver) QueryContext(ctx context.Context, q string, args ...any
 }
 
 func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
+	defer acquire(ctx)()
 	tx, err := d.Driver.Tx(ctx)
 	if err != nil {
-		return nil, err
+		return nil, classify(ctx, d.pool, true, err)
 	}
 	return &countingTx{Tx: tx, d: d}, nil
 }
@@ -166,9 +217,10 @@ func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	if !ok {
 		return d.Tx(ctx)
 	}
+	defer acquire(ctx)()
 	tx, err := b.BeginTx(ctx, opts)
 	if err != nil {
-		return nil, err
+		return nil, classify(ctx, d.pool, true, err)
 	}
 	return &countingTx{Tx: tx, d: d}, nil
 }
@@ -180,10 +232,16 @@ type countingTx struct {
 
 func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
 	t.d.count()
-	return t.Tx.Exec(ctx, q, args, v)
+	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
+		return classify(ctx, t.d.pool, false, err)
+	}
+	return classify(ctx, t.d.pool, false, t.Tx.Exec(ctx, q, args, v))
 }
 
 func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
 	t.d.count()
-	return t.Tx.Query(ctx, q, args, v)
+	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
+		return classify(ctx, t.d.pool, false, err)
+	}
+	return classify(ctx, t.d.pool, false, t.Tx.Query(ctx, q, args, v))
 }

@@ -154,6 +154,14 @@ func (d *DB) migrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err
 	defer c.Close()
 	q := counted{c, d.counter}
 	if d.Dialect == dialect.Postgres {
+		// A migration may rewrite a large table, and waiting for the lock
+		// held by another replica may take as long: neither is bounded by
+		// the serving sessions' statement_timeout. RESET gives the
+		// connection back to the pool with the session's own value.
+		if _, err := q.ExecContext(ctx, "SET statement_timeout = 0"); err != nil {
+			return res, fmt.Errorf("lift statement_timeout: %w", err)
+		}
+		defer q.ExecContext(context.WithoutCancel(ctx), "RESET statement_timeout")
 		if _, err := q.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLockKey); err != nil {
 			return res, fmt.Errorf("lock: %w", err)
 		}

@@ -65,7 +65,11 @@ func (c *stmtCache) acquire(ctx context.Context, query string) (*stmtEntry, erro
 	e := el.Value.(*stmtEntry)
 	e.users++
 	c.mu.Unlock()
-	e.once.Do(func() { e.stmt, e.err = c.db.PrepareContext(context.WithoutCancel(ctx), query) })
+	// The first caller prepares it with its own context, so that a pool
+	// with no free connection does not hold it past its deadline; a
+	// failed preparation is forgotten below and the callers take the
+	// ordinary path.
+	e.once.Do(func() { e.stmt, e.err = c.db.PrepareContext(ctx, query) })
 	if e.err != nil {
 		c.mu.Lock()
 		if el, ok := c.m[query]; ok && el.Value == e {

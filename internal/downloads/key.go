@@ -8,6 +8,7 @@ import (
 
 	"quire/ent"
 	"quire/ent/serversecret"
+	"quire/internal/db"
 )
 
 // signingKeyName is the name of the generated key in the server secrets.
@@ -35,14 +36,23 @@ func SigningKey(ctx context.Context, client *ent.Client, configured string) ([]b
 	if _, err := rand.Read(key); err != nil {
 		return nil, fmt.Errorf("generate signing key: %w", err)
 	}
-	ierr := client.ServerSecret.Create().SetID(signingKeyName).SetValue(key).
-		OnConflictColumns(serversecret.FieldID).DoNothing().Exec(ctx)
-	// Whether this insert won or another process's did, the stored row is
-	// the key. (On a conflict some drivers report "no rows" for DO
-	// NOTHING, so the insert's error only matters when nothing is stored.)
-	s, err := client.ServerSecret.Get(ctx, signingKeyName)
+	var stored []byte
+	err := db.WithTx(ctx, client, func(tx *ent.Tx) error {
+		ierr := tx.ServerSecret.Create().SetID(signingKeyName).SetValue(key).
+			OnConflictColumns(serversecret.FieldID).DoNothing().Exec(ctx)
+		// Whether this insert won or another process's did, the stored row
+		// is the key. (On a conflict some drivers report "no rows" for DO
+		// NOTHING, so the insert's error only matters when nothing is
+		// stored.)
+		s, err := tx.ServerSecret.Get(ctx, signingKeyName)
+		if err != nil {
+			return errors.Join(ierr, err)
+		}
+		stored = s.Value
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("store signing key: %w", errors.Join(ierr, err))
+		return nil, fmt.Errorf("store signing key: %w", err)
 	}
-	return s.Value, nil
+	return stored, nil
 }

@@ -20,20 +20,27 @@ import (
 // true when this holder got it. The conditional update is atomic on both
 // SQLite and PostgreSQL, so two processes never both win.
 func Claim(ctx context.Context, client *ent.Client, job, holder string, now time.Time, ttl time.Duration) (bool, error) {
-	// Make sure the row exists; losing this race is fine.
-	err := client.JobLease.Create().SetID(job).SetHolder("").SetLockedUntil(time.Unix(0, 0).UTC()).
-		OnConflictColumns(joblease.FieldID).DoNothing().Exec(ctx)
-	if err != nil && !ent.IsNotFound(err) {
-		// DoNothing on an existing row reports "no rows" on some drivers.
-		if _, qerr := client.JobLease.Get(ctx, job); qerr != nil {
-			return false, fmt.Errorf("create lease %s: %w", job, err)
+	var n int
+	err := catalog.WithTx(ctx, client, func(tx *ent.Tx) error {
+		// Make sure the row exists; losing this race is fine.
+		err := tx.JobLease.Create().SetID(job).SetHolder("").SetLockedUntil(time.Unix(0, 0).UTC()).
+			OnConflictColumns(joblease.FieldID).DoNothing().Exec(ctx)
+		if err != nil && !ent.IsNotFound(err) {
+			// DoNothing on an existing row reports "no rows" on some drivers.
+			if _, qerr := tx.JobLease.Get(ctx, job); qerr != nil {
+				return fmt.Errorf("create lease %s: %w", job, err)
+			}
 		}
-	}
-	n, err := client.JobLease.Update().
-		Where(joblease.ID(job), joblease.Or(joblease.LockedUntilLT(now), joblease.Holder(holder))).
-		SetHolder(holder).SetLockedUntil(now.Add(ttl)).Save(ctx)
+		n, err = tx.JobLease.Update().
+			Where(joblease.ID(job), joblease.Or(joblease.LockedUntilLT(now), joblease.Holder(holder))).
+			SetHolder(holder).SetLockedUntil(now.Add(ttl)).Save(ctx)
+		if err != nil {
+			return fmt.Errorf("claim lease %s: %w", job, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return false, fmt.Errorf("claim lease %s: %w", job, err)
+		return false, err
 	}
 	return n == 1, nil
 }

@@ -59,6 +59,10 @@ type Config struct {
 	// RateLimits are the per-user budgets of both doors, counted in DB;
 	// the zero value turns rate limiting off.
 	RateLimits ratelimit.Config
+	// RequestTimeout and UploadTimeout are the deadlines of a request and
+	// of a GraphQL multipart request (see serveWithDeadline); zero means
+	// DefaultRequestTimeout and DefaultUploadTimeout.
+	RequestTimeout, UploadTimeout time.Duration
 }
 
 // Server is Quire's HTTP handler.
@@ -140,6 +144,7 @@ func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.
 	srv.SetDisableSuggestion(true)
 	srv.Use(extension.Introspection{})
 	srv.Use(graph.LimitExtension(limits))
+	srv.Use(graph.NULCheck())
 	srv.Use(graph.NodeBudget(limits))
 	if lim != nil {
 		// Last of the checks before execution: a refused document costs nothing.
@@ -211,7 +216,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, sw, route, caller, start)
 	}()
-	s.mux.ServeHTTP(sw, r)
+	s.serveWithDeadline(sw, r, s.mux)
 }
 
 func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.RouteHolder, caller *callerHolder, start time.Time) {
@@ -256,7 +261,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 		}
 		caller, err := auth.LookupCaller(ctx, s.cfg.DB.Client, secret)
 		if err != nil {
-			rest.WriteError(w, r, s.cfg.Log, err)
+			s.fail(w, r, err)
 			return
 		}
 		if caller == nil {

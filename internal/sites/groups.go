@@ -205,18 +205,23 @@ func (s *Service) UpdateGroup(ctx context.Context, orgID, siteID, id string, in 
 	if err != nil {
 		return nil, err
 	}
-	u := s.Client.SiteSectionGroup.UpdateOneID(g.ID)
-	if in.Title.Set {
-		u.SetTitle(in.Title.Value)
-	}
-	if in.Icon.Set {
-		if in.Icon.Value == nil {
-			u.ClearIcon()
-		} else {
-			u.SetIcon(*in.Icon.Value)
+	var out *ent.SiteSectionGroup
+	err = catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		u := tx.SiteSectionGroup.UpdateOneID(g.ID)
+		if in.Title.Set {
+			u.SetTitle(in.Title.Value)
 		}
-	}
-	out, err := u.Save(ctx)
+		if in.Icon.Set {
+			if in.Icon.Value == nil {
+				u.ClearIcon()
+			} else {
+				u.SetIcon(*in.Icon.Value)
+			}
+		}
+		var err error
+		out, err = u.Save(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("update section group: %w", err)
 	}

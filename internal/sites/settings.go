@@ -9,6 +9,7 @@ import (
 	"quire/ent"
 	"quire/internal/adaptive"
 	"quire/internal/apierr"
+	"quire/internal/catalog"
 	"quire/internal/customization"
 	"quire/internal/loaders"
 )
@@ -52,7 +53,9 @@ func (s *Service) PutCustomization(ctx context.Context, orgID, siteID string, ra
 	if err != nil {
 		return customization.Settings{}, fmt.Errorf("encode customization: %w", err)
 	}
-	if err := s.Client.Site.UpdateOneID(st.ID).SetCustomization(stored).Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.Site.UpdateOneID(st.ID).SetCustomization(stored).Exec(ctx)
+	}); err != nil {
 		return customization.Settings{}, fmt.Errorf("store customization: %w", err)
 	}
 	if _, err := s.reload(ctx, st.ID); err != nil {
@@ -117,7 +120,9 @@ func (s *Service) OverrideSiteSpaceCustomization(ctx context.Context, orgID, sit
 	if err != nil {
 		return customization.Settings{}, fmt.Errorf("encode customization: %w", err)
 	}
-	if err := s.Client.SiteSpace.UpdateOneID(ss.ID).SetCustomization(stored).Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.SiteSpace.UpdateOneID(ss.ID).SetCustomization(stored).Exec(ctx)
+	}); err != nil {
 		return customization.Settings{}, fmt.Errorf("store customization: %w", err)
 	}
 	ss.Customization = &stored
@@ -140,7 +145,9 @@ func (s *Service) DeleteSiteSpaceCustomization(ctx context.Context, orgID, siteI
 	if ss.Customization == nil || len(*ss.Customization) == 0 {
 		return false, nil
 	}
-	if err := s.Client.SiteSpace.UpdateOneID(ss.ID).ClearCustomization().Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.SiteSpace.UpdateOneID(ss.ID).ClearCustomization().Exec(ctx)
+	}); err != nil {
 		return false, fmt.Errorf("delete customization: %w", err)
 	}
 	s.forget(ctx, st.ID)
@@ -186,7 +193,9 @@ func (s *Service) PutAdaptiveSchema(ctx context.Context, orgID, siteID string, s
 	}
 	// Stored times keep microseconds (PostgreSQL); answer what a GET will read.
 	now := s.Now().Truncate(time.Microsecond)
-	if err := s.Client.Site.UpdateOneID(st.ID).SetAdaptiveSchema(schema).SetAdaptiveSchemaUpdatedAt(now).Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.Site.UpdateOneID(st.ID).SetAdaptiveSchema(schema).SetAdaptiveSchemaUpdatedAt(now).Exec(ctx)
+	}); err != nil {
 		return nil, fmt.Errorf("store adaptive schema: %w", err)
 	}
 	s.forget(ctx, st.ID)

@@ -43,7 +43,12 @@ func (s *Service) CreateShareLink(ctx context.Context, orgID, siteID, name strin
 	if err != nil {
 		return nil, err
 	}
-	l, err := s.Client.SiteShareLink.Create().SetSiteID(st.ID).SetName(name).SetKey(newKey()).Save(ctx)
+	var l *ent.SiteShareLink
+	err = catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		var err error
+		l, err = tx.SiteShareLink.Create().SetSiteID(st.ID).SetName(name).SetKey(newKey()).Save(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("create share link: %w", err)
 	}
@@ -72,14 +77,19 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, id string,
 	if err != nil {
 		return nil, err
 	}
-	u := s.Client.SiteShareLink.UpdateOneID(l.ID)
-	if in.Name.Set {
-		u.SetName(in.Name.Value)
-	}
-	if in.Active.Set {
-		u.SetActive(in.Active.Value)
-	}
-	out, err := u.Save(ctx)
+	var out *ent.SiteShareLink
+	err = catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		u := tx.SiteShareLink.UpdateOneID(l.ID)
+		if in.Name.Set {
+			u.SetName(in.Name.Value)
+		}
+		if in.Active.Set {
+			u.SetActive(in.Active.Value)
+		}
+		var err error
+		out, err = u.Save(ctx)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("update share link: %w", err)
 	}
@@ -97,7 +107,9 @@ func (s *Service) DeleteShareLink(ctx context.Context, orgID, siteID, id string)
 	if err != nil {
 		return false, err
 	}
-	if err := s.Client.SiteShareLink.DeleteOneID(l.ID).Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.SiteShareLink.DeleteOneID(l.ID).Exec(ctx)
+	}); err != nil {
 		return false, fmt.Errorf("delete share link: %w", err)
 	}
 	forgetShareLinks(ctx, l.SiteID)

@@ -446,7 +446,9 @@ func (s *Service) SetPublished(ctx context.Context, orgID, siteID string, publis
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Client.Site.UpdateOneID(st.ID).SetPublished(published).Exec(ctx); err != nil {
+	if err := catalog.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+		return tx.Site.UpdateOneID(st.ID).SetPublished(published).Exec(ctx)
+	}); err != nil {
 		return nil, fmt.Errorf("publish site: %w", err)
 	}
 	return s.reload(ctx, st.ID)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"quire/ent"
 	"quire/internal/auth"
@@ -59,6 +60,11 @@ type Options struct {
 	// (the zero value), so that their many requests with one token are
 	// never refused; the rate-limit tests set them.
 	RateLimits ratelimit.Config
+	// Prelude is the database's statement prelude (db.Options.Prelude).
+	Prelude func(ctx context.Context, query string) string
+	// RequestTimeout is the server's request deadline (default: the
+	// server's).
+	RequestTimeout time.Duration
 }
 
 // New starts a server on a fresh database of the given backend.
@@ -81,7 +87,7 @@ func NewWith(t testing.TB, backend string, o Options) *Env {
 		t.Fatalf("unknown backend %q", backend)
 	}
 	m := metrics.New()
-	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc})
+	d, err := db.Open(url, db.Options{OnStatement: m.Statements.Inc, Prelude: o.Prelude})
 	if err != nil {
 		t.Fatalf("open %s: %v", backend, err)
 	}
@@ -108,7 +114,8 @@ func (e *Env) start(o Options) {
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
-	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits})
+	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
+		RequestTimeout: o.RequestTimeout})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }

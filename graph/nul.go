@@ -1,0 +1,175 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/99designs/gqlgen/graphql"
+	"github.com/99designs/gqlgen/graphql/errcode"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"quire/internal/apierr"
+)
+
+func init() {
+	// An operation refused before it runs is a protocol error: HTTP 422
+	// (400 for application/graphql-response+json), like the query limits.
+	errcode.RegisterErrorType(string(apierr.BadRequest), errcode.KindProtocol)
+}
+
+// NULCheck returns a gqlgen extension that refuses, before execution, an
+// operation carrying U+0000 (NUL) in a string: in its variables (values
+// and keys of JSON values included, and the names of uploaded files) or in
+// a string literal of its arguments. Text in Quire never holds NUL, which
+// PostgreSQL cannot store; the refusal is BAD_REQUEST with
+// extensions.field naming the variable path (in.title) or the argument
+// path (input.title).
+func NULCheck() graphql.HandlerExtension { return nulCheck{} }
+
+type nulCheck struct{}
+
+var _ interface {
+	graphql.HandlerExtension
+	graphql.OperationContextMutator
+} = nulCheck{}
+
+func (nulCheck) ExtensionName() string { return "NULCheck" }
+
+func (nulCheck) Validate(graphql.ExecutableSchema) error { return nil }
+
+func (nulCheck) MutateOperationContext(_ context.Context, rc *graphql.OperationContext) *gqlerror.Error {
+	if rc == nil {
+		return nil
+	}
+	names := make([]string, 0, len(rc.Variables))
+	for name := range rc.Variables {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if path, found := nulInValue(name, rc.Variables[name]); found {
+			return nulError(path, "Variable $"+path)
+		}
+	}
+	if rc.Doc == nil {
+		return nil
+	}
+	for _, op := range rc.Doc.Operations {
+		if path, found := nulInSelections(op.SelectionSet); found {
+			return nulError(path, "Argument "+path)
+		}
+	}
+	for _, f := range rc.Doc.Fragments {
+		if path, found := nulInSelections(f.SelectionSet); found {
+			return nulError(path, "Argument "+path)
+		}
+	}
+	return nil
+}
+
+func nulError(field, what string) *gqlerror.Error {
+	return &gqlerror.Error{
+		Message:    fmt.Sprintf("%s contains a NUL character (U+0000), which Quire does not accept in text", what),
+		Extensions: map[string]any{"code": string(apierr.BadRequest), "field": field},
+	}
+}
+
+func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
+
+// nulInValue looks for NUL in a variable's value, as the transports decode
+// it; path names where.
+func nulInValue(path string, v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return path, hasNUL(v)
+	case graphql.Upload:
+		return path, hasNUL(v.Filename) || hasNUL(v.ContentType)
+	case *graphql.Upload:
+		return path, v != nil && (hasNUL(v.Filename) || hasNUL(v.ContentType))
+	case []any:
+		for i, item := range v {
+			if p, found := nulInValue(path+"["+strconv.Itoa(i)+"]", item); found {
+				return p, true
+			}
+		}
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if hasNUL(k) {
+				return path, true
+			}
+			if p, found := nulInValue(path+"."+k, v[k]); found {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
+
+// nulInSelections looks for NUL in the string literals of the arguments
+// (of fields and directives) of a selection set.
+func nulInSelections(set ast.SelectionSet) (string, bool) {
+	for _, sel := range set {
+		var args []ast.ArgumentList
+		var sub ast.SelectionSet
+		switch s := sel.(type) {
+		case *ast.Field:
+			args = append(args, s.Arguments)
+			for _, d := range s.Directives {
+				args = append(args, d.Arguments)
+			}
+			sub = s.SelectionSet
+		case *ast.InlineFragment:
+			for _, d := range s.Directives {
+				args = append(args, d.Arguments)
+			}
+			sub = s.SelectionSet
+		case *ast.FragmentSpread:
+			for _, d := range s.Directives {
+				args = append(args, d.Arguments)
+			}
+		}
+		for _, list := range args {
+			for _, a := range list {
+				if p, found := nulInLiteral(a.Name, a.Value); found {
+					return p, true
+				}
+			}
+		}
+		if p, found := nulInSelections(sub); found {
+			return p, true
+		}
+	}
+	return "", false
+}
+
+func nulInLiteral(path string, v *ast.Value) (string, bool) {
+	if v == nil {
+		return "", false
+	}
+	switch v.Kind {
+	case ast.StringValue, ast.BlockValue:
+		return path, hasNUL(v.Raw)
+	case ast.ListValue:
+		for i, c := range v.Children {
+			if p, found := nulInLiteral(path+"["+strconv.Itoa(i)+"]", c.Value); found {
+				return p, true
+			}
+		}
+	case ast.ObjectValue:
+		for _, c := range v.Children {
+			if p, found := nulInLiteral(path+"."+c.Name, c.Value); found {
+				return p, true
+			}
+		}
+	}
+	return "", false
+}
