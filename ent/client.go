@@ -16,7 +16,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
@@ -55,8 +55,8 @@ type Client struct {
 	ContentBlob *ContentBlobClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
-	// JobLease is the client for interacting with the JobLease builders.
-	JobLease *JobLeaseClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
@@ -101,7 +101,7 @@ func (c *Client) init() {
 	c.Collection = NewCollectionClient(c.config)
 	c.ContentBlob = NewContentBlobClient(c.config)
 	c.FileVersion = NewFileVersionClient(c.config)
-	c.JobLease = NewJobLeaseClient(c.config)
+	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.PageVersion = NewPageVersionClient(c.config)
@@ -213,7 +213,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Collection:       NewCollectionClient(cfg),
 		ContentBlob:      NewContentBlobClient(cfg),
 		FileVersion:      NewFileVersionClient(cfg),
-		JobLease:         NewJobLeaseClient(cfg),
+		Job:              NewJobClient(cfg),
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
 		PageVersion:      NewPageVersionClient(cfg),
@@ -252,7 +252,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Collection:       NewCollectionClient(cfg),
 		ContentBlob:      NewContentBlobClient(cfg),
 		FileVersion:      NewFileVersionClient(cfg),
-		JobLease:         NewJobLeaseClient(cfg),
+		Job:              NewJobClient(cfg),
 		Member:           NewMemberClient(cfg),
 		Organization:     NewOrganizationClient(cfg),
 		PageVersion:      NewPageVersionClient(cfg),
@@ -296,10 +296,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
-		c.JobLease, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter,
-		c.Revision, c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion, c.Job,
+		c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
+		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -309,10 +309,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion,
-		c.JobLease, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter,
-		c.Revision, c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection,
-		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion, c.Job,
+		c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
+		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -331,8 +331,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ContentBlob.mutate(ctx, m)
 	case *FileVersionMutation:
 		return c.FileVersion.mutate(ctx, m)
-	case *JobLeaseMutation:
-		return c.JobLease.mutate(ctx, m)
+	case *JobMutation:
+		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
 	case *OrganizationMutation:
@@ -1127,107 +1127,107 @@ func (c *FileVersionClient) mutate(ctx context.Context, m *FileVersionMutation) 
 	}
 }
 
-// JobLeaseClient is a client for the JobLease schema.
-type JobLeaseClient struct {
+// JobClient is a client for the Job schema.
+type JobClient struct {
 	config
 }
 
-// NewJobLeaseClient returns a client for the JobLease from the given config.
-func NewJobLeaseClient(c config) *JobLeaseClient {
-	return &JobLeaseClient{config: c}
+// NewJobClient returns a client for the Job from the given config.
+func NewJobClient(c config) *JobClient {
+	return &JobClient{config: c}
 }
 
 // Use adds a list of mutation hooks to the hooks stack.
-// A call to `Use(f, g, h)` equals to `joblease.Hooks(f(g(h())))`.
-func (c *JobLeaseClient) Use(hooks ...Hook) {
-	c.hooks.JobLease = append(c.hooks.JobLease, hooks...)
+// A call to `Use(f, g, h)` equals to `job.Hooks(f(g(h())))`.
+func (c *JobClient) Use(hooks ...Hook) {
+	c.hooks.Job = append(c.hooks.Job, hooks...)
 }
 
 // Intercept adds a list of query interceptors to the interceptors stack.
-// A call to `Intercept(f, g, h)` equals to `joblease.Intercept(f(g(h())))`.
-func (c *JobLeaseClient) Intercept(interceptors ...Interceptor) {
-	c.inters.JobLease = append(c.inters.JobLease, interceptors...)
+// A call to `Intercept(f, g, h)` equals to `job.Intercept(f(g(h())))`.
+func (c *JobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Job = append(c.inters.Job, interceptors...)
 }
 
-// Create returns a builder for creating a JobLease entity.
-func (c *JobLeaseClient) Create() *JobLeaseCreate {
-	mutation := newJobLeaseMutation(c.config, OpCreate)
-	return &JobLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Create returns a builder for creating a Job entity.
+func (c *JobClient) Create() *JobCreate {
+	mutation := newJobMutation(c.config, OpCreate)
+	return &JobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// CreateBulk returns a builder for creating a bulk of JobLease entities.
-func (c *JobLeaseClient) CreateBulk(builders ...*JobLeaseCreate) *JobLeaseCreateBulk {
-	return &JobLeaseCreateBulk{config: c.config, builders: builders}
+// CreateBulk returns a builder for creating a bulk of Job entities.
+func (c *JobClient) CreateBulk(builders ...*JobCreate) *JobCreateBulk {
+	return &JobCreateBulk{config: c.config, builders: builders}
 }
 
 // MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
 // a builder and applies setFunc on it.
-func (c *JobLeaseClient) MapCreateBulk(slice any, setFunc func(*JobLeaseCreate, int)) *JobLeaseCreateBulk {
+func (c *JobClient) MapCreateBulk(slice any, setFunc func(*JobCreate, int)) *JobCreateBulk {
 	rv := reflect.ValueOf(slice)
 	if rv.Kind() != reflect.Slice {
-		return &JobLeaseCreateBulk{err: fmt.Errorf("calling to JobLeaseClient.MapCreateBulk with wrong type %T, need slice", slice)}
+		return &JobCreateBulk{err: fmt.Errorf("calling to JobClient.MapCreateBulk with wrong type %T, need slice", slice)}
 	}
-	builders := make([]*JobLeaseCreate, rv.Len())
+	builders := make([]*JobCreate, rv.Len())
 	for i := 0; i < rv.Len(); i++ {
 		builders[i] = c.Create()
 		setFunc(builders[i], i)
 	}
-	return &JobLeaseCreateBulk{config: c.config, builders: builders}
+	return &JobCreateBulk{config: c.config, builders: builders}
 }
 
-// Update returns an update builder for JobLease.
-func (c *JobLeaseClient) Update() *JobLeaseUpdate {
-	mutation := newJobLeaseMutation(c.config, OpUpdate)
-	return &JobLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Update returns an update builder for Job.
+func (c *JobClient) Update() *JobUpdate {
+	mutation := newJobMutation(c.config, OpUpdate)
+	return &JobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOne returns an update builder for the given entity.
-func (c *JobLeaseClient) UpdateOne(_m *JobLease) *JobLeaseUpdateOne {
-	mutation := newJobLeaseMutation(c.config, OpUpdateOne, withJobLease(_m))
-	return &JobLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *JobClient) UpdateOne(_m *Job) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJob(_m))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
-func (c *JobLeaseClient) UpdateOneID(id string) *JobLeaseUpdateOne {
-	mutation := newJobLeaseMutation(c.config, OpUpdateOne, withJobLeaseID(id))
-	return &JobLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+func (c *JobClient) UpdateOneID(id string) *JobUpdateOne {
+	mutation := newJobMutation(c.config, OpUpdateOne, withJobID(id))
+	return &JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
-// Delete returns a delete builder for JobLease.
-func (c *JobLeaseClient) Delete() *JobLeaseDelete {
-	mutation := newJobLeaseMutation(c.config, OpDelete)
-	return &JobLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+// Delete returns a delete builder for Job.
+func (c *JobClient) Delete() *JobDelete {
+	mutation := newJobMutation(c.config, OpDelete)
+	return &JobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // DeleteOne returns a builder for deleting the given entity.
-func (c *JobLeaseClient) DeleteOne(_m *JobLease) *JobLeaseDeleteOne {
+func (c *JobClient) DeleteOne(_m *Job) *JobDeleteOne {
 	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
-func (c *JobLeaseClient) DeleteOneID(id string) *JobLeaseDeleteOne {
-	builder := c.Delete().Where(joblease.ID(id))
+func (c *JobClient) DeleteOneID(id string) *JobDeleteOne {
+	builder := c.Delete().Where(job.ID(id))
 	builder.mutation.id = &id
 	builder.mutation.op = OpDeleteOne
-	return &JobLeaseDeleteOne{builder}
+	return &JobDeleteOne{builder}
 }
 
-// Query returns a query builder for JobLease.
-func (c *JobLeaseClient) Query() *JobLeaseQuery {
-	return &JobLeaseQuery{
+// Query returns a query builder for Job.
+func (c *JobClient) Query() *JobQuery {
+	return &JobQuery{
 		config: c.config,
-		ctx:    &QueryContext{Type: TypeJobLease},
+		ctx:    &QueryContext{Type: TypeJob},
 		inters: c.Interceptors(),
 	}
 }
 
-// Get returns a JobLease entity by its id.
-func (c *JobLeaseClient) Get(ctx context.Context, id string) (*JobLease, error) {
-	return c.Query().Where(joblease.ID(id)).Only(ctx)
+// Get returns a Job entity by its id.
+func (c *JobClient) Get(ctx context.Context, id string) (*Job, error) {
+	return c.Query().Where(job.ID(id)).Only(ctx)
 }
 
 // GetX is like Get, but panics if an error occurs.
-func (c *JobLeaseClient) GetX(ctx context.Context, id string) *JobLease {
+func (c *JobClient) GetX(ctx context.Context, id string) *Job {
 	obj, err := c.Get(ctx, id)
 	if err != nil {
 		panic(err)
@@ -1236,27 +1236,27 @@ func (c *JobLeaseClient) GetX(ctx context.Context, id string) *JobLease {
 }
 
 // Hooks returns the client hooks.
-func (c *JobLeaseClient) Hooks() []Hook {
-	return c.hooks.JobLease
+func (c *JobClient) Hooks() []Hook {
+	return c.hooks.Job
 }
 
 // Interceptors returns the client interceptors.
-func (c *JobLeaseClient) Interceptors() []Interceptor {
-	return c.inters.JobLease
+func (c *JobClient) Interceptors() []Interceptor {
+	return c.inters.Job
 }
 
-func (c *JobLeaseClient) mutate(ctx context.Context, m *JobLeaseMutation) (Value, error) {
+func (c *JobClient) mutate(ctx context.Context, m *JobMutation) (Value, error) {
 	switch m.Op() {
 	case OpCreate:
-		return (&JobLeaseCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&JobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdate:
-		return (&JobLeaseUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&JobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpUpdateOne:
-		return (&JobLeaseUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+		return (&JobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
 	case OpDelete, OpDeleteOne:
-		return (&JobLeaseDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+		return (&JobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
-		return nil, fmt.Errorf("ent: unknown JobLease mutation op: %q", m.Op())
+		return nil, fmt.Errorf("ent: unknown Job mutation op: %q", m.Op())
 	}
 }
 
@@ -3541,13 +3541,13 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
+		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
 		Space, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, JobLease, Member,
+		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
 		Space, User []ent.Interceptor

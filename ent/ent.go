@@ -11,7 +11,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
@@ -97,7 +97,7 @@ func checkColumn(t, c string) error {
 			collection.Table:       collection.ValidColumn,
 			contentblob.Table:      contentblob.ValidColumn,
 			fileversion.Table:      fileversion.ValidColumn,
-			joblease.Table:         joblease.ValidColumn,
+			job.Table:              job.ValidColumn,
 			member.Table:           member.ValidColumn,
 			organization.Table:     organization.ValidColumn,
 			pageversion.Table:      pageversion.ValidColumn,

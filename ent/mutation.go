@@ -11,7 +11,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
@@ -50,7 +50,7 @@ const (
 	TypeCollection       = "Collection"
 	TypeContentBlob      = "ContentBlob"
 	TypeFileVersion      = "FileVersion"
-	TypeJobLease         = "JobLease"
+	TypeJob              = "Job"
 	TypeMember           = "Member"
 	TypeOrganization     = "Organization"
 	TypePageVersion      = "PageVersion"
@@ -4277,31 +4277,45 @@ func (m *FileVersionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FileVersion edge %s", name)
 }
 
-// JobLeaseMutation represents an operation that mutates the JobLease nodes in the graph.
-type JobLeaseMutation struct {
+// JobMutation represents an operation that mutates the Job nodes in the graph.
+type JobMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	holder        *string
-	locked_until  *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*JobLease, error)
-	predicates    []predicate.JobLease
+	op               Op
+	typ              string
+	id               *string
+	river_id         *int64
+	addriver_id      *int64
+	kind             *string
+	organization_id  *string
+	space_id         *string
+	subject          *string
+	created_by       *string
+	progress         *float64
+	addprogress      *float64
+	step             *string
+	cancel_requested *bool
+	outcome          *string
+	last_error       *string
+	finished_at      *time.Time
+	created_at       *time.Time
+	updated_at       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*Job, error)
+	predicates       []predicate.Job
 }
 
-var _ ent.Mutation = (*JobLeaseMutation)(nil)
+var _ ent.Mutation = (*JobMutation)(nil)
 
-// jobleaseOption allows management of the mutation configuration using functional options.
-type jobleaseOption func(*JobLeaseMutation)
+// jobOption allows management of the mutation configuration using functional options.
+type jobOption func(*JobMutation)
 
-// newJobLeaseMutation creates new mutation for the JobLease entity.
-func newJobLeaseMutation(c config, op Op, opts ...jobleaseOption) *JobLeaseMutation {
-	m := &JobLeaseMutation{
+// newJobMutation creates new mutation for the Job entity.
+func newJobMutation(c config, op Op, opts ...jobOption) *JobMutation {
+	m := &JobMutation{
 		config:        c,
 		op:            op,
-		typ:           TypeJobLease,
+		typ:           TypeJob,
 		clearedFields: make(map[string]struct{}),
 	}
 	for _, opt := range opts {
@@ -4310,20 +4324,20 @@ func newJobLeaseMutation(c config, op Op, opts ...jobleaseOption) *JobLeaseMutat
 	return m
 }
 
-// withJobLeaseID sets the ID field of the mutation.
-func withJobLeaseID(id string) jobleaseOption {
-	return func(m *JobLeaseMutation) {
+// withJobID sets the ID field of the mutation.
+func withJobID(id string) jobOption {
+	return func(m *JobMutation) {
 		var (
 			err   error
 			once  sync.Once
-			value *JobLease
+			value *Job
 		)
-		m.oldValue = func(ctx context.Context) (*JobLease, error) {
+		m.oldValue = func(ctx context.Context) (*Job, error) {
 			once.Do(func() {
 				if m.done {
 					err = errors.New("querying old values post mutation is not allowed")
 				} else {
-					value, err = m.Client().JobLease.Get(ctx, id)
+					value, err = m.Client().Job.Get(ctx, id)
 				}
 			})
 			return value, err
@@ -4332,10 +4346,10 @@ func withJobLeaseID(id string) jobleaseOption {
 	}
 }
 
-// withJobLease sets the old JobLease of the mutation.
-func withJobLease(node *JobLease) jobleaseOption {
-	return func(m *JobLeaseMutation) {
-		m.oldValue = func(context.Context) (*JobLease, error) {
+// withJob sets the old Job of the mutation.
+func withJob(node *Job) jobOption {
+	return func(m *JobMutation) {
+		m.oldValue = func(context.Context) (*Job, error) {
 			return node, nil
 		}
 		m.id = &node.ID
@@ -4344,7 +4358,7 @@ func withJobLease(node *JobLease) jobleaseOption {
 
 // Client returns a new `ent.Client` from the mutation. If the mutation was
 // executed in a transaction (ent.Tx), a transactional client is returned.
-func (m JobLeaseMutation) Client() *Client {
+func (m JobMutation) Client() *Client {
 	client := &Client{config: m.config}
 	client.init()
 	return client
@@ -4352,7 +4366,7 @@ func (m JobLeaseMutation) Client() *Client {
 
 // Tx returns an `ent.Tx` for mutations that were executed in transactions;
 // it returns an error otherwise.
-func (m JobLeaseMutation) Tx() (*Tx, error) {
+func (m JobMutation) Tx() (*Tx, error) {
 	if _, ok := m.driver.(*txDriver); !ok {
 		return nil, errors.New("ent: mutation is not running in a transaction")
 	}
@@ -4362,14 +4376,14 @@ func (m JobLeaseMutation) Tx() (*Tx, error) {
 }
 
 // SetID sets the value of the id field. Note that this
-// operation is only accepted on creation of JobLease entities.
-func (m *JobLeaseMutation) SetID(id string) {
+// operation is only accepted on creation of Job entities.
+func (m *JobMutation) SetID(id string) {
 	m.id = &id
 }
 
 // ID returns the ID value in the mutation. Note that the ID is only available
 // if it was provided to the builder or after it was returned from the database.
-func (m *JobLeaseMutation) ID() (id string, exists bool) {
+func (m *JobMutation) ID() (id string, exists bool) {
 	if m.id == nil {
 		return
 	}
@@ -4380,7 +4394,7 @@ func (m *JobLeaseMutation) ID() (id string, exists bool) {
 // That means, if the mutation is applied within a transaction with an isolation level such
 // as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
 // or updated by the mutation.
-func (m *JobLeaseMutation) IDs(ctx context.Context) ([]string, error) {
+func (m *JobMutation) IDs(ctx context.Context) ([]string, error) {
 	switch {
 	case m.op.Is(OpUpdateOne | OpDeleteOne):
 		id, exists := m.ID()
@@ -4389,93 +4403,578 @@ func (m *JobLeaseMutation) IDs(ctx context.Context) ([]string, error) {
 		}
 		fallthrough
 	case m.op.Is(OpUpdate | OpDelete):
-		return m.Client().JobLease.Query().Where(m.predicates...).IDs(ctx)
+		return m.Client().Job.Query().Where(m.predicates...).IDs(ctx)
 	default:
 		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
 	}
 }
 
-// SetHolder sets the "holder" field.
-func (m *JobLeaseMutation) SetHolder(s string) {
-	m.holder = &s
+// SetRiverID sets the "river_id" field.
+func (m *JobMutation) SetRiverID(i int64) {
+	m.river_id = &i
+	m.addriver_id = nil
 }
 
-// Holder returns the value of the "holder" field in the mutation.
-func (m *JobLeaseMutation) Holder() (r string, exists bool) {
-	v := m.holder
+// RiverID returns the value of the "river_id" field in the mutation.
+func (m *JobMutation) RiverID() (r int64, exists bool) {
+	v := m.river_id
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldHolder returns the old "holder" field's value of the JobLease entity.
-// If the JobLease object wasn't provided to the builder, the object is fetched from the database.
+// OldRiverID returns the old "river_id" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *JobLeaseMutation) OldHolder(ctx context.Context) (v string, err error) {
+func (m *JobMutation) OldRiverID(ctx context.Context) (v int64, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldHolder is only allowed on UpdateOne operations")
+		return v, errors.New("OldRiverID is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldHolder requires an ID field in the mutation")
+		return v, errors.New("OldRiverID requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldHolder: %w", err)
+		return v, fmt.Errorf("querying old value for OldRiverID: %w", err)
 	}
-	return oldValue.Holder, nil
+	return oldValue.RiverID, nil
 }
 
-// ResetHolder resets all changes to the "holder" field.
-func (m *JobLeaseMutation) ResetHolder() {
-	m.holder = nil
+// AddRiverID adds i to the "river_id" field.
+func (m *JobMutation) AddRiverID(i int64) {
+	if m.addriver_id != nil {
+		*m.addriver_id += i
+	} else {
+		m.addriver_id = &i
+	}
 }
 
-// SetLockedUntil sets the "locked_until" field.
-func (m *JobLeaseMutation) SetLockedUntil(t time.Time) {
-	m.locked_until = &t
-}
-
-// LockedUntil returns the value of the "locked_until" field in the mutation.
-func (m *JobLeaseMutation) LockedUntil() (r time.Time, exists bool) {
-	v := m.locked_until
+// AddedRiverID returns the value that was added to the "river_id" field in this mutation.
+func (m *JobMutation) AddedRiverID() (r int64, exists bool) {
+	v := m.addriver_id
 	if v == nil {
 		return
 	}
 	return *v, true
 }
 
-// OldLockedUntil returns the old "locked_until" field's value of the JobLease entity.
-// If the JobLease object wasn't provided to the builder, the object is fetched from the database.
+// ResetRiverID resets all changes to the "river_id" field.
+func (m *JobMutation) ResetRiverID() {
+	m.river_id = nil
+	m.addriver_id = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *JobMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *JobMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
 // An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *JobLeaseMutation) OldLockedUntil(ctx context.Context) (v time.Time, err error) {
+func (m *JobMutation) OldKind(ctx context.Context) (v string, err error) {
 	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLockedUntil is only allowed on UpdateOne operations")
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
 	}
 	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLockedUntil requires an ID field in the mutation")
+		return v, errors.New("OldKind requires an ID field in the mutation")
 	}
 	oldValue, err := m.oldValue(ctx)
 	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLockedUntil: %w", err)
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
 	}
-	return oldValue.LockedUntil, nil
+	return oldValue.Kind, nil
 }
 
-// ResetLockedUntil resets all changes to the "locked_until" field.
-func (m *JobLeaseMutation) ResetLockedUntil() {
-	m.locked_until = nil
+// ResetKind resets all changes to the "kind" field.
+func (m *JobMutation) ResetKind() {
+	m.kind = nil
 }
 
-// Where appends a list predicates to the JobLeaseMutation builder.
-func (m *JobLeaseMutation) Where(ps ...predicate.JobLease) {
+// SetOrganizationID sets the "organization_id" field.
+func (m *JobMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *JobMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *JobMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *JobMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *JobMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *JobMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *JobMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *JobMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldSubject(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *JobMutation) ResetSubject() {
+	m.subject = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *JobMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *JobMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *JobMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetProgress sets the "progress" field.
+func (m *JobMutation) SetProgress(f float64) {
+	m.progress = &f
+	m.addprogress = nil
+}
+
+// Progress returns the value of the "progress" field in the mutation.
+func (m *JobMutation) Progress() (r float64, exists bool) {
+	v := m.progress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProgress returns the old "progress" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldProgress(ctx context.Context) (v float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProgress is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProgress requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProgress: %w", err)
+	}
+	return oldValue.Progress, nil
+}
+
+// AddProgress adds f to the "progress" field.
+func (m *JobMutation) AddProgress(f float64) {
+	if m.addprogress != nil {
+		*m.addprogress += f
+	} else {
+		m.addprogress = &f
+	}
+}
+
+// AddedProgress returns the value that was added to the "progress" field in this mutation.
+func (m *JobMutation) AddedProgress() (r float64, exists bool) {
+	v := m.addprogress
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProgress resets all changes to the "progress" field.
+func (m *JobMutation) ResetProgress() {
+	m.progress = nil
+	m.addprogress = nil
+}
+
+// SetStep sets the "step" field.
+func (m *JobMutation) SetStep(s string) {
+	m.step = &s
+}
+
+// Step returns the value of the "step" field in the mutation.
+func (m *JobMutation) Step() (r string, exists bool) {
+	v := m.step
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStep returns the old "step" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldStep(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStep is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStep requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStep: %w", err)
+	}
+	return oldValue.Step, nil
+}
+
+// ResetStep resets all changes to the "step" field.
+func (m *JobMutation) ResetStep() {
+	m.step = nil
+}
+
+// SetCancelRequested sets the "cancel_requested" field.
+func (m *JobMutation) SetCancelRequested(b bool) {
+	m.cancel_requested = &b
+}
+
+// CancelRequested returns the value of the "cancel_requested" field in the mutation.
+func (m *JobMutation) CancelRequested() (r bool, exists bool) {
+	v := m.cancel_requested
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCancelRequested returns the old "cancel_requested" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldCancelRequested(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCancelRequested is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCancelRequested requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCancelRequested: %w", err)
+	}
+	return oldValue.CancelRequested, nil
+}
+
+// ResetCancelRequested resets all changes to the "cancel_requested" field.
+func (m *JobMutation) ResetCancelRequested() {
+	m.cancel_requested = nil
+}
+
+// SetOutcome sets the "outcome" field.
+func (m *JobMutation) SetOutcome(s string) {
+	m.outcome = &s
+}
+
+// Outcome returns the value of the "outcome" field in the mutation.
+func (m *JobMutation) Outcome() (r string, exists bool) {
+	v := m.outcome
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutcome returns the old "outcome" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldOutcome(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutcome is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutcome requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutcome: %w", err)
+	}
+	return oldValue.Outcome, nil
+}
+
+// ResetOutcome resets all changes to the "outcome" field.
+func (m *JobMutation) ResetOutcome() {
+	m.outcome = nil
+}
+
+// SetLastError sets the "last_error" field.
+func (m *JobMutation) SetLastError(s string) {
+	m.last_error = &s
+}
+
+// LastError returns the value of the "last_error" field in the mutation.
+func (m *JobMutation) LastError() (r string, exists bool) {
+	v := m.last_error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastError returns the old "last_error" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldLastError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastError: %w", err)
+	}
+	return oldValue.LastError, nil
+}
+
+// ResetLastError resets all changes to the "last_error" field.
+func (m *JobMutation) ResetLastError() {
+	m.last_error = nil
+}
+
+// SetFinishedAt sets the "finished_at" field.
+func (m *JobMutation) SetFinishedAt(t time.Time) {
+	m.finished_at = &t
+}
+
+// FinishedAt returns the value of the "finished_at" field in the mutation.
+func (m *JobMutation) FinishedAt() (r time.Time, exists bool) {
+	v := m.finished_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFinishedAt returns the old "finished_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldFinishedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFinishedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFinishedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFinishedAt: %w", err)
+	}
+	return oldValue.FinishedAt, nil
+}
+
+// ClearFinishedAt clears the value of the "finished_at" field.
+func (m *JobMutation) ClearFinishedAt() {
+	m.finished_at = nil
+	m.clearedFields[job.FieldFinishedAt] = struct{}{}
+}
+
+// FinishedAtCleared returns if the "finished_at" field was cleared in this mutation.
+func (m *JobMutation) FinishedAtCleared() bool {
+	_, ok := m.clearedFields[job.FieldFinishedAt]
+	return ok
+}
+
+// ResetFinishedAt resets all changes to the "finished_at" field.
+func (m *JobMutation) ResetFinishedAt() {
+	m.finished_at = nil
+	delete(m.clearedFields, job.FieldFinishedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *JobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *JobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *JobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *JobMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *JobMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Job entity.
+// If the Job object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *JobMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *JobMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// Where appends a list predicates to the JobMutation builder.
+func (m *JobMutation) Where(ps ...predicate.Job) {
 	m.predicates = append(m.predicates, ps...)
 }
 
-// WhereP appends storage-level predicates to the JobLeaseMutation builder. Using this method,
+// WhereP appends storage-level predicates to the JobMutation builder. Using this method,
 // users can use type-assertion to append predicates that do not depend on any generated package.
-func (m *JobLeaseMutation) WhereP(ps ...func(*sql.Selector)) {
-	p := make([]predicate.JobLease, len(ps))
+func (m *JobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Job, len(ps))
 	for i := range ps {
 		p[i] = ps[i]
 	}
@@ -4483,30 +4982,66 @@ func (m *JobLeaseMutation) WhereP(ps ...func(*sql.Selector)) {
 }
 
 // Op returns the operation name.
-func (m *JobLeaseMutation) Op() Op {
+func (m *JobMutation) Op() Op {
 	return m.op
 }
 
 // SetOp allows setting the mutation operation.
-func (m *JobLeaseMutation) SetOp(op Op) {
+func (m *JobMutation) SetOp(op Op) {
 	m.op = op
 }
 
-// Type returns the node type of this mutation (JobLease).
-func (m *JobLeaseMutation) Type() string {
+// Type returns the node type of this mutation (Job).
+func (m *JobMutation) Type() string {
 	return m.typ
 }
 
 // Fields returns all fields that were changed during this mutation. Note that in
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
-func (m *JobLeaseMutation) Fields() []string {
-	fields := make([]string, 0, 2)
-	if m.holder != nil {
-		fields = append(fields, joblease.FieldHolder)
+func (m *JobMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.river_id != nil {
+		fields = append(fields, job.FieldRiverID)
 	}
-	if m.locked_until != nil {
-		fields = append(fields, joblease.FieldLockedUntil)
+	if m.kind != nil {
+		fields = append(fields, job.FieldKind)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, job.FieldOrganizationID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, job.FieldSpaceID)
+	}
+	if m.subject != nil {
+		fields = append(fields, job.FieldSubject)
+	}
+	if m.created_by != nil {
+		fields = append(fields, job.FieldCreatedBy)
+	}
+	if m.progress != nil {
+		fields = append(fields, job.FieldProgress)
+	}
+	if m.step != nil {
+		fields = append(fields, job.FieldStep)
+	}
+	if m.cancel_requested != nil {
+		fields = append(fields, job.FieldCancelRequested)
+	}
+	if m.outcome != nil {
+		fields = append(fields, job.FieldOutcome)
+	}
+	if m.last_error != nil {
+		fields = append(fields, job.FieldLastError)
+	}
+	if m.finished_at != nil {
+		fields = append(fields, job.FieldFinishedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, job.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, job.FieldUpdatedAt)
 	}
 	return fields
 }
@@ -4514,12 +5049,36 @@ func (m *JobLeaseMutation) Fields() []string {
 // Field returns the value of a field with the given name. The second boolean
 // return value indicates that this field was not set, or was not defined in the
 // schema.
-func (m *JobLeaseMutation) Field(name string) (ent.Value, bool) {
+func (m *JobMutation) Field(name string) (ent.Value, bool) {
 	switch name {
-	case joblease.FieldHolder:
-		return m.Holder()
-	case joblease.FieldLockedUntil:
-		return m.LockedUntil()
+	case job.FieldRiverID:
+		return m.RiverID()
+	case job.FieldKind:
+		return m.Kind()
+	case job.FieldOrganizationID:
+		return m.OrganizationID()
+	case job.FieldSpaceID:
+		return m.SpaceID()
+	case job.FieldSubject:
+		return m.Subject()
+	case job.FieldCreatedBy:
+		return m.CreatedBy()
+	case job.FieldProgress:
+		return m.Progress()
+	case job.FieldStep:
+		return m.Step()
+	case job.FieldCancelRequested:
+		return m.CancelRequested()
+	case job.FieldOutcome:
+		return m.Outcome()
+	case job.FieldLastError:
+		return m.LastError()
+	case job.FieldFinishedAt:
+		return m.FinishedAt()
+	case job.FieldCreatedAt:
+		return m.CreatedAt()
+	case job.FieldUpdatedAt:
+		return m.UpdatedAt()
 	}
 	return nil, false
 }
@@ -4527,140 +5086,320 @@ func (m *JobLeaseMutation) Field(name string) (ent.Value, bool) {
 // OldField returns the old value of the field from the database. An error is
 // returned if the mutation operation is not UpdateOne, or the query to the
 // database failed.
-func (m *JobLeaseMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+func (m *JobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case joblease.FieldHolder:
-		return m.OldHolder(ctx)
-	case joblease.FieldLockedUntil:
-		return m.OldLockedUntil(ctx)
+	case job.FieldRiverID:
+		return m.OldRiverID(ctx)
+	case job.FieldKind:
+		return m.OldKind(ctx)
+	case job.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case job.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case job.FieldSubject:
+		return m.OldSubject(ctx)
+	case job.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case job.FieldProgress:
+		return m.OldProgress(ctx)
+	case job.FieldStep:
+		return m.OldStep(ctx)
+	case job.FieldCancelRequested:
+		return m.OldCancelRequested(ctx)
+	case job.FieldOutcome:
+		return m.OldOutcome(ctx)
+	case job.FieldLastError:
+		return m.OldLastError(ctx)
+	case job.FieldFinishedAt:
+		return m.OldFinishedAt(ctx)
+	case job.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case job.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
 	}
-	return nil, fmt.Errorf("unknown JobLease field %s", name)
+	return nil, fmt.Errorf("unknown Job field %s", name)
 }
 
 // SetField sets the value of a field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *JobLeaseMutation) SetField(name string, value ent.Value) error {
+func (m *JobMutation) SetField(name string, value ent.Value) error {
 	switch name {
-	case joblease.FieldHolder:
+	case job.FieldRiverID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRiverID(v)
+		return nil
+	case job.FieldKind:
 		v, ok := value.(string)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetHolder(v)
+		m.SetKind(v)
 		return nil
-	case joblease.FieldLockedUntil:
+	case job.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case job.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case job.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case job.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case job.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProgress(v)
+		return nil
+	case job.FieldStep:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStep(v)
+		return nil
+	case job.FieldCancelRequested:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCancelRequested(v)
+		return nil
+	case job.FieldOutcome:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutcome(v)
+		return nil
+	case job.FieldLastError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastError(v)
+		return nil
+	case job.FieldFinishedAt:
 		v, ok := value.(time.Time)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
-		m.SetLockedUntil(v)
+		m.SetFinishedAt(v)
+		return nil
+	case job.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case job.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
 		return nil
 	}
-	return fmt.Errorf("unknown JobLease field %s", name)
+	return fmt.Errorf("unknown Job field %s", name)
 }
 
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
-func (m *JobLeaseMutation) AddedFields() []string {
-	return nil
+func (m *JobMutation) AddedFields() []string {
+	var fields []string
+	if m.addriver_id != nil {
+		fields = append(fields, job.FieldRiverID)
+	}
+	if m.addprogress != nil {
+		fields = append(fields, job.FieldProgress)
+	}
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
-func (m *JobLeaseMutation) AddedField(name string) (ent.Value, bool) {
+func (m *JobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case job.FieldRiverID:
+		return m.AddedRiverID()
+	case job.FieldProgress:
+		return m.AddedProgress()
+	}
 	return nil, false
 }
 
 // AddField adds the value to the field with the given name. It returns an error if
 // the field is not defined in the schema, or if the type mismatched the field
 // type.
-func (m *JobLeaseMutation) AddField(name string, value ent.Value) error {
+func (m *JobMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case job.FieldRiverID:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRiverID(v)
+		return nil
+	case job.FieldProgress:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProgress(v)
+		return nil
 	}
-	return fmt.Errorf("unknown JobLease numeric field %s", name)
+	return fmt.Errorf("unknown Job numeric field %s", name)
 }
 
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
-func (m *JobLeaseMutation) ClearedFields() []string {
-	return nil
+func (m *JobMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(job.FieldFinishedAt) {
+		fields = append(fields, job.FieldFinishedAt)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
 // cleared in this mutation.
-func (m *JobLeaseMutation) FieldCleared(name string) bool {
+func (m *JobMutation) FieldCleared(name string) bool {
 	_, ok := m.clearedFields[name]
 	return ok
 }
 
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
-func (m *JobLeaseMutation) ClearField(name string) error {
-	return fmt.Errorf("unknown JobLease nullable field %s", name)
+func (m *JobMutation) ClearField(name string) error {
+	switch name {
+	case job.FieldFinishedAt:
+		m.ClearFinishedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Job nullable field %s", name)
 }
 
 // ResetField resets all changes in the mutation for the field with the given name.
 // It returns an error if the field is not defined in the schema.
-func (m *JobLeaseMutation) ResetField(name string) error {
+func (m *JobMutation) ResetField(name string) error {
 	switch name {
-	case joblease.FieldHolder:
-		m.ResetHolder()
+	case job.FieldRiverID:
+		m.ResetRiverID()
 		return nil
-	case joblease.FieldLockedUntil:
-		m.ResetLockedUntil()
+	case job.FieldKind:
+		m.ResetKind()
+		return nil
+	case job.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case job.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case job.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case job.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case job.FieldProgress:
+		m.ResetProgress()
+		return nil
+	case job.FieldStep:
+		m.ResetStep()
+		return nil
+	case job.FieldCancelRequested:
+		m.ResetCancelRequested()
+		return nil
+	case job.FieldOutcome:
+		m.ResetOutcome()
+		return nil
+	case job.FieldLastError:
+		m.ResetLastError()
+		return nil
+	case job.FieldFinishedAt:
+		m.ResetFinishedAt()
+		return nil
+	case job.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case job.FieldUpdatedAt:
+		m.ResetUpdatedAt()
 		return nil
 	}
-	return fmt.Errorf("unknown JobLease field %s", name)
+	return fmt.Errorf("unknown Job field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
-func (m *JobLeaseMutation) AddedEdges() []string {
+func (m *JobMutation) AddedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
-func (m *JobLeaseMutation) AddedIDs(name string) []ent.Value {
+func (m *JobMutation) AddedIDs(name string) []ent.Value {
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
-func (m *JobLeaseMutation) RemovedEdges() []string {
+func (m *JobMutation) RemovedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
-func (m *JobLeaseMutation) RemovedIDs(name string) []ent.Value {
+func (m *JobMutation) RemovedIDs(name string) []ent.Value {
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
-func (m *JobLeaseMutation) ClearedEdges() []string {
+func (m *JobMutation) ClearedEdges() []string {
 	edges := make([]string, 0, 0)
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
-func (m *JobLeaseMutation) EdgeCleared(name string) bool {
+func (m *JobMutation) EdgeCleared(name string) bool {
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
-func (m *JobLeaseMutation) ClearEdge(name string) error {
-	return fmt.Errorf("unknown JobLease unique edge %s", name)
+func (m *JobMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Job unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
-func (m *JobLeaseMutation) ResetEdge(name string) error {
-	return fmt.Errorf("unknown JobLease edge %s", name)
+func (m *JobMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Job edge %s", name)
 }
 
 // MemberMutation represents an operation that mutates the Member nodes in the graph.

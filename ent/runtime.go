@@ -8,7 +8,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
@@ -103,12 +103,56 @@ func init() {
 	fileversionDescID := fileversionFields[0].Descriptor()
 	// fileversion.DefaultID holds the default value on creation for the id field.
 	fileversion.DefaultID = fileversionDescID.Default.(func() string)
-	jobleaseFields := schema.JobLease{}.Fields()
-	_ = jobleaseFields
-	// jobleaseDescHolder is the schema descriptor for holder field.
-	jobleaseDescHolder := jobleaseFields[1].Descriptor()
-	// joblease.DefaultHolder holds the default value on creation for the holder field.
-	joblease.DefaultHolder = jobleaseDescHolder.Default.(string)
+	jobFields := schema.Job{}.Fields()
+	_ = jobFields
+	// jobDescOrganizationID is the schema descriptor for organization_id field.
+	jobDescOrganizationID := jobFields[3].Descriptor()
+	// job.DefaultOrganizationID holds the default value on creation for the organization_id field.
+	job.DefaultOrganizationID = jobDescOrganizationID.Default.(string)
+	// jobDescSpaceID is the schema descriptor for space_id field.
+	jobDescSpaceID := jobFields[4].Descriptor()
+	// job.DefaultSpaceID holds the default value on creation for the space_id field.
+	job.DefaultSpaceID = jobDescSpaceID.Default.(string)
+	// jobDescSubject is the schema descriptor for subject field.
+	jobDescSubject := jobFields[5].Descriptor()
+	// job.DefaultSubject holds the default value on creation for the subject field.
+	job.DefaultSubject = jobDescSubject.Default.(string)
+	// jobDescCreatedBy is the schema descriptor for created_by field.
+	jobDescCreatedBy := jobFields[6].Descriptor()
+	// job.DefaultCreatedBy holds the default value on creation for the created_by field.
+	job.DefaultCreatedBy = jobDescCreatedBy.Default.(string)
+	// jobDescProgress is the schema descriptor for progress field.
+	jobDescProgress := jobFields[7].Descriptor()
+	// job.DefaultProgress holds the default value on creation for the progress field.
+	job.DefaultProgress = jobDescProgress.Default.(float64)
+	// jobDescStep is the schema descriptor for step field.
+	jobDescStep := jobFields[8].Descriptor()
+	// job.DefaultStep holds the default value on creation for the step field.
+	job.DefaultStep = jobDescStep.Default.(string)
+	// jobDescCancelRequested is the schema descriptor for cancel_requested field.
+	jobDescCancelRequested := jobFields[9].Descriptor()
+	// job.DefaultCancelRequested holds the default value on creation for the cancel_requested field.
+	job.DefaultCancelRequested = jobDescCancelRequested.Default.(bool)
+	// jobDescOutcome is the schema descriptor for outcome field.
+	jobDescOutcome := jobFields[10].Descriptor()
+	// job.DefaultOutcome holds the default value on creation for the outcome field.
+	job.DefaultOutcome = jobDescOutcome.Default.(string)
+	// jobDescLastError is the schema descriptor for last_error field.
+	jobDescLastError := jobFields[11].Descriptor()
+	// job.DefaultLastError holds the default value on creation for the last_error field.
+	job.DefaultLastError = jobDescLastError.Default.(string)
+	// jobDescCreatedAt is the schema descriptor for created_at field.
+	jobDescCreatedAt := jobFields[13].Descriptor()
+	// job.DefaultCreatedAt holds the default value on creation for the created_at field.
+	job.DefaultCreatedAt = jobDescCreatedAt.Default.(func() time.Time)
+	// jobDescUpdatedAt is the schema descriptor for updated_at field.
+	jobDescUpdatedAt := jobFields[14].Descriptor()
+	// job.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	job.DefaultUpdatedAt = jobDescUpdatedAt.Default.(func() time.Time)
+	// jobDescID is the schema descriptor for id field.
+	jobDescID := jobFields[0].Descriptor()
+	// job.DefaultID holds the default value on creation for the id field.
+	job.DefaultID = jobDescID.Default.(func() string)
 	memberFields := schema.Member{}.Fields()
 	_ = memberFields
 	// memberDescDisabled is the schema descriptor for disabled field.

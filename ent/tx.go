@@ -24,8 +24,8 @@ type Tx struct {
 	ContentBlob *ContentBlobClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
-	// JobLease is the client for interacting with the JobLease builders.
-	JobLease *JobLeaseClient
+	// Job is the client for interacting with the Job builders.
+	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
 	// Organization is the client for interacting with the Organization builders.
@@ -190,7 +190,7 @@ func (tx *Tx) init() {
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.ContentBlob = NewContentBlobClient(tx.config)
 	tx.FileVersion = NewFileVersionClient(tx.config)
-	tx.JobLease = NewJobLeaseClient(tx.config)
+	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.PageVersion = NewPageVersionClient(tx.config)

@@ -60,6 +60,8 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		} else if ok {
 			return u, nil
 		}
+	case ids.Job:
+		return r.JobByID(ctx, id)
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {

@@ -1,10 +1,14 @@
 package graph_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 
+	"quire/ent"
+	"quire/internal/db"
+	"quire/internal/jobs"
 	"quire/internal/testenv"
 )
 
@@ -175,6 +179,20 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		},
 		"ChangeRequest": func(t *testing.T) (string, bool) {
 			return do(t, `mutation($sp: ID!) { createChangeRequest(input: {space: $sp, subject: "Nodes"}) { id } }`, map[string]any{"sp": spaceOf(t)}, "createChangeRequest", "id"), true
+		},
+		// A job working on the space, visible to whoever may view it.
+		"Job": func(t *testing.T) (string, bool) {
+			var id string
+			err := db.WithTx(context.Background(), e.Client(), func(tx *ent.Tx) error {
+				var err error
+				id, err = e.Server.Jobs().Enqueue(context.Background(), tx, jobs.Request{Kind: jobs.KindSweepTrash,
+					Organization: team.Org.ID, Space: spaceOf(t), Subject: "space:" + spaceOf(t)})
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return id, true
 		},
 	}
 }

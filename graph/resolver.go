@@ -8,6 +8,7 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/jobs"
 	"quire/internal/sites"
 )
 
@@ -22,4 +23,6 @@ type Resolver struct {
 	Downloads Downloads
 	// PublicURL is the base of every urls field, without a trailing slash.
 	PublicURL string
+	// Jobs reads background jobs (Job nodes).
+	Jobs *jobs.Runner
 }

@@ -43,6 +43,7 @@ const (
 
 	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
+	envJobWorkers     = "QUIRE_JOB_WORKERS"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

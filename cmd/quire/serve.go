@@ -2,15 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,7 +60,7 @@ func positiveDuration(s string) (time.Duration, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -71,8 +69,14 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"deadline of a request, such as 10s or 1m30s: past it the request is cancelled and answered 504 (env "+envRequestTimeout+")")
 	uploadTimeout := fs.String("upload-timeout", e.envOr(envUploadTimeout, server.DefaultUploadTimeout.String()),
 		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
+	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
+		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
+	if err != nil || workers < 0 || workers > 1000 {
+		return e.usageError(fs, "--job-workers %q: must be a whole number from 0 to 1000", *jobWorkers)
 	}
 	limits, err := limitFlags.config(fs)
 	if err != nil {
@@ -122,7 +126,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 
 	// The engines, connected once, serve both doors and the background jobs.
 	// The signing key is a secret: read from the environment only, never a flag.
-	eng := app.New(ctx, d.Client, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log})
+	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
+		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,
@@ -141,21 +146,17 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 
-	// The sweeper gets its own context so that it stops only once the
+	// Background work gets its own context so that it stops only once the
 	// server has drained.
 	sweepCtx, stopSweep := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSweep()
 	var wg sync.WaitGroup
-	sweeper := &jobs.Sweeper{
-		Client:   d.Client,
-		Purger:   eng.Content,
-		Holder:   holderID(),
-		Interval: sweepInterval,
-		Log:      log,
-		Now:      func() time.Time { return time.Now().UTC() },
-		Metrics:  m,
+	if workers > 0 {
+		if err := eng.Jobs.Start(sweepCtx); err != nil {
+			log.Error("start background jobs", "error", err.Error())
+			return exitFailure
+		}
 	}
-	wg.Go(func() { sweeper.Run(sweepCtx) })
 	if lim := ratelimit.New(d.Client, limits); lim != nil {
 		// Every process sweeps past windows' counters: the same rows whoever does.
 		wg.Go(func() {
@@ -194,6 +195,13 @@ func (e *env) serve(ctx context.Context, args []string) int {
 			code = exitFailure
 		}
 	}
+	// Jobs still running get until the shutdown timeout to finish; those
+	// cut short run again later, here or in another process.
+	jobsCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	if err := eng.Jobs.Stop(jobsCtx); err != nil {
+		log.Error("stop background jobs", "error", err.Error())
+	}
+	cancel()
 	stopSweep()
 	wg.Wait()
 	if err := d.Close(); err != nil {
@@ -221,16 +229,4 @@ func publicHost(addr string, real net.Addr) string {
 		host = "localhost"
 	}
 	return net.JoinHostPort(host, port)
-}
-
-// holderID names this process in job leases: hostname, pid and a random
-// suffix, so that two processes never share one.
-func holderID() string {
-	host, err := os.Hostname()
-	if err != nil || host == "" {
-		host = "unknown"
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b))
 }

@@ -68,16 +68,16 @@ func (f FileVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileVersionMutation", m)
 }
 
-// The JobLeaseFunc type is an adapter to allow the use of ordinary
-// function as JobLease mutator.
-type JobLeaseFunc func(context.Context, *ent.JobLeaseMutation) (ent.Value, error)
+// The JobFunc type is an adapter to allow the use of ordinary
+// function as Job mutator.
+type JobFunc func(context.Context, *ent.JobMutation) (ent.Value, error)
 
 // Mutate calls f(ctx, m).
-func (f JobLeaseFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-	if mv, ok := m.(*ent.JobLeaseMutation); ok {
+func (f JobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.JobMutation); ok {
 		return f(ctx, mv)
 	}
-	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobLeaseMutation", m)
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.JobMutation", m)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary

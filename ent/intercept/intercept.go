@@ -12,7 +12,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
@@ -223,31 +223,31 @@ func (f TraverseFileVersion) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.FileVersionQuery", q)
 }
 
-// The JobLeaseFunc type is an adapter to allow the use of ordinary function as a Querier.
-type JobLeaseFunc func(context.Context, *ent.JobLeaseQuery) (ent.Value, error)
+// The JobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type JobFunc func(context.Context, *ent.JobQuery) (ent.Value, error)
 
 // Query calls f(ctx, q).
-func (f JobLeaseFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
-	if q, ok := q.(*ent.JobLeaseQuery); ok {
+func (f JobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.JobQuery); ok {
 		return f(ctx, q)
 	}
-	return nil, fmt.Errorf("unexpected query type %T. expect *ent.JobLeaseQuery", q)
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.JobQuery", q)
 }
 
-// The TraverseJobLease type is an adapter to allow the use of ordinary function as Traverser.
-type TraverseJobLease func(context.Context, *ent.JobLeaseQuery) error
+// The TraverseJob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseJob func(context.Context, *ent.JobQuery) error
 
 // Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
-func (f TraverseJobLease) Intercept(next ent.Querier) ent.Querier {
+func (f TraverseJob) Intercept(next ent.Querier) ent.Querier {
 	return next
 }
 
 // Traverse calls f(ctx, q).
-func (f TraverseJobLease) Traverse(ctx context.Context, q ent.Query) error {
-	if q, ok := q.(*ent.JobLeaseQuery); ok {
+func (f TraverseJob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.JobQuery); ok {
 		return f(ctx, q)
 	}
-	return fmt.Errorf("unexpected query type %T. expect *ent.JobLeaseQuery", q)
+	return fmt.Errorf("unexpected query type %T. expect *ent.JobQuery", q)
 }
 
 // The MemberFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -641,8 +641,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ContentBlobQuery, predicate.ContentBlob, contentblob.OrderOption]{typ: ent.TypeContentBlob, tq: q}, nil
 	case *ent.FileVersionQuery:
 		return &query[*ent.FileVersionQuery, predicate.FileVersion, fileversion.OrderOption]{typ: ent.TypeFileVersion, tq: q}, nil
-	case *ent.JobLeaseQuery:
-		return &query[*ent.JobLeaseQuery, predicate.JobLease, joblease.OrderOption]{typ: ent.TypeJobLease, tq: q}, nil
+	case *ent.JobQuery:
+		return &query[*ent.JobQuery, predicate.Job, job.OrderOption]{typ: ent.TypeJob, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
 	case *ent.OrganizationQuery:

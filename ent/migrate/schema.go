@@ -162,17 +162,41 @@ var (
 			},
 		},
 	}
-	// JobLeasesColumns holds the columns for the "job_leases" table.
-	JobLeasesColumns = []*schema.Column{
+	// JobsColumns holds the columns for the "jobs" table.
+	JobsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
-		{Name: "holder", Type: field.TypeString, Default: ""},
-		{Name: "locked_until", Type: field.TypeTime},
+		{Name: "river_id", Type: field.TypeInt64, Unique: true},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString, Default: ""},
+		{Name: "space_id", Type: field.TypeString, Default: ""},
+		{Name: "subject", Type: field.TypeString, Default: ""},
+		{Name: "created_by", Type: field.TypeString, Default: ""},
+		{Name: "progress", Type: field.TypeFloat64, Default: 0},
+		{Name: "step", Type: field.TypeString, Default: ""},
+		{Name: "cancel_requested", Type: field.TypeBool, Default: false},
+		{Name: "outcome", Type: field.TypeString, Default: ""},
+		{Name: "last_error", Type: field.TypeString, Default: ""},
+		{Name: "finished_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
 	}
-	// JobLeasesTable holds the schema information for the "job_leases" table.
-	JobLeasesTable = &schema.Table{
-		Name:       "job_leases",
-		Columns:    JobLeasesColumns,
-		PrimaryKey: []*schema.Column{JobLeasesColumns[0]},
+	// JobsTable holds the schema information for the "jobs" table.
+	JobsTable = &schema.Table{
+		Name:       "jobs",
+		Columns:    JobsColumns,
+		PrimaryKey: []*schema.Column{JobsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "job_subject_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{JobsColumns[5], JobsColumns[13]},
+			},
+			{
+				Name:    "job_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{JobsColumns[3], JobsColumns[13]},
+			},
+		},
 	}
 	// MembersColumns holds the columns for the "members" table.
 	MembersColumns = []*schema.Column{
@@ -644,7 +668,7 @@ var (
 		CollectionsTable,
 		ContentBlobsTable,
 		FileVersionsTable,
-		JobLeasesTable,
+		JobsTable,
 		MembersTable,
 		OrganizationsTable,
 		PageVersionsTable,

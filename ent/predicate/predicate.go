@@ -21,8 +21,8 @@ type ContentBlob func(*sql.Selector)
 // FileVersion is the predicate function for fileversion builders.
 type FileVersion func(*sql.Selector)
 
-// JobLease is the predicate function for joblease builders.
-type JobLease func(*sql.Selector)
+// Job is the predicate function for job builders.
+type Job func(*sql.Selector)
 
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)

@@ -27,6 +27,7 @@ type ResolverRoot interface {
 	Collection() CollectionResolver
 	ContentLink() ContentLinkResolver
 	File() FileResolver
+	Job() JobResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
@@ -234,6 +235,27 @@ type ComplexityRoot struct {
 	FileDimensions struct {
 		Height func(childComplexity int) int
 		Width  func(childComplexity int) int
+	}
+
+	Job struct {
+		Attempt     func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		Errors      func(childComplexity int) int
+		FinishedAt  func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		MaxAttempts func(childComplexity int) int
+		Progress    func(childComplexity int) int
+		StartedAt   func(childComplexity int) int
+		State       func(childComplexity int) int
+		Step        func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+	}
+
+	JobError struct {
+		At      func(childComplexity int) int
+		Attempt func(childComplexity int) int
+		Message func(childComplexity int) int
 	}
 
 	Member struct {
@@ -1631,6 +1653,111 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
+
+	case "Job.attempt":
+		if e.ComplexityRoot.Job.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Attempt(childComplexity), true
+
+	case "Job.createdAt":
+		if e.ComplexityRoot.Job.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.CreatedAt(childComplexity), true
+
+	case "Job.errors":
+		if e.ComplexityRoot.Job.Errors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Errors(childComplexity), true
+
+	case "Job.finishedAt":
+		if e.ComplexityRoot.Job.FinishedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.FinishedAt(childComplexity), true
+
+	case "Job.id":
+		if e.ComplexityRoot.Job.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.ID(childComplexity), true
+
+	case "Job.kind":
+		if e.ComplexityRoot.Job.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Kind(childComplexity), true
+
+	case "Job.maxAttempts":
+		if e.ComplexityRoot.Job.MaxAttempts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.MaxAttempts(childComplexity), true
+
+	case "Job.progress":
+		if e.ComplexityRoot.Job.Progress == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Progress(childComplexity), true
+
+	case "Job.startedAt":
+		if e.ComplexityRoot.Job.StartedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.StartedAt(childComplexity), true
+
+	case "Job.state":
+		if e.ComplexityRoot.Job.State == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.State(childComplexity), true
+
+	case "Job.step":
+		if e.ComplexityRoot.Job.Step == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.Step(childComplexity), true
+
+	case "Job.updatedAt":
+		if e.ComplexityRoot.Job.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Job.UpdatedAt(childComplexity), true
+
+	case "JobError.at":
+		if e.ComplexityRoot.JobError.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobError.At(childComplexity), true
+
+	case "JobError.attempt":
+		if e.ComplexityRoot.JobError.Attempt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobError.Attempt(childComplexity), true
+
+	case "JobError.message":
+		if e.ComplexityRoot.JobError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JobError.Message(childComplexity), true
 
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
@@ -6285,6 +6412,55 @@ enum DocumentMarkType {
   subscript
 }
 `, BuiltIn: false},
+	{Name: "../schema/jobs.graphql", Input: `# Background jobs: long work (fetching a specification, a Git import or
+# export) done after the request that asked for it, visible from what
+# started it and through node().
+
+"""
+A background job. It is visible to whoever may see what it works on: the
+space it works on, or else its organization.
+"""
+type Job implements Node {
+  id: ID!
+  "What the job does, e.g. openapi.process or git.import."
+  kind: String!
+  state: JobState!
+  "Fraction done, from 0 to 1."
+  progress: Float!
+  "What the job is doing now (empty when it has not started or says nothing)."
+  step: String!
+  "Attempts made so far (a failed attempt is retried with a growing wait)."
+  attempt: Int!
+  maxAttempts: Int!
+  "The errors of failed attempts, oldest first."
+  errors: [JobError!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  "When its latest attempt started."
+  startedAt: DateTime
+  finishedAt: DateTime
+}
+
+enum JobState {
+  "Waiting to be worked."
+  pending
+  running
+  "An attempt failed; it waits to be tried again."
+  retrying
+  completed
+  "Stopped on request."
+  cancelled
+  "Failed for good: an error that retrying cannot fix, or its attempts used up."
+  failed
+}
+
+type JobError {
+  at: DateTime!
+  "The attempt that failed (0 when no longer known)."
+  attempt: Int!
+  message: String!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -6620,6 +6796,18 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 		return ec.fieldContext_FileDimensions_height(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_JobError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "at":
+		return ec.fieldContext_JobError_at(ctx, field)
+	case "attempt":
+		return ec.fieldContext_JobError_attempt(ctx, field)
+	case "message":
+		return ec.fieldContext_JobError_message(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JobError", field.Name)
 }
 
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -11,6 +11,7 @@ import (
 	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/content"
+	"quire/internal/jobs"
 	"quire/internal/types"
 	"strconv"
 	"sync/atomic"
@@ -4248,6 +4249,13 @@ func (ec *executionContext) _Node(ctx context.Context, sel ast.SelectionSet, obj
 			return graphql.Null
 		}
 		return ec._Organization(ctx, sel, obj)
+	case jobs.Info:
+		return ec._Job(ctx, sel, &obj)
+	case *jobs.Info:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._Job(ctx, sel, obj)
 	case ent.Collection:
 		return ec._Collection(ctx, sel, &obj)
 	case *ent.Collection:

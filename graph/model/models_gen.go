@@ -213,6 +213,13 @@ type FileDimensions struct {
 	Height int `json:"height"`
 }
 
+type JobError struct {
+	At time.Time `json:"at"`
+	// The attempt that failed (0 when no longer known).
+	Attempt int    `json:"attempt"`
+	Message string `json:"message"`
+}
+
 type MemberConnection struct {
 	Edges      []*MemberEdge `json:"edges"`
 	Nodes      []*ent.Member `json:"nodes"`
@@ -844,6 +851,73 @@ func (e *ContentReferenceStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e ContentReferenceStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type JobState string
+
+const (
+	// Waiting to be worked.
+	JobStatePending JobState = "pending"
+	JobStateRunning JobState = "running"
+	// An attempt failed; it waits to be tried again.
+	JobStateRetrying  JobState = "retrying"
+	JobStateCompleted JobState = "completed"
+	// Stopped on request.
+	JobStateCancelled JobState = "cancelled"
+	// Failed for good: an error that retrying cannot fix, or its attempts used up.
+	JobStateFailed JobState = "failed"
+)
+
+var AllJobState = []JobState{
+	JobStatePending,
+	JobStateRunning,
+	JobStateRetrying,
+	JobStateCompleted,
+	JobStateCancelled,
+	JobStateFailed,
+}
+
+func (e JobState) IsValid() bool {
+	switch e {
+	case JobStatePending, JobStateRunning, JobStateRetrying, JobStateCompleted, JobStateCancelled, JobStateFailed:
+		return true
+	}
+	return false
+}
+
+func (e JobState) String() string {
+	return string(e)
+}
+
+func (e *JobState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = JobState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid JobState", str)
+	}
+	return nil
+}
+
+func (e JobState) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *JobState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e JobState) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,7 +1,7 @@
 // Package app builds Quire's engines and connects them. It is the one place
 // where an engine is handed the engines it calls, each through the
 // interface it declares (catalog.ContentDuplicator, content.Spaces,
-// sites.Spaces, downloads.Content, jobs.SpacePurger); no engine reaches for
+// sites.Spaces, downloads.Content, jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -11,13 +11,15 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"time"
 
-	"quire/ent"
 	"quire/graph"
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/db"
 	"quire/internal/downloads"
 	"quire/internal/ids"
+	"quire/internal/jobs"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
 )
@@ -32,6 +34,10 @@ type Config struct {
 	SigningKey string
 	// Log receives what goes wrong while building (nil: discarded).
 	Log *slog.Logger
+	// Jobs tunes the job runner (its Log defaults to Log).
+	Jobs jobs.Config
+	// SweepInterval is how often the trash is swept (default a minute).
+	SweepInterval time.Duration
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -41,15 +47,25 @@ type Engines struct {
 	Sites     *sites.Service
 	Content   *content.Service
 	Downloads *downloads.Service
-	Resolver  *graph.Resolver
+	// Jobs is the durable job runner: the engines enqueue through it; a
+	// process works jobs once it is started (Jobs.Start).
+	Jobs     *jobs.Runner
+	Resolver *graph.Resolver
 }
 
-// New builds the engines over client. It reads (or, the first time, stores)
-// the download signing key.
-func New(ctx context.Context, client *ent.Client, cfg Config) *Engines {
+// New builds the engines over d. It reads (or, the first time, stores)
+// the download signing key, and registers every kind of job.
+func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Jobs.Log == nil {
+		cfg.Jobs.Log = cfg.Log
+	}
+	if cfg.SweepInterval <= 0 {
+		cfg.SweepInterval = time.Minute
+	}
+	client := d.Client
 	publicURL := strings.TrimRight(cfg.PublicURL, "/")
 	cat := catalog.New(client)
 	contents := content.New(client, publicURL, cat)
@@ -67,10 +83,12 @@ func New(ctx context.Context, client *ent.Client, cfg Config) *Engines {
 		Sites:     sites.New(client, cat, publicURL),
 		Content:   contents,
 		Downloads: dl,
+		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
+	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
-		Downloads: downloadLinks{dl}, PublicURL: publicURL,
+		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
 	}
 	return e
 }

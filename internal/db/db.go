@@ -205,6 +205,7 @@ func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
 	if err != nil {
 		return nil, classify(ctx, d.pool, true, err)
 	}
+	noteSQLTx(ctx, tx)
 	return &countingTx{Tx: tx, d: d}, nil
 }
 
@@ -222,6 +223,7 @@ func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	if err != nil {
 		return nil, classify(ctx, d.pool, true, err)
 	}
+	noteSQLTx(ctx, tx)
 	return &countingTx{Tx: tx, d: d}, nil
 }
 

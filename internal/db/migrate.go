@@ -57,6 +57,10 @@ type Migrated struct {
 	// Baseline is the baseline's version when it was recorded without
 	// running it (a database created before versioned migrations).
 	Baseline string
+	// JobsVersion is the job queue's schema version afterwards (River's
+	// own migrations), and JobsApplied those of its migrations that ran.
+	JobsVersion int
+	JobsApplied []int
 }
 
 // NewerDatabaseError is what Migrate returns for a database that has a
@@ -211,6 +215,9 @@ func (d *DB) migrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err
 		}
 	}
 	res.Version = ms[len(ms)-1].version
+	if res.JobsApplied, res.JobsVersion, err = d.migrateJobs(ctx, c); err != nil {
+		return res, err
+	}
 	return res, nil
 }
 

@@ -185,7 +185,7 @@ func loadRows(t *testing.T, url string, d *db.DB) {
 func rowCounts(t *testing.T, d *db.DB) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
-	for _, table := range []string{"api_tokens", "change_requests", "collections", "content_blobs", "job_leases", "members",
+	for _, table := range []string{"api_tokens", "change_requests", "collections", "content_blobs", "members",
 		"organizations", "page_versions", "revision_entries", "revisions", "server_secrets", "site_spaces", "sites", "spaces", "users"} {
 		var n int
 		if err := d.SQL.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {

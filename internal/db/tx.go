@@ -6,7 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
 
 	"github.com/lib/pq"
 	"modernc.org/sqlite"
@@ -54,9 +58,14 @@ var retryHook func(attempt int, err error)
 
 // runTx is one run of WithTx.
 func runTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
-	tx, err := client.Tx(ctx)
+	var begun sqlTxHolder
+	tx, err := client.Tx(context.WithValue(ctx, sqlTxKey{}, &begun))
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
+	}
+	if begun.tx != nil {
+		liveTxs.Store(tx, begun.tx)
+		defer liveTxs.Delete(tx)
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -109,4 +118,38 @@ func Retryable(err error) bool {
 		}
 	}
 	return false
+}
+
+// sqlTxKey carries, into the driver's Tx, where to leave the database/sql
+// transaction it begins.
+type sqlTxKey struct{}
+
+type sqlTxHolder struct{ tx *sql.Tx }
+
+// liveTxs maps each transaction WithTx is running to its database/sql
+// transaction.
+var liveTxs sync.Map // *ent.Tx → *sql.Tx
+
+// SQLTx returns the database/sql transaction under tx, for libraries that
+// write in the same transaction as ent (the job queue). tx must be one
+// that WithTx is running over a database opened by Open.
+func SQLTx(tx *ent.Tx) (*sql.Tx, error) {
+	if v, ok := liveTxs.Load(tx); ok {
+		return v.(*sql.Tx), nil
+	}
+	return nil, errors.New("not a transaction of db.WithTx over a database of db.Open")
+}
+
+// noteSQLTx leaves, for SQLTx, the database/sql transaction under tx when
+// ctx asks for it.
+func noteSQLTx(ctx context.Context, tx dialect.Tx) {
+	h, ok := ctx.Value(sqlTxKey{}).(*sqlTxHolder)
+	if !ok {
+		return
+	}
+	if et, ok := tx.(*entsql.Tx); ok {
+		if st, ok := et.Tx.(*sql.Tx); ok {
+			h.tx = st
+		}
+	}
 }

@@ -34,6 +34,8 @@ const (
 	File          Kind = 'F'
 	FileVersion   Kind = 'Y'
 	ChangeRequest Kind = 'Q'
+	// Background jobs (internal/jobs).
+	Job Kind = 'J'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -70,7 +72,7 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest:
+		Page, PageVersion, File, FileVersion, ChangeRequest, Job:
 		return k, true
 	}
 	return 0, false

@@ -2,11 +2,7 @@ package jobs_test
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"log/slog"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -179,186 +175,42 @@ func TestPurgeKeepsSpacesWithinRetention(t *testing.T) {
 	})
 }
 
-func TestClaim(t *testing.T) {
+// The trash sweep is a periodic job: with two processes working jobs, the
+// one elected leader asks for it when it starts, and it purges the
+// expired spaces once.
+func TestTrashSweepIsAPeriodicJob(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, e *testenv.Env) {
 		ctx := context.Background()
-		c := e.Client()
-		now := time.Now().UTC().Truncate(time.Second)
-		const ttl = time.Minute
+		team := e.NewTeam()
+		f := newFixture(t, e, team, time.Now().UTC().Truncate(time.Second))
+		replica := e.Replica(testenv.Options{})
+		r := e.StartJobs()
+		replica.StartJobs()
 
-		t.Run("two holders at the same time: exactly one wins", func(t *testing.T) {
-			for round := 0; round < 10; round++ {
-				job := fmt.Sprintf("race-%d", round)
-				var (
-					wg    sync.WaitGroup
-					start = make(chan struct{})
-					won   [2]bool
-					errs  [2]error
-				)
-				for i := range 2 {
-					wg.Add(1)
-					go func(i int) {
-						defer wg.Done()
-						<-start
-						won[i], errs[i] = jobs.Claim(ctx, c, job, fmt.Sprintf("holder-%d", i), now, ttl)
-					}(i)
-				}
-				close(start)
-				wg.Wait()
-				for i, err := range errs {
-					if err != nil {
-						t.Fatalf("round %d holder %d: %v", round, i, err)
-					}
-				}
-				if won[0] == won[1] {
-					t.Fatalf("round %d: holder-0 won %v, holder-1 won %v; want exactly one", round, won[0], won[1])
-				}
-				winner, loser := "holder-0", "holder-1"
-				if won[1] {
-					winner, loser = loser, winner
-				}
-				lease, err := c.JobLease.Get(ctx, job)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if lease.Holder != winner || !lease.LockedUntil.Equal(now.Add(ttl)) {
-					t.Errorf("round %d: lease = %s until %v, want %s until %v", round, lease.Holder, lease.LockedUntil, winner, now.Add(ttl))
-				}
-				// The loser still cannot take it while the lease runs.
-				if ok, err := jobs.Claim(ctx, c, job, loser, now.Add(ttl/2), ttl); err != nil || ok {
-					t.Errorf("round %d: loser claimed a running lease: %v, %v", round, ok, err)
-				}
+		deadline, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		var sweeps []*jobs.Info
+		tick := time.NewTicker(testenv.JobPoll)
+		defer tick.Stop()
+		for len(sweeps) == 0 {
+			select {
+			case <-deadline.Done():
+				t.Fatal("no trash sweep was asked for within 30 s")
+			case <-tick.C:
 			}
-		})
-
-		t.Run("lease expiry and renewal", func(t *testing.T) {
-			const job = "lease"
-			claim := func(holder string, at time.Time) bool {
-				t.Helper()
-				ok, err := jobs.Claim(ctx, c, job, holder, at, ttl)
-				if err != nil {
-					t.Fatalf("claim %s at %v: %v", holder, at, err)
-				}
-				return ok
-			}
-			if !claim("a", now) {
-				t.Fatalf("first claim of a fresh job failed")
-			}
-			if claim("b", now) {
-				t.Errorf("b took a's running lease")
-			}
-			// a renews its own lease before it ends: now until now+90s.
-			if !claim("a", now.Add(30*time.Second)) {
-				t.Errorf("a could not renew its own lease")
-			}
-			if claim("b", now.Add(61*time.Second)) {
-				t.Errorf("b took the lease that a renewed")
-			}
-			// After the renewed lease expires, b gets it.
-			if !claim("b", now.Add(91*time.Second)) {
-				t.Fatalf("b could not claim an expired lease")
-			}
-			if claim("a", now.Add(92*time.Second)) {
-				t.Errorf("a took back b's running lease")
-			}
-			lease, err := c.JobLease.Get(ctx, job)
+			all, err := r.List(ctx, jobs.ListOptions{Subject: "system"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lease.Holder != "b" || !lease.LockedUntil.Equal(now.Add(91*time.Second+ttl)) {
-				t.Errorf("lease = %s until %v", lease.Holder, lease.LockedUntil)
-			}
-			// Jobs are independent: a holds another job while b holds this one.
-			if ok, err := jobs.Claim(ctx, c, "other-job", "a", now, ttl); err != nil || !ok {
-				t.Errorf("claim of another job: %v, %v", ok, err)
-			}
-		})
-	})
-}
-
-func TestSweeperRunOnce(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *testenv.Env) {
-		ctx := context.Background()
-		team := e.NewTeam()
-		now := time.Now().UTC().Truncate(time.Second)
-		f := newFixture(t, e, team, now)
-		clock := now
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		mk := func(holder string) *jobs.Sweeper {
-			return &jobs.Sweeper{Client: e.Client(), Purger: e.Server.Resolver().Content, Holder: holder, Interval: time.Hour, Log: log,
-				Now: func() time.Time { return clock }}
+			sweeps = all
 		}
-		first, second := mk("replica-1"), mk("replica-2")
-
-		ran, purged, err := first.RunOnce(ctx)
-		if err != nil || !ran || purged != 1 {
-			t.Fatalf("first sweeper: ran=%v purged=%d err=%v; want ran, 1 purged", ran, purged, err)
-		}
-		ran, purged, err = second.RunOnce(ctx)
-		if err != nil || ran || purged != 0 {
-			t.Fatalf("second sweeper: ran=%v purged=%d err=%v; want not ran", ran, purged, err)
+		in := e.WaitJob(sweeps[0].ID)
+		if in.Kind != jobs.KindSweepTrash || in.State != jobs.StateCompleted {
+			t.Fatalf("sweep job = %+v", in)
 		}
 		checkPurged(t, e, team, f)
-
-		// The first one keeps its turn on its next run.
-		clock = now.Add(30 * time.Minute)
-		if ran, _, err := first.RunOnce(ctx); err != nil || !ran {
-			t.Errorf("first sweeper renewing: ran=%v err=%v", ran, err)
+		if all, err := r.List(ctx, jobs.ListOptions{Subject: "system"}); err != nil || len(all) != 1 {
+			t.Errorf("%d sweep jobs (%v), want 1: only the leader asks", len(all), err)
 		}
-		if ran, _, err := second.RunOnce(ctx); err != nil || ran {
-			t.Errorf("second sweeper during first's renewed lease: ran=%v err=%v", ran, err)
-		}
-		// When the first stops running, the second takes over after the lease.
-		clock = now.Add(30*time.Minute + time.Hour + time.Second)
-		if ran, _, err := second.RunOnce(ctx); err != nil || !ran {
-			t.Errorf("second sweeper after the lease expired: ran=%v err=%v", ran, err)
-		}
-		if ran, _, err := first.RunOnce(ctx); err != nil || ran {
-			t.Errorf("first sweeper after the second took over: ran=%v err=%v", ran, err)
-		}
-	})
-}
-
-func TestSweepersConcurrently(t *testing.T) {
-	forEachBackend(t, func(t *testing.T, e *testenv.Env) {
-		ctx := context.Background()
-		team := e.NewTeam()
-		now := time.Now().UTC().Truncate(time.Second)
-		f := newFixture(t, e, team, now)
-		log := slog.New(slog.NewTextHandler(io.Discard, nil))
-		const n = 4
-		var (
-			wg     sync.WaitGroup
-			start  = make(chan struct{})
-			ran    [n]bool
-			purged [n]int
-			errs   [n]error
-		)
-		for i := range n {
-			s := &jobs.Sweeper{Client: e.Client(), Purger: e.Server.Resolver().Content, Holder: fmt.Sprintf("replica-%d", i), Interval: time.Hour, Log: log,
-				Now: func() time.Time { return now }}
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				<-start
-				ran[i], purged[i], errs[i] = s.RunOnce(ctx)
-			}(i)
-		}
-		close(start)
-		wg.Wait()
-		runs, total := 0, 0
-		for i := range n {
-			if errs[i] != nil {
-				t.Fatalf("sweeper %d: %v", i, errs[i])
-			}
-			if ran[i] {
-				runs++
-			}
-			total += purged[i]
-		}
-		if runs != 1 || total != 1 {
-			t.Errorf("%d sweepers ran, %d spaces purged; want 1 and 1", runs, total)
-		}
-		checkPurged(t, e, team, f)
 	})
 }

@@ -29,6 +29,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/graphiql"
+	"quire/internal/jobs"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
@@ -54,8 +55,12 @@ type Config struct {
 	// once and kept in the database, shared by every process using it.
 	SigningKey string
 	// Engines are the engines to serve (app.New). When nil, the server
-	// builds them over DB with PublicURL and SigningKey.
+	// builds them over DB with PublicURL, SigningKey and Jobs.
 	Engines *app.Engines
+	// Jobs tunes the job runner of the engines the server builds (its
+	// Metrics default to Metrics). The server enqueues jobs; it works them
+	// only once its runner is started (Jobs().Start).
+	Jobs jobs.Config
 	// RateLimits are the per-user budgets of both doors, counted in DB;
 	// the zero value turns rate limiting off.
 	RateLimits ratelimit.Config
@@ -73,7 +78,11 @@ type Server struct {
 	api      *rest.API
 	mux      *http.ServeMux
 	limiter  *ratelimit.Limiter // nil: no rate limits
+	jobs     *jobs.Runner
 }
+
+// Jobs returns the job runner of the server's engines.
+func (s *Server) Jobs() *jobs.Runner { return s.jobs }
 
 // New returns the HTTP handler.
 func New(cfg Config) http.Handler { return NewServer(cfg) }
@@ -89,12 +98,15 @@ func NewServer(cfg Config) *Server {
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	eng := cfg.Engines
 	if eng == nil {
-		eng = app.New(context.Background(), cfg.DB.Client, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log})
+		if cfg.Jobs.Metrics == nil {
+			cfg.Jobs.Metrics = cfg.Metrics
+		}
+		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs})
 	}
 	r := eng.Resolver
 	dl := eng.Downloads
 	lim := ratelimit.New(cfg.DB.Client, cfg.RateLimits)
-	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim}
+	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim, jobs: eng.Jobs}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})

@@ -17,6 +17,7 @@ import (
 	"quire/ent"
 	"quire/internal/auth"
 	"quire/internal/db"
+	"quire/internal/jobs"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
@@ -65,6 +66,44 @@ type Options struct {
 	// RequestTimeout is the server's request deadline (default: the
 	// server's).
 	RequestTimeout time.Duration
+	// JobRescueAfter is how long a job may run before it is taken for
+	// one whose process died (default: the runner's).
+	JobRescueAfter time.Duration
+}
+
+// JobPoll is how often a test server's job runner looks for new jobs.
+const JobPoll = 10 * time.Millisecond
+
+// StartJobs makes the server work background jobs, as quire serve does,
+// until the test ends; it returns its runner. Servers do not work jobs
+// until asked, so that suites counting statements see only their own.
+func (e *Env) StartJobs() *jobs.Runner {
+	e.T.Helper()
+	r := e.Server.Jobs()
+	if err := r.Start(context.Background()); err != nil {
+		e.T.Fatalf("start jobs: %v", err)
+	}
+	e.T.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.Stop(ctx); err != nil {
+			e.T.Errorf("stop jobs: %v", err)
+		}
+	})
+	return r
+}
+
+// WaitJob waits until job id has finished, and returns it. A job that
+// does not finish within 30 s fails the test.
+func (e *Env) WaitJob(id string) *jobs.Info {
+	e.T.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	in, err := e.Server.Jobs().Wait(ctx, id, JobPoll, nil)
+	if err != nil {
+		e.T.Fatalf("wait for job %s: %v (last seen %+v)", id, err, in)
+	}
+	return in
 }
 
 // New starts a server on a fresh database of the given backend.
@@ -115,7 +154,7 @@ func (e *Env) start(o Options) {
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
-		RequestTimeout: o.RequestTimeout})
+		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter}})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }

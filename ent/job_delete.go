@@ -4,7 +4,7 @@ package ent
 
 import (
 	"context"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/predicate"
 
 	"entgo.io/ent/dialect/sql"
@@ -12,26 +12,26 @@ import (
 	"entgo.io/ent/schema/field"
 )
 
-// JobLeaseDelete is the builder for deleting a JobLease entity.
-type JobLeaseDelete struct {
+// JobDelete is the builder for deleting a Job entity.
+type JobDelete struct {
 	config
 	hooks    []Hook
-	mutation *JobLeaseMutation
+	mutation *JobMutation
 }
 
-// Where appends a list predicates to the JobLeaseDelete builder.
-func (_d *JobLeaseDelete) Where(ps ...predicate.JobLease) *JobLeaseDelete {
+// Where appends a list predicates to the JobDelete builder.
+func (_d *JobDelete) Where(ps ...predicate.Job) *JobDelete {
 	_d.mutation.Where(ps...)
 	return _d
 }
 
 // Exec executes the deletion query and returns how many vertices were deleted.
-func (_d *JobLeaseDelete) Exec(ctx context.Context) (int, error) {
+func (_d *JobDelete) Exec(ctx context.Context) (int, error) {
 	return withHooks(ctx, _d.sqlExec, _d.mutation, _d.hooks)
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_d *JobLeaseDelete) ExecX(ctx context.Context) int {
+func (_d *JobDelete) ExecX(ctx context.Context) int {
 	n, err := _d.Exec(ctx)
 	if err != nil {
 		panic(err)
@@ -39,8 +39,8 @@ func (_d *JobLeaseDelete) ExecX(ctx context.Context) int {
 	return n
 }
 
-func (_d *JobLeaseDelete) sqlExec(ctx context.Context) (int, error) {
-	_spec := sqlgraph.NewDeleteSpec(joblease.Table, sqlgraph.NewFieldSpec(joblease.FieldID, field.TypeString))
+func (_d *JobDelete) sqlExec(ctx context.Context) (int, error) {
+	_spec := sqlgraph.NewDeleteSpec(job.Table, sqlgraph.NewFieldSpec(job.FieldID, field.TypeString))
 	if ps := _d.mutation.predicates; len(ps) > 0 {
 		_spec.Predicate = func(selector *sql.Selector) {
 			for i := range ps {
@@ -56,32 +56,32 @@ func (_d *JobLeaseDelete) sqlExec(ctx context.Context) (int, error) {
 	return affected, err
 }
 
-// JobLeaseDeleteOne is the builder for deleting a single JobLease entity.
-type JobLeaseDeleteOne struct {
-	_d *JobLeaseDelete
+// JobDeleteOne is the builder for deleting a single Job entity.
+type JobDeleteOne struct {
+	_d *JobDelete
 }
 
-// Where appends a list predicates to the JobLeaseDelete builder.
-func (_d *JobLeaseDeleteOne) Where(ps ...predicate.JobLease) *JobLeaseDeleteOne {
+// Where appends a list predicates to the JobDelete builder.
+func (_d *JobDeleteOne) Where(ps ...predicate.Job) *JobDeleteOne {
 	_d._d.mutation.Where(ps...)
 	return _d
 }
 
 // Exec executes the deletion query.
-func (_d *JobLeaseDeleteOne) Exec(ctx context.Context) error {
+func (_d *JobDeleteOne) Exec(ctx context.Context) error {
 	n, err := _d._d.Exec(ctx)
 	switch {
 	case err != nil:
 		return err
 	case n == 0:
-		return &NotFoundError{joblease.Label}
+		return &NotFoundError{job.Label}
 	default:
 		return nil
 	}
 }
 
 // ExecX is like Exec, but panics if an error occurs.
-func (_d *JobLeaseDeleteOne) ExecX(ctx context.Context) {
+func (_d *JobDeleteOne) ExecX(ctx context.Context) {
 	if err := _d.Exec(ctx); err != nil {
 		panic(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"quire/ent/joblease"
+	"quire/ent/job"
 	"quire/ent/predicate"
 
 	"entgo.io/ent"
@@ -16,65 +16,65 @@ import (
 	"entgo.io/ent/schema/field"
 )
 
-// JobLeaseQuery is the builder for querying JobLease entities.
-type JobLeaseQuery struct {
+// JobQuery is the builder for querying Job entities.
+type JobQuery struct {
 	config
 	ctx        *QueryContext
-	order      []joblease.OrderOption
+	order      []job.OrderOption
 	inters     []Interceptor
-	predicates []predicate.JobLease
+	predicates []predicate.Job
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
 }
 
-// Where adds a new predicate for the JobLeaseQuery builder.
-func (_q *JobLeaseQuery) Where(ps ...predicate.JobLease) *JobLeaseQuery {
+// Where adds a new predicate for the JobQuery builder.
+func (_q *JobQuery) Where(ps ...predicate.Job) *JobQuery {
 	_q.predicates = append(_q.predicates, ps...)
 	return _q
 }
 
 // Limit the number of records to be returned by this query.
-func (_q *JobLeaseQuery) Limit(limit int) *JobLeaseQuery {
+func (_q *JobQuery) Limit(limit int) *JobQuery {
 	_q.ctx.Limit = &limit
 	return _q
 }
 
 // Offset to start from.
-func (_q *JobLeaseQuery) Offset(offset int) *JobLeaseQuery {
+func (_q *JobQuery) Offset(offset int) *JobQuery {
 	_q.ctx.Offset = &offset
 	return _q
 }
 
 // Unique configures the query builder to filter duplicate records on query.
 // By default, unique is set to true, and can be disabled using this method.
-func (_q *JobLeaseQuery) Unique(unique bool) *JobLeaseQuery {
+func (_q *JobQuery) Unique(unique bool) *JobQuery {
 	_q.ctx.Unique = &unique
 	return _q
 }
 
 // Order specifies how the records should be ordered.
-func (_q *JobLeaseQuery) Order(o ...joblease.OrderOption) *JobLeaseQuery {
+func (_q *JobQuery) Order(o ...job.OrderOption) *JobQuery {
 	_q.order = append(_q.order, o...)
 	return _q
 }
 
-// First returns the first JobLease entity from the query.
-// Returns a *NotFoundError when no JobLease was found.
-func (_q *JobLeaseQuery) First(ctx context.Context) (*JobLease, error) {
+// First returns the first Job entity from the query.
+// Returns a *NotFoundError when no Job was found.
+func (_q *JobQuery) First(ctx context.Context) (*Job, error) {
 	nodes, err := _q.Limit(1).All(setContextOp(ctx, _q.ctx, ent.OpQueryFirst))
 	if err != nil {
 		return nil, err
 	}
 	if len(nodes) == 0 {
-		return nil, &NotFoundError{joblease.Label}
+		return nil, &NotFoundError{job.Label}
 	}
 	return nodes[0], nil
 }
 
 // FirstX is like First, but panics if an error occurs.
-func (_q *JobLeaseQuery) FirstX(ctx context.Context) *JobLease {
+func (_q *JobQuery) FirstX(ctx context.Context) *Job {
 	node, err := _q.First(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -82,22 +82,22 @@ func (_q *JobLeaseQuery) FirstX(ctx context.Context) *JobLease {
 	return node
 }
 
-// FirstID returns the first JobLease ID from the query.
-// Returns a *NotFoundError when no JobLease ID was found.
-func (_q *JobLeaseQuery) FirstID(ctx context.Context) (id string, err error) {
+// FirstID returns the first Job ID from the query.
+// Returns a *NotFoundError when no Job ID was found.
+func (_q *JobQuery) FirstID(ctx context.Context) (id string, err error) {
 	var ids []string
 	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
 		return
 	}
 	if len(ids) == 0 {
-		err = &NotFoundError{joblease.Label}
+		err = &NotFoundError{job.Label}
 		return
 	}
 	return ids[0], nil
 }
 
 // FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *JobLeaseQuery) FirstIDX(ctx context.Context) string {
+func (_q *JobQuery) FirstIDX(ctx context.Context) string {
 	id, err := _q.FirstID(ctx)
 	if err != nil && !IsNotFound(err) {
 		panic(err)
@@ -105,10 +105,10 @@ func (_q *JobLeaseQuery) FirstIDX(ctx context.Context) string {
 	return id
 }
 
-// Only returns a single JobLease entity found by the query, ensuring it only returns one.
-// Returns a *NotSingularError when more than one JobLease entity is found.
-// Returns a *NotFoundError when no JobLease entities are found.
-func (_q *JobLeaseQuery) Only(ctx context.Context) (*JobLease, error) {
+// Only returns a single Job entity found by the query, ensuring it only returns one.
+// Returns a *NotSingularError when more than one Job entity is found.
+// Returns a *NotFoundError when no Job entities are found.
+func (_q *JobQuery) Only(ctx context.Context) (*Job, error) {
 	nodes, err := _q.Limit(2).All(setContextOp(ctx, _q.ctx, ent.OpQueryOnly))
 	if err != nil {
 		return nil, err
@@ -117,14 +117,14 @@ func (_q *JobLeaseQuery) Only(ctx context.Context) (*JobLease, error) {
 	case 1:
 		return nodes[0], nil
 	case 0:
-		return nil, &NotFoundError{joblease.Label}
+		return nil, &NotFoundError{job.Label}
 	default:
-		return nil, &NotSingularError{joblease.Label}
+		return nil, &NotSingularError{job.Label}
 	}
 }
 
 // OnlyX is like Only, but panics if an error occurs.
-func (_q *JobLeaseQuery) OnlyX(ctx context.Context) *JobLease {
+func (_q *JobQuery) OnlyX(ctx context.Context) *Job {
 	node, err := _q.Only(ctx)
 	if err != nil {
 		panic(err)
@@ -132,10 +132,10 @@ func (_q *JobLeaseQuery) OnlyX(ctx context.Context) *JobLease {
 	return node
 }
 
-// OnlyID is like Only, but returns the only JobLease ID in the query.
-// Returns a *NotSingularError when more than one JobLease ID is found.
+// OnlyID is like Only, but returns the only Job ID in the query.
+// Returns a *NotSingularError when more than one Job ID is found.
 // Returns a *NotFoundError when no entities are found.
-func (_q *JobLeaseQuery) OnlyID(ctx context.Context) (id string, err error) {
+func (_q *JobQuery) OnlyID(ctx context.Context) (id string, err error) {
 	var ids []string
 	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
 		return
@@ -144,15 +144,15 @@ func (_q *JobLeaseQuery) OnlyID(ctx context.Context) (id string, err error) {
 	case 1:
 		id = ids[0]
 	case 0:
-		err = &NotFoundError{joblease.Label}
+		err = &NotFoundError{job.Label}
 	default:
-		err = &NotSingularError{joblease.Label}
+		err = &NotSingularError{job.Label}
 	}
 	return
 }
 
 // OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *JobLeaseQuery) OnlyIDX(ctx context.Context) string {
+func (_q *JobQuery) OnlyIDX(ctx context.Context) string {
 	id, err := _q.OnlyID(ctx)
 	if err != nil {
 		panic(err)
@@ -160,18 +160,18 @@ func (_q *JobLeaseQuery) OnlyIDX(ctx context.Context) string {
 	return id
 }
 
-// All executes the query and returns a list of JobLeases.
-func (_q *JobLeaseQuery) All(ctx context.Context) ([]*JobLease, error) {
+// All executes the query and returns a list of Jobs.
+func (_q *JobQuery) All(ctx context.Context) ([]*Job, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return nil, err
 	}
-	qr := querierAll[[]*JobLease, *JobLeaseQuery]()
-	return withInterceptors[[]*JobLease](ctx, _q, qr, _q.inters)
+	qr := querierAll[[]*Job, *JobQuery]()
+	return withInterceptors[[]*Job](ctx, _q, qr, _q.inters)
 }
 
 // AllX is like All, but panics if an error occurs.
-func (_q *JobLeaseQuery) AllX(ctx context.Context) []*JobLease {
+func (_q *JobQuery) AllX(ctx context.Context) []*Job {
 	nodes, err := _q.All(ctx)
 	if err != nil {
 		panic(err)
@@ -179,20 +179,20 @@ func (_q *JobLeaseQuery) AllX(ctx context.Context) []*JobLease {
 	return nodes
 }
 
-// IDs executes the query and returns a list of JobLease IDs.
-func (_q *JobLeaseQuery) IDs(ctx context.Context) (ids []string, err error) {
+// IDs executes the query and returns a list of Job IDs.
+func (_q *JobQuery) IDs(ctx context.Context) (ids []string, err error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(joblease.FieldID).Scan(ctx, &ids); err != nil {
+	if err = _q.Select(job.FieldID).Scan(ctx, &ids); err != nil {
 		return nil, err
 	}
 	return ids, nil
 }
 
 // IDsX is like IDs, but panics if an error occurs.
-func (_q *JobLeaseQuery) IDsX(ctx context.Context) []string {
+func (_q *JobQuery) IDsX(ctx context.Context) []string {
 	ids, err := _q.IDs(ctx)
 	if err != nil {
 		panic(err)
@@ -201,16 +201,16 @@ func (_q *JobLeaseQuery) IDsX(ctx context.Context) []string {
 }
 
 // Count returns the count of the given query.
-func (_q *JobLeaseQuery) Count(ctx context.Context) (int, error) {
+func (_q *JobQuery) Count(ctx context.Context) (int, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
 	if err := _q.prepareQuery(ctx); err != nil {
 		return 0, err
 	}
-	return withInterceptors[int](ctx, _q, querierCount[*JobLeaseQuery](), _q.inters)
+	return withInterceptors[int](ctx, _q, querierCount[*JobQuery](), _q.inters)
 }
 
 // CountX is like Count, but panics if an error occurs.
-func (_q *JobLeaseQuery) CountX(ctx context.Context) int {
+func (_q *JobQuery) CountX(ctx context.Context) int {
 	count, err := _q.Count(ctx)
 	if err != nil {
 		panic(err)
@@ -219,7 +219,7 @@ func (_q *JobLeaseQuery) CountX(ctx context.Context) int {
 }
 
 // Exist returns true if the query has elements in the graph.
-func (_q *JobLeaseQuery) Exist(ctx context.Context) (bool, error) {
+func (_q *JobQuery) Exist(ctx context.Context) (bool, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
 	switch _, err := _q.FirstID(ctx); {
 	case IsNotFound(err):
@@ -232,7 +232,7 @@ func (_q *JobLeaseQuery) Exist(ctx context.Context) (bool, error) {
 }
 
 // ExistX is like Exist, but panics if an error occurs.
-func (_q *JobLeaseQuery) ExistX(ctx context.Context) bool {
+func (_q *JobQuery) ExistX(ctx context.Context) bool {
 	exist, err := _q.Exist(ctx)
 	if err != nil {
 		panic(err)
@@ -240,18 +240,18 @@ func (_q *JobLeaseQuery) ExistX(ctx context.Context) bool {
 	return exist
 }
 
-// Clone returns a duplicate of the JobLeaseQuery builder, including all associated steps. It can be
+// Clone returns a duplicate of the JobQuery builder, including all associated steps. It can be
 // used to prepare common query builders and use them differently after the clone is made.
-func (_q *JobLeaseQuery) Clone() *JobLeaseQuery {
+func (_q *JobQuery) Clone() *JobQuery {
 	if _q == nil {
 		return nil
 	}
-	return &JobLeaseQuery{
+	return &JobQuery{
 		config:     _q.config,
 		ctx:        _q.ctx.Clone(),
-		order:      append([]joblease.OrderOption{}, _q.order...),
+		order:      append([]job.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.JobLease{}, _q.predicates...),
+		predicates: append([]predicate.Job{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -264,19 +264,19 @@ func (_q *JobLeaseQuery) Clone() *JobLeaseQuery {
 // Example:
 //
 //	var v []struct {
-//		Holder string `json:"holder,omitempty"`
+//		RiverID int64 `json:"river_id,omitempty"`
 //		Count int `json:"count,omitempty"`
 //	}
 //
-//	client.JobLease.Query().
-//		GroupBy(joblease.FieldHolder).
+//	client.Job.Query().
+//		GroupBy(job.FieldRiverID).
 //		Aggregate(ent.Count()).
 //		Scan(ctx, &v)
-func (_q *JobLeaseQuery) GroupBy(field string, fields ...string) *JobLeaseGroupBy {
+func (_q *JobQuery) GroupBy(field string, fields ...string) *JobGroupBy {
 	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &JobLeaseGroupBy{build: _q}
+	grbuild := &JobGroupBy{build: _q}
 	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = joblease.Label
+	grbuild.label = job.Label
 	grbuild.scan = grbuild.Scan
 	return grbuild
 }
@@ -287,26 +287,26 @@ func (_q *JobLeaseQuery) GroupBy(field string, fields ...string) *JobLeaseGroupB
 // Example:
 //
 //	var v []struct {
-//		Holder string `json:"holder,omitempty"`
+//		RiverID int64 `json:"river_id,omitempty"`
 //	}
 //
-//	client.JobLease.Query().
-//		Select(joblease.FieldHolder).
+//	client.Job.Query().
+//		Select(job.FieldRiverID).
 //		Scan(ctx, &v)
-func (_q *JobLeaseQuery) Select(fields ...string) *JobLeaseSelect {
+func (_q *JobQuery) Select(fields ...string) *JobSelect {
 	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &JobLeaseSelect{JobLeaseQuery: _q}
-	sbuild.label = joblease.Label
+	sbuild := &JobSelect{JobQuery: _q}
+	sbuild.label = job.Label
 	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
 	return sbuild
 }
 
-// Aggregate returns a JobLeaseSelect configured with the given aggregations.
-func (_q *JobLeaseQuery) Aggregate(fns ...AggregateFunc) *JobLeaseSelect {
+// Aggregate returns a JobSelect configured with the given aggregations.
+func (_q *JobQuery) Aggregate(fns ...AggregateFunc) *JobSelect {
 	return _q.Select().Aggregate(fns...)
 }
 
-func (_q *JobLeaseQuery) prepareQuery(ctx context.Context) error {
+func (_q *JobQuery) prepareQuery(ctx context.Context) error {
 	for _, inter := range _q.inters {
 		if inter == nil {
 			return fmt.Errorf("ent: uninitialized interceptor (forgotten import ent/runtime?)")
@@ -318,7 +318,7 @@ func (_q *JobLeaseQuery) prepareQuery(ctx context.Context) error {
 		}
 	}
 	for _, f := range _q.ctx.Fields {
-		if !joblease.ValidColumn(f) {
+		if !job.ValidColumn(f) {
 			return &ValidationError{Name: f, err: fmt.Errorf("ent: invalid field %q for query", f)}
 		}
 	}
@@ -332,16 +332,16 @@ func (_q *JobLeaseQuery) prepareQuery(ctx context.Context) error {
 	return nil
 }
 
-func (_q *JobLeaseQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*JobLease, error) {
+func (_q *JobQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job, error) {
 	var (
-		nodes = []*JobLease{}
+		nodes = []*Job{}
 		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
-		return (*JobLease).scanValues(nil, columns)
+		return (*Job).scanValues(nil, columns)
 	}
 	_spec.Assign = func(columns []string, values []any) error {
-		node := &JobLease{config: _q.config}
+		node := &Job{config: _q.config}
 		nodes = append(nodes, node)
 		return node.assignValues(columns, values)
 	}
@@ -360,7 +360,7 @@ func (_q *JobLeaseQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Job
 	return nodes, nil
 }
 
-func (_q *JobLeaseQuery) sqlCount(ctx context.Context) (int, error) {
+func (_q *JobQuery) sqlCount(ctx context.Context) (int, error) {
 	_spec := _q.querySpec()
 	if len(_q.modifiers) > 0 {
 		_spec.Modifiers = _q.modifiers
@@ -372,8 +372,8 @@ func (_q *JobLeaseQuery) sqlCount(ctx context.Context) (int, error) {
 	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
-func (_q *JobLeaseQuery) querySpec() *sqlgraph.QuerySpec {
-	_spec := sqlgraph.NewQuerySpec(joblease.Table, joblease.Columns, sqlgraph.NewFieldSpec(joblease.FieldID, field.TypeString))
+func (_q *JobQuery) querySpec() *sqlgraph.QuerySpec {
+	_spec := sqlgraph.NewQuerySpec(job.Table, job.Columns, sqlgraph.NewFieldSpec(job.FieldID, field.TypeString))
 	_spec.From = _q.sql
 	if unique := _q.ctx.Unique; unique != nil {
 		_spec.Unique = *unique
@@ -382,9 +382,9 @@ func (_q *JobLeaseQuery) querySpec() *sqlgraph.QuerySpec {
 	}
 	if fields := _q.ctx.Fields; len(fields) > 0 {
 		_spec.Node.Columns = make([]string, 0, len(fields))
-		_spec.Node.Columns = append(_spec.Node.Columns, joblease.FieldID)
+		_spec.Node.Columns = append(_spec.Node.Columns, job.FieldID)
 		for i := range fields {
-			if fields[i] != joblease.FieldID {
+			if fields[i] != job.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
@@ -412,12 +412,12 @@ func (_q *JobLeaseQuery) querySpec() *sqlgraph.QuerySpec {
 	return _spec
 }
 
-func (_q *JobLeaseQuery) sqlQuery(ctx context.Context) *sql.Selector {
+func (_q *JobQuery) sqlQuery(ctx context.Context) *sql.Selector {
 	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(joblease.Table)
+	t1 := builder.Table(job.Table)
 	columns := _q.ctx.Fields
 	if len(columns) == 0 {
-		columns = joblease.Columns
+		columns = job.Columns
 	}
 	selector := builder.Select(t1.Columns(columns...)...).From(t1)
 	if _q.sql != nil {
@@ -450,7 +450,7 @@ func (_q *JobLeaseQuery) sqlQuery(ctx context.Context) *sql.Selector {
 // ForUpdate locks the selected rows against concurrent updates, and prevent them from being
 // updated, deleted or "selected ... for update" by other sessions, until the transaction is
 // either committed or rolled-back.
-func (_q *JobLeaseQuery) ForUpdate(opts ...sql.LockOption) *JobLeaseQuery {
+func (_q *JobQuery) ForUpdate(opts ...sql.LockOption) *JobQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -463,7 +463,7 @@ func (_q *JobLeaseQuery) ForUpdate(opts ...sql.LockOption) *JobLeaseQuery {
 // ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
 // on any rows that are read. Other sessions can read the rows, but cannot modify them
 // until your transaction commits.
-func (_q *JobLeaseQuery) ForShare(opts ...sql.LockOption) *JobLeaseQuery {
+func (_q *JobQuery) ForShare(opts ...sql.LockOption) *JobQuery {
 	if _q.driver.Dialect() == dialect.Postgres {
 		_q.Unique(false)
 	}
@@ -473,28 +473,28 @@ func (_q *JobLeaseQuery) ForShare(opts ...sql.LockOption) *JobLeaseQuery {
 	return _q
 }
 
-// JobLeaseGroupBy is the group-by builder for JobLease entities.
-type JobLeaseGroupBy struct {
+// JobGroupBy is the group-by builder for Job entities.
+type JobGroupBy struct {
 	selector
-	build *JobLeaseQuery
+	build *JobQuery
 }
 
 // Aggregate adds the given aggregation functions to the group-by query.
-func (_g *JobLeaseGroupBy) Aggregate(fns ...AggregateFunc) *JobLeaseGroupBy {
+func (_g *JobGroupBy) Aggregate(fns ...AggregateFunc) *JobGroupBy {
 	_g.fns = append(_g.fns, fns...)
 	return _g
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_g *JobLeaseGroupBy) Scan(ctx context.Context, v any) error {
+func (_g *JobGroupBy) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
 	if err := _g.build.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*JobLeaseQuery, *JobLeaseGroupBy](ctx, _g.build, _g, _g.build.inters, v)
+	return scanWithInterceptors[*JobQuery, *JobGroupBy](ctx, _g.build, _g, _g.build.inters, v)
 }
 
-func (_g *JobLeaseGroupBy) sqlScan(ctx context.Context, root *JobLeaseQuery, v any) error {
+func (_g *JobGroupBy) sqlScan(ctx context.Context, root *JobQuery, v any) error {
 	selector := root.sqlQuery(ctx).Select()
 	aggregation := make([]string, 0, len(_g.fns))
 	for _, fn := range _g.fns {
@@ -521,28 +521,28 @@ func (_g *JobLeaseGroupBy) sqlScan(ctx context.Context, root *JobLeaseQuery, v a
 	return sql.ScanSlice(rows, v)
 }
 
-// JobLeaseSelect is the builder for selecting fields of JobLease entities.
-type JobLeaseSelect struct {
-	*JobLeaseQuery
+// JobSelect is the builder for selecting fields of Job entities.
+type JobSelect struct {
+	*JobQuery
 	selector
 }
 
 // Aggregate adds the given aggregation functions to the selector query.
-func (_s *JobLeaseSelect) Aggregate(fns ...AggregateFunc) *JobLeaseSelect {
+func (_s *JobSelect) Aggregate(fns ...AggregateFunc) *JobSelect {
 	_s.fns = append(_s.fns, fns...)
 	return _s
 }
 
 // Scan applies the selector query and scans the result into the given value.
-func (_s *JobLeaseSelect) Scan(ctx context.Context, v any) error {
+func (_s *JobSelect) Scan(ctx context.Context, v any) error {
 	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
 	if err := _s.prepareQuery(ctx); err != nil {
 		return err
 	}
-	return scanWithInterceptors[*JobLeaseQuery, *JobLeaseSelect](ctx, _s.JobLeaseQuery, _s, _s.inters, v)
+	return scanWithInterceptors[*JobQuery, *JobSelect](ctx, _s.JobQuery, _s, _s.inters, v)
 }
 
-func (_s *JobLeaseSelect) sqlScan(ctx context.Context, root *JobLeaseQuery, v any) error {
+func (_s *JobSelect) sqlScan(ctx context.Context, root *JobQuery, v any) error {
 	selector := root.sqlQuery(ctx)
 	aggregation := make([]string, 0, len(_s.fns))
 	for _, fn := range _s.fns {
