@@ -3,7 +3,6 @@ package content_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -29,11 +28,9 @@ func TestSweeperPurgesContent(t *testing.T) {
 		if err := c.Space.UpdateOneID(e.space.ID).SetDeletedAt(now.Add(-8 * 24 * time.Hour)).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		sw := &jobs.Sweeper{Client: c, Purger: e.svc, Holder: "test", Interval: time.Hour,
-			Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return now }}
-		ran, n, err := sw.RunOnce(ctx)
-		if err != nil || !ran || n != 1 {
-			t.Fatalf("sweep: ran=%v purged=%d err=%v", ran, n, err)
+		n, err := jobs.PurgeDeletedSpaces(jobs.NewContext(ctx, c, nil), c, e.svc, now)
+		if err != nil || n != 1 {
+			t.Fatalf("sweep: purged=%d err=%v", n, err)
 		}
 		if n := e.count(c.Space.Query().Count(ctx)); n != 0 {
 			t.Errorf("%d spaces left", n)
