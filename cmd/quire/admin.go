@@ -25,6 +25,16 @@ const adminUsageText = `Usage:
   quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
       Revoke an API token: requests with it get 401 from then on; prints
       {"revoked":{"id":...,"user":{"id":...}}}.
+  quire admin jobs list [--subject TYPE:ID] [--org ORG_ID] [--limit N] [--json] [--database-url URL]
+      Background jobs, newest first: id, kind, state, progress, subject.
+  quire admin jobs show JOB_ID [--watch] [--json] [--database-url URL]
+      One job: state, attempts, progress (a bar), step and errors; --watch
+      follows a running job until it finishes.
+  quire admin jobs cancel JOB_ID [--database-url URL]
+      Stop a job: a pending one never runs, a running one stops at its next
+      progress report.
+  quire admin jobs retry JOB_ID [--database-url URL]
+      Run a finished (failed, cancelled or completed) job again.
 `
 
 // guestRole is the --role value for a member without a role.
@@ -45,6 +55,8 @@ func (e *env) admin(ctx context.Context, args []string) int {
 		return e.adminTokenCreate(ctx, args[2:])
 	case args[0] == "token" && len(args) > 1 && args[1] == "revoke":
 		return e.adminTokenRevoke(ctx, args[2:])
+	case args[0] == "jobs":
+		return e.adminJobs(ctx, args[1:])
 	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
 		fmt.Fprint(e.stderr, adminUsageText)
 		return exitOK

@@ -244,7 +244,8 @@ func migratedAttrs(databaseURL, dialect string, res db.Migrated) []any {
 	if applied == nil {
 		applied = []string{}
 	}
-	attrs := []any{"database", redactURL(databaseURL), "dialect", dialect, "version", res.Version, "applied", applied}
+	attrs := []any{"database", redactURL(databaseURL), "dialect", dialect, "version", res.Version, "applied", applied,
+		"jobs_version", res.JobsVersion}
 	if res.Baseline != "" {
 		attrs = append(attrs, "baseline_recorded", res.Baseline)
 	}

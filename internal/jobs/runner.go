@@ -131,10 +131,7 @@ func (r *Runner) client() (*river.Client[*sql.Tx], error) {
 	for kind, h := range r.handlers {
 		river.AddWorkerArgs(workers, payload{kind: kind}, &worker{r: r, kind: kind, h: h})
 	}
-	c, err := river.NewClient(r.d.JobsDriver(), &river.Config{
-		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: r.cfg.Workers}},
-		Workers:              workers,
-		PeriodicJobs:         r.periodic,
+	cfg := &river.Config{
 		PollOnly:             true,
 		FetchPollInterval:    r.cfg.PollInterval,
 		FetchCooldown:        min(r.cfg.PollInterval, 100*time.Millisecond),
@@ -143,7 +140,15 @@ func (r *Runner) client() (*river.Client[*sql.Tx], error) {
 		MaxAttempts:          r.cfg.MaxAttempts,
 		Logger:               r.cfg.Log,
 		RetryPolicy:          retryPolicy(r.cfg.RetryBase),
-	})
+	}
+	if len(r.handlers) > 0 {
+		// Without handlers the runner only reads and changes jobs (the
+		// admin commands): it has nothing to work.
+		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: r.cfg.Workers}}
+		cfg.Workers = workers
+		cfg.PeriodicJobs = r.periodic
+	}
+	c, err := river.NewClient(r.d.JobsDriver(), cfg)
 	if err != nil {
 		return nil, fmt.Errorf("job queue: %w", err)
 	}

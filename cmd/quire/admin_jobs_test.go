@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"quire/ent"
+	"quire/internal/db"
+	"quire/internal/jobs"
+)
+
+// The jobs commands list, show, cancel and retry the jobs of a database
+// that processes share.
+func TestAdminJobs(t *testing.T) {
+	forEachDB(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		d := openTestDB(t, url)
+		if err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := jobs.NewRunner(d, jobs.Config{PollInterval: 10 * time.Millisecond, RetryBase: 10 * time.Millisecond})
+		r.Handle("test.fail", func(ctx context.Context, run jobs.Run) error {
+			if err := run.Progress(ctx, 0.25, "reading"); err != nil {
+				return err
+			}
+			return jobs.Permanent(errors.New("the source is not valid"))
+		})
+		var pending, failing string
+		err := db.WithTx(ctx, d.Client, func(tx *ent.Tx) error {
+			var err error
+			if pending, err = r.Enqueue(ctx, tx, jobs.Request{Kind: "test.fail", Subject: "space:S1"}); err != nil {
+				return err
+			}
+			failing, err = r.Enqueue(ctx, tx, jobs.Request{Kind: "test.fail", Subject: "space:S2"})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		var list []jobJSON
+		quireJSON(t, &list, "admin", "jobs", "list", "--json", "--database-url", url)
+		if len(list) != 2 || list[0].State != jobs.StatePending {
+			t.Fatalf("jobs list = %+v", list)
+		}
+		code, stdout, _ := quire(t, "admin", "jobs", "list", "--subject", "space:S1", "--database-url", url)
+		if code != 0 || !strings.Contains(stdout, pending) || strings.Contains(stdout, failing) || !strings.Contains(stdout, "pending") {
+			t.Errorf("jobs list --subject: exit %d\n%s", code, stdout)
+		}
+
+		var cancelled jobJSON
+		quireJSON(t, &cancelled, "admin", "jobs", "cancel", pending, "--database-url", url)
+		if cancelled.ID != pending || cancelled.State != jobs.StateCancelled {
+			t.Errorf("cancel = %+v", cancelled)
+		}
+
+		// A process works the other job: it fails for good.
+		if err := r.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer r.Stop(ctx)
+		code, stdout, _ = quire(t, "admin", "jobs", "show", failing, "--watch", "--database-url", url)
+		if code != 1 || !strings.Contains(stdout, "failed") || !strings.Contains(stdout, "the source is not valid") ||
+			!strings.Contains(stdout, "[#######") || !strings.Contains(stdout, "reading") {
+			t.Errorf("show --watch of a failing job: exit %d\n%s", code, stdout)
+		}
+
+		var retried jobJSON
+		quireJSON(t, &retried, "admin", "jobs", "retry", pending, "--database-url", url)
+		if retried.State != jobs.StatePending && retried.State != jobs.StateRunning && retried.State != jobs.StateFailed {
+			t.Errorf("retry = %+v", retried)
+		}
+		var shown jobJSON
+		quireJSON(t, &shown, "admin", "jobs", "show", pending, "--watch", "--json", "--database-url", url)
+		if shown.State != jobs.StateFailed || shown.Attempt != 1 || len(shown.Errors) == 0 {
+			t.Errorf("the retried job = %+v, want it run again and failed", shown)
+		}
+
+		for _, args := range [][]string{{"show", "J0000000000000000000"}, {"cancel", "J0000000000000000000"}, {"retry", "J0000000000000000000"}} {
+			code, stdout, stderr := quire(t, append([]string{"admin", "jobs"}, append(args, "--database-url", url)...)...)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, "no such job") {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+			}
+		}
+		if code, _, _ := quire(t, "admin", "jobs", "show", "--database-url", url); code != 2 {
+			t.Errorf("show without an id: exit %d, want 2", code)
+		}
+	})
+}
