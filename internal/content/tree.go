@@ -434,3 +434,8 @@ func contentOf(doc *document.Document) ([]byte, error) {
 	}
 	return raw, nil
 }
+
+// Slugify makes a slug of a title, as WriteTree does for pages given none:
+// lower-case letters and digits separated by single hyphens, at most
+// MaxSlug characters; "" when the title has neither letters nor digits.
+func Slugify(title string) string { return slugify(title) }
