@@ -62,7 +62,7 @@ func TestBothDoorsCheckRequestsAlike(t *testing.T) {
 		}
 		// REST's own checks of the documented body.
 		for body, msg := range map[string]string{
-			`{"url": "https://x.test/a.git", "ref": "refs/heads/main", "timestamp": "yesterday"}`: "timestamp must be a date-time (RFC 3339), such as 2030-01-02T03:04:05Z",
+			`{"url": "https://x.test/a.git", "ref": "refs/heads/main", "timestamp": "yesterday"}`:             "timestamp must be a date-time (RFC 3339), such as 2030-01-02T03:04:05Z",
 			`{"url": "https://x.test/a.git", "ref": "refs/heads/main", "gitInfo": {"provider": "bitbucket"}}`: "gitInfo.provider must be github or gitlab",
 			`{"ref": "refs/heads/main"}`: "url is required",
 		} {
