@@ -6783,7 +6783,7 @@ input ExportToGitRepositoryInput {
   space: ID!
   url: String!
   ref: String!
-  "The commit's message (required, at most 10,000 bytes)."
+  "The commit's message (required, at most 10,000 characters)."
   commitMessage: String!
   repoCacheID: String
   repoTreeURL: String

@@ -212,7 +212,7 @@ type ExportToGitRepositoryInput struct {
 	Space string `json:"space"`
 	URL   string `json:"url"`
 	Ref   string `json:"ref"`
-	// The commit's message (required, at most 10,000 bytes).
+	// The commit's message (required, at most 10,000 characters).
 	CommitMessage        string                           `json:"commitMessage"`
 	RepoCacheID          graphql.Omittable[*string]       `json:"repoCacheID,omitempty"`
 	RepoTreeURL          graphql.Omittable[*string]       `json:"repoTreeURL,omitempty"`

@@ -74,17 +74,12 @@ func flatten(snap *snapshot, t *object.Tree, prefix string, out map[string]treeE
 	return nil
 }
 
-// replaced tells the files an export owns under the content root: the
-// Markdown files and the assets, which it writes anew.
-func replaced(rel string) bool {
-	return isMarkdown(rel) || strings.HasPrefix(rel, assetsDir+"/")
-}
-
 // commitFiles writes files (by path relative to root) into the head's tree
-// of snap, in place of the Markdown files and assets under root, and a
-// commit of that tree on top of the head. It returns the commit's hash, or
-// the zero hash when the tree would not change.
-func commitFiles(snap *snapshot, root string, files map[string][]byte, author, committer object.Signature, message string) (plumbing.Hash, *writer, error) {
+// of snap, in place of those below root that owned lists (the pages of the
+// content the branch holds) and of the assets, and a commit of that tree
+// on top of the head. It returns the commit's hash, or the zero hash when
+// the tree would not change.
+func commitFiles(snap *snapshot, root string, owned map[string]bool, files map[string][]byte, author, committer object.Signature, message string) (plumbing.Hash, *writer, error) {
 	w := &writer{snap: snap}
 	all := map[string]treeEntry{}
 	var headTree plumbing.Hash
@@ -103,7 +98,7 @@ func commitFiles(snap *snapshot, root string, files map[string][]byte, author, c
 		prefix = root + "/"
 	}
 	for p, e := range all {
-		if rel, ok := strings.CutPrefix(p, prefix); ok && e.mode != filemode.Submodule && replaced(rel) {
+		if rel, ok := strings.CutPrefix(p, prefix); ok && e.mode != filemode.Submodule && (owned[rel] || strings.HasPrefix(rel, assetsDir+"/")) {
 			delete(all, p)
 		}
 	}

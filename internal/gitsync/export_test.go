@@ -156,13 +156,17 @@ func TestExportRoundTrip(t *testing.T) {
 	})
 }
 
-// An export into a project directory of an existing branch keeps the
-// files it does not own (code, the configuration) and replaces the
-// Markdown and assets below the content root.
+// An export into an existing branch keeps the files it does not own (code,
+// the configuration, Markdown files its SUMMARY.md does not list) and
+// replaces the pages the branch's SUMMARY.md lists, the readme, the
+// summary and the assets below the content root.
 func TestExportKeepsOtherFiles(t *testing.T) {
 	forEachDB(t, testenv.Options{}, func(t *testing.T, e *env) {
 		e.git.Repo(t, "handbook")
-		base := gittest.Commit(t, e.git.RepoDir("handbook"), "main", handbook(t), "Docs")
+		files := handbook(t)
+		files["docs/CONTRIBUTING.md"] = []byte("# Contributing\n")
+		files[".github/pull_request_template.md"] = []byte("Describe the change.\n")
+		base := gittest.Commit(t, e.git.RepoDir("handbook"), "main", files, "Docs")
 		sp := e.space("Handbook")
 		wantJob(t, e.importRepo(sp, map[string]any{"url": e.git.WithCredentials("handbook"), "ref": "refs/heads/main"}), jobs.StateCompleted)
 		// A page goes: its file goes too.
@@ -182,9 +186,9 @@ func TestExportKeepsOtherFiles(t *testing.T) {
 		if len(head.ParentHashes) != 1 || head.ParentHashes[0].String() != base {
 			t.Errorf("parents %v, want %s", head.ParentHashes, base)
 		}
-		files := gittest.Files(t, e.git.RepoDir("handbook"), "main")
-		if files["src/main.go"] == nil || files[".gitbook.yaml"] == nil {
-			t.Error("the export dropped files it does not own")
+		files = gittest.Files(t, e.git.RepoDir("handbook"), "main")
+		if files["src/main.go"] == nil || files[".gitbook.yaml"] == nil || files["docs/CONTRIBUTING.md"] == nil || files[".github/pull_request_template.md"] == nil {
+			t.Errorf("the export dropped files it does not own: %v", sorted(keys(files)))
 		}
 		if files["docs/reference/cli.md"] != nil || files["docs/reference/api.md"] == nil || files["docs/getting-started/installation/README.md"] == nil ||
 			files["docs/getting-started/installation.md"] != nil {

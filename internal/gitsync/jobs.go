@@ -354,6 +354,7 @@ func (j *job) exportSpace() error {
 		return err
 	}
 	root, readme, summary := a.ProjectDirectory, "README.md", "SUMMARY.md"
+	owned := map[string]bool{}
 	if snap.commit != nil {
 		top, err := snap.commit.Tree()
 		if err != nil {
@@ -368,6 +369,9 @@ func (j *job) exportSpace() error {
 			return err
 		}
 		root = path.Join(a.ProjectDirectory, sub)
+		if owned, err = ownedFiles(snap, top, root, readme, summary); err != nil {
+			return err
+		}
 	}
 	files, err := export(a.Space, rev, docs, data, readme, summary)
 	if err != nil {
@@ -383,7 +387,7 @@ func (j *job) exportSpace() error {
 	if snap.commit != nil {
 		old = snap.commit.Hash
 	}
-	next, w, err := commitFiles(snap, root, files, author, committer, a.CommitMessage)
+	next, w, err := commitFiles(snap, root, owned, files, author, committer, a.CommitMessage)
 	if err != nil {
 		return err
 	}

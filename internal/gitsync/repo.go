@@ -228,3 +228,45 @@ func (p *project) find(rel string) *repoFile {
 	}
 	return nil
 }
+
+// ownedFiles lists the files (relative to the content root) an export
+// replaces in a commit: the readme, the summary and the Markdown files the
+// summary lists, the pages of the content the branch holds. Other files
+// (a CONTRIBUTING.md, templates) are left as they are.
+func ownedFiles(snap *snapshot, top *object.Tree, root, readme, summary string) (map[string]bool, error) {
+	owned := map[string]bool{readme: true, summary: true}
+	rootTree, err := subtree(top, root)
+	if err != nil || rootTree == nil {
+		return owned, err
+	}
+	e, err := rootTree.FindEntry(summary)
+	if err != nil || !e.Mode.IsFile() {
+		return owned, nil
+	}
+	raw, err := readBlob(snap, e.Hash, 1<<20)
+	if err != nil {
+		return owned, nil
+	}
+	entries, err := parseSummary(string(raw), 100_000)
+	if err != nil {
+		return owned, nil
+	}
+	dir := path.Dir(summary)
+	var walk func(list []*entry)
+	walk = func(list []*entry) {
+		for _, en := range list {
+			if en.dest != "" && !isAbsolute(en.dest) {
+				if p, _, ok := resolvePath(en.dest, dir); ok {
+					if isMarkdown(p) {
+						owned[p] = true
+					} else {
+						owned[path.Join(p, "README.md")] = true
+					}
+				}
+			}
+			walk(en.kids)
+		}
+	}
+	walk(entries)
+	return owned, nil
+}
