@@ -126,7 +126,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(repo), "config")); err != nil || strings.Contains(repo, "..") {
+	if strings.Contains(repo, "..") {
+		http.NotFound(w, r)
+		return
+	}
+	if _, err := os.Stat(filepath.Join(s.Dir, filepath.FromSlash(repo), "config")); err != nil {
 		http.NotFound(w, r)
 		return
 	}
