@@ -3,8 +3,10 @@
 package ent
 
 import (
+	"encoding/json"
 	"fmt"
 	"quire/ent/fileversion"
+	"quire/internal/types"
 	"strings"
 	"time"
 
@@ -33,6 +35,8 @@ type FileVersion struct {
 	Width *int `json:"width,omitempty"`
 	// Height holds the value of the "height" field.
 	Height *int `json:"height,omitempty"`
+	// Git holds the value of the "git" field.
+	Git *types.GitBlob `json:"git,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt    time.Time `json:"created_at,omitempty"`
 	selectValues sql.SelectValues
@@ -43,6 +47,8 @@ func (*FileVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
+		case fileversion.FieldGit:
+			values[i] = new([]byte)
 		case fileversion.FieldSize, fileversion.FieldWidth, fileversion.FieldHeight:
 			values[i] = new(sql.NullInt64)
 		case fileversion.FieldID, fileversion.FieldSpaceID, fileversion.FieldFileID, fileversion.FieldName, fileversion.FieldContentType, fileversion.FieldBlobID:
@@ -120,6 +126,14 @@ func (_m *FileVersion) assignValues(columns []string, values []any) error {
 				_m.Height = new(int)
 				*_m.Height = int(value.Int64)
 			}
+		case fileversion.FieldGit:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field git", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Git); err != nil {
+					return fmt.Errorf("unmarshal field git: %w", err)
+				}
+			}
 		case fileversion.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -189,6 +203,9 @@ func (_m *FileVersion) String() string {
 		builder.WriteString("height=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("git=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Git))
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/fileversion"
+	"quire/internal/types"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -84,6 +85,12 @@ func (_c *FileVersionCreate) SetNillableHeight(v *int) *FileVersionCreate {
 	if v != nil {
 		_c.SetHeight(*v)
 	}
+	return _c
+}
+
+// SetGit sets the "git" field.
+func (_c *FileVersionCreate) SetGit(v *types.GitBlob) *FileVersionCreate {
+	_c.mutation.SetGit(v)
 	return _c
 }
 
@@ -251,6 +258,10 @@ func (_c *FileVersionCreate) createSpec() (*FileVersion, *sqlgraph.CreateSpec) {
 		_spec.SetField(fileversion.FieldHeight, field.TypeInt, value)
 		_node.Height = &value
 	}
+	if value, ok := _c.mutation.Git(); ok {
+		_spec.SetField(fileversion.FieldGit, field.TypeJSON, value)
+		_node.Git = value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(fileversion.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -347,6 +358,9 @@ func (u *FileVersionUpsertOne) UpdateNewValues() *FileVersionUpsertOne {
 		}
 		if _, exists := u.create.mutation.Height(); exists {
 			s.SetIgnore(fileversion.FieldHeight)
+		}
+		if _, exists := u.create.mutation.Git(); exists {
+			s.SetIgnore(fileversion.FieldGit)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(fileversion.FieldCreatedAt)
@@ -588,6 +602,9 @@ func (u *FileVersionUpsertBulk) UpdateNewValues() *FileVersionUpsertBulk {
 			}
 			if _, exists := b.mutation.Height(); exists {
 				s.SetIgnore(fileversion.FieldHeight)
+			}
+			if _, exists := b.mutation.Git(); exists {
+				s.SetIgnore(fileversion.FieldGit)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(fileversion.FieldCreatedAt)

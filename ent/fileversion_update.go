@@ -74,6 +74,9 @@ func (_u *FileVersionUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.HeightCleared() {
 		_spec.ClearField(fileversion.FieldHeight, field.TypeInt)
 	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(fileversion.FieldGit, field.TypeJSON)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{fileversion.Label}
@@ -170,6 +173,9 @@ func (_u *FileVersionUpdateOne) sqlSave(ctx context.Context) (_node *FileVersion
 	}
 	if _u.mutation.HeightCleared() {
 		_spec.ClearField(fileversion.FieldHeight, field.TypeInt)
+	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(fileversion.FieldGit, field.TypeJSON)
 	}
 	_node = &FileVersion{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -3385,6 +3385,7 @@ type FileVersionMutation struct {
 	addwidth      *int
 	height        *int
 	addheight     *int
+	git           **types.GitBlob
 	created_at    *time.Time
 	clearedFields map[string]struct{}
 	done          bool
@@ -3872,6 +3873,55 @@ func (m *FileVersionMutation) ResetHeight() {
 	delete(m.clearedFields, fileversion.FieldHeight)
 }
 
+// SetGit sets the "git" field.
+func (m *FileVersionMutation) SetGit(tb *types.GitBlob) {
+	m.git = &tb
+}
+
+// Git returns the value of the "git" field in the mutation.
+func (m *FileVersionMutation) Git() (r *types.GitBlob, exists bool) {
+	v := m.git
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGit returns the old "git" field's value of the FileVersion entity.
+// If the FileVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *FileVersionMutation) OldGit(ctx context.Context) (v *types.GitBlob, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGit: %w", err)
+	}
+	return oldValue.Git, nil
+}
+
+// ClearGit clears the value of the "git" field.
+func (m *FileVersionMutation) ClearGit() {
+	m.git = nil
+	m.clearedFields[fileversion.FieldGit] = struct{}{}
+}
+
+// GitCleared returns if the "git" field was cleared in this mutation.
+func (m *FileVersionMutation) GitCleared() bool {
+	_, ok := m.clearedFields[fileversion.FieldGit]
+	return ok
+}
+
+// ResetGit resets all changes to the "git" field.
+func (m *FileVersionMutation) ResetGit() {
+	m.git = nil
+	delete(m.clearedFields, fileversion.FieldGit)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *FileVersionMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -3942,7 +3992,7 @@ func (m *FileVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FileVersionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.space_id != nil {
 		fields = append(fields, fileversion.FieldSpaceID)
 	}
@@ -3966,6 +4016,9 @@ func (m *FileVersionMutation) Fields() []string {
 	}
 	if m.height != nil {
 		fields = append(fields, fileversion.FieldHeight)
+	}
+	if m.git != nil {
+		fields = append(fields, fileversion.FieldGit)
 	}
 	if m.created_at != nil {
 		fields = append(fields, fileversion.FieldCreatedAt)
@@ -3994,6 +4047,8 @@ func (m *FileVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Width()
 	case fileversion.FieldHeight:
 		return m.Height()
+	case fileversion.FieldGit:
+		return m.Git()
 	case fileversion.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -4021,6 +4076,8 @@ func (m *FileVersionMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldWidth(ctx)
 	case fileversion.FieldHeight:
 		return m.OldHeight(ctx)
+	case fileversion.FieldGit:
+		return m.OldGit(ctx)
 	case fileversion.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -4087,6 +4144,13 @@ func (m *FileVersionMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetHeight(v)
+		return nil
+	case fileversion.FieldGit:
+		v, ok := value.(*types.GitBlob)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGit(v)
 		return nil
 	case fileversion.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -4170,6 +4234,9 @@ func (m *FileVersionMutation) ClearedFields() []string {
 	if m.FieldCleared(fileversion.FieldHeight) {
 		fields = append(fields, fileversion.FieldHeight)
 	}
+	if m.FieldCleared(fileversion.FieldGit) {
+		fields = append(fields, fileversion.FieldGit)
+	}
 	return fields
 }
 
@@ -4189,6 +4256,9 @@ func (m *FileVersionMutation) ClearField(name string) error {
 		return nil
 	case fileversion.FieldHeight:
 		m.ClearHeight()
+		return nil
+	case fileversion.FieldGit:
+		m.ClearGit()
 		return nil
 	}
 	return fmt.Errorf("unknown FileVersion nullable field %s", name)
@@ -4221,6 +4291,9 @@ func (m *FileVersionMutation) ResetField(name string) error {
 		return nil
 	case fileversion.FieldHeight:
 		m.ResetHeight()
+		return nil
+	case fileversion.FieldGit:
+		m.ResetGit()
 		return nil
 	case fileversion.FieldCreatedAt:
 		m.ResetCreatedAt()
@@ -7497,6 +7570,7 @@ type PageVersionMutation struct {
 	appendrefs    []map[string]string
 	anchors       *[]string
 	appendanchors []string
+	git           **types.GitBlob
 	created_at    *time.Time
 	clearedFields map[string]struct{}
 	done          bool
@@ -8415,6 +8489,55 @@ func (m *PageVersionMutation) ResetAnchors() {
 	delete(m.clearedFields, pageversion.FieldAnchors)
 }
 
+// SetGit sets the "git" field.
+func (m *PageVersionMutation) SetGit(tb *types.GitBlob) {
+	m.git = &tb
+}
+
+// Git returns the value of the "git" field in the mutation.
+func (m *PageVersionMutation) Git() (r *types.GitBlob, exists bool) {
+	v := m.git
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGit returns the old "git" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldGit(ctx context.Context) (v *types.GitBlob, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGit: %w", err)
+	}
+	return oldValue.Git, nil
+}
+
+// ClearGit clears the value of the "git" field.
+func (m *PageVersionMutation) ClearGit() {
+	m.git = nil
+	m.clearedFields[pageversion.FieldGit] = struct{}{}
+}
+
+// GitCleared returns if the "git" field was cleared in this mutation.
+func (m *PageVersionMutation) GitCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldGit]
+	return ok
+}
+
+// ResetGit resets all changes to the "git" field.
+func (m *PageVersionMutation) ResetGit() {
+	m.git = nil
+	delete(m.clearedFields, pageversion.FieldGit)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *PageVersionMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -8485,7 +8608,7 @@ func (m *PageVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PageVersionMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.space_id != nil {
 		fields = append(fields, pageversion.FieldSpaceID)
 	}
@@ -8543,6 +8666,9 @@ func (m *PageVersionMutation) Fields() []string {
 	if m.anchors != nil {
 		fields = append(fields, pageversion.FieldAnchors)
 	}
+	if m.git != nil {
+		fields = append(fields, pageversion.FieldGit)
+	}
 	if m.created_at != nil {
 		fields = append(fields, pageversion.FieldCreatedAt)
 	}
@@ -8592,6 +8718,8 @@ func (m *PageVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Refs()
 	case pageversion.FieldAnchors:
 		return m.Anchors()
+	case pageversion.FieldGit:
+		return m.Git()
 	case pageversion.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -8641,6 +8769,8 @@ func (m *PageVersionMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldRefs(ctx)
 	case pageversion.FieldAnchors:
 		return m.OldAnchors(ctx)
+	case pageversion.FieldGit:
+		return m.OldGit(ctx)
 	case pageversion.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -8785,6 +8915,13 @@ func (m *PageVersionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetAnchors(v)
 		return nil
+	case pageversion.FieldGit:
+		v, ok := value.(*types.GitBlob)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGit(v)
+		return nil
 	case pageversion.FieldCreatedAt:
 		v, ok := value.(time.Time)
 		if !ok {
@@ -8843,6 +8980,9 @@ func (m *PageVersionMutation) ClearedFields() []string {
 	if m.FieldCleared(pageversion.FieldAnchors) {
 		fields = append(fields, pageversion.FieldAnchors)
 	}
+	if m.FieldCleared(pageversion.FieldGit) {
+		fields = append(fields, pageversion.FieldGit)
+	}
 	return fields
 }
 
@@ -8877,6 +9017,9 @@ func (m *PageVersionMutation) ClearField(name string) error {
 		return nil
 	case pageversion.FieldAnchors:
 		m.ClearAnchors()
+		return nil
+	case pageversion.FieldGit:
+		m.ClearGit()
 		return nil
 	}
 	return fmt.Errorf("unknown PageVersion nullable field %s", name)
@@ -8942,6 +9085,9 @@ func (m *PageVersionMutation) ResetField(name string) error {
 		return nil
 	case pageversion.FieldAnchors:
 		m.ResetAnchors()
+		return nil
+	case pageversion.FieldGit:
+		m.ResetGit()
 		return nil
 	case pageversion.FieldCreatedAt:
 		m.ResetCreatedAt()
@@ -9658,6 +9804,7 @@ type RevisionMutation struct {
 	change_request_id *string
 	author_id         *string
 	variables         *map[string]interface{}
+	git               **types.GitCommit
 	clearedFields     map[string]struct{}
 	space             *string
 	clearedspace      bool
@@ -10193,6 +10340,55 @@ func (m *RevisionMutation) ResetVariables() {
 	delete(m.clearedFields, revision.FieldVariables)
 }
 
+// SetGit sets the "git" field.
+func (m *RevisionMutation) SetGit(tc *types.GitCommit) {
+	m.git = &tc
+}
+
+// Git returns the value of the "git" field in the mutation.
+func (m *RevisionMutation) Git() (r *types.GitCommit, exists bool) {
+	v := m.git
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGit returns the old "git" field's value of the Revision entity.
+// If the Revision object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RevisionMutation) OldGit(ctx context.Context) (v *types.GitCommit, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGit: %w", err)
+	}
+	return oldValue.Git, nil
+}
+
+// ClearGit clears the value of the "git" field.
+func (m *RevisionMutation) ClearGit() {
+	m.git = nil
+	m.clearedFields[revision.FieldGit] = struct{}{}
+}
+
+// GitCleared returns if the "git" field was cleared in this mutation.
+func (m *RevisionMutation) GitCleared() bool {
+	_, ok := m.clearedFields[revision.FieldGit]
+	return ok
+}
+
+// ResetGit resets all changes to the "git" field.
+func (m *RevisionMutation) ResetGit() {
+	m.git = nil
+	delete(m.clearedFields, revision.FieldGit)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *RevisionMutation) ClearSpace() {
 	m.clearedspace = true
@@ -10308,7 +10504,7 @@ func (m *RevisionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RevisionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.space != nil {
 		fields = append(fields, revision.FieldSpaceID)
 	}
@@ -10336,6 +10532,9 @@ func (m *RevisionMutation) Fields() []string {
 	if m.variables != nil {
 		fields = append(fields, revision.FieldVariables)
 	}
+	if m.git != nil {
+		fields = append(fields, revision.FieldGit)
+	}
 	return fields
 }
 
@@ -10362,6 +10561,8 @@ func (m *RevisionMutation) Field(name string) (ent.Value, bool) {
 		return m.AuthorID()
 	case revision.FieldVariables:
 		return m.Variables()
+	case revision.FieldGit:
+		return m.Git()
 	}
 	return nil, false
 }
@@ -10389,6 +10590,8 @@ func (m *RevisionMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldAuthorID(ctx)
 	case revision.FieldVariables:
 		return m.OldVariables(ctx)
+	case revision.FieldGit:
+		return m.OldGit(ctx)
 	}
 	return nil, fmt.Errorf("unknown Revision field %s", name)
 }
@@ -10461,6 +10664,13 @@ func (m *RevisionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVariables(v)
 		return nil
+	case revision.FieldGit:
+		v, ok := value.(*types.GitCommit)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGit(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
 }
@@ -10506,6 +10716,9 @@ func (m *RevisionMutation) ClearedFields() []string {
 	if m.FieldCleared(revision.FieldVariables) {
 		fields = append(fields, revision.FieldVariables)
 	}
+	if m.FieldCleared(revision.FieldGit) {
+		fields = append(fields, revision.FieldGit)
+	}
 	return fields
 }
 
@@ -10534,6 +10747,9 @@ func (m *RevisionMutation) ClearField(name string) error {
 		return nil
 	case revision.FieldVariables:
 		m.ClearVariables()
+		return nil
+	case revision.FieldGit:
+		m.ClearGit()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision nullable field %s", name)
@@ -10569,6 +10785,9 @@ func (m *RevisionMutation) ResetField(name string) error {
 		return nil
 	case revision.FieldVariables:
 		m.ResetVariables()
+		return nil
+	case revision.FieldGit:
+		m.ResetGit()
 		return nil
 	}
 	return fmt.Errorf("unknown Revision field %s", name)
@@ -16674,6 +16893,7 @@ type SpaceMutation struct {
 	created_at                 *time.Time
 	updated_at                 *time.Time
 	deleted_at                 *time.Time
+	git_sync                   **types.GitSync
 	clearedFields              map[string]struct{}
 	organization               *string
 	clearedorganization        bool
@@ -17626,6 +17846,55 @@ func (m *SpaceMutation) ResetDeletedAt() {
 	delete(m.clearedFields, space.FieldDeletedAt)
 }
 
+// SetGitSync sets the "git_sync" field.
+func (m *SpaceMutation) SetGitSync(ts *types.GitSync) {
+	m.git_sync = &ts
+}
+
+// GitSync returns the value of the "git_sync" field in the mutation.
+func (m *SpaceMutation) GitSync() (r *types.GitSync, exists bool) {
+	v := m.git_sync
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGitSync returns the old "git_sync" field's value of the Space entity.
+// If the Space object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SpaceMutation) OldGitSync(ctx context.Context) (v *types.GitSync, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGitSync is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGitSync requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGitSync: %w", err)
+	}
+	return oldValue.GitSync, nil
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (m *SpaceMutation) ClearGitSync() {
+	m.git_sync = nil
+	m.clearedFields[space.FieldGitSync] = struct{}{}
+}
+
+// GitSyncCleared returns if the "git_sync" field was cleared in this mutation.
+func (m *SpaceMutation) GitSyncCleared() bool {
+	_, ok := m.clearedFields[space.FieldGitSync]
+	return ok
+}
+
+// ResetGitSync resets all changes to the "git_sync" field.
+func (m *SpaceMutation) ResetGitSync() {
+	m.git_sync = nil
+	delete(m.clearedFields, space.FieldGitSync)
+}
+
 // ClearOrganization clears the "organization" edge to the Organization entity.
 func (m *SpaceMutation) ClearOrganization() {
 	m.clearedorganization = true
@@ -17876,7 +18145,7 @@ func (m *SpaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SpaceMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.organization != nil {
 		fields = append(fields, space.FieldOrganizationID)
 	}
@@ -17934,6 +18203,9 @@ func (m *SpaceMutation) Fields() []string {
 	if m.deleted_at != nil {
 		fields = append(fields, space.FieldDeletedAt)
 	}
+	if m.git_sync != nil {
+		fields = append(fields, space.FieldGitSync)
+	}
 	return fields
 }
 
@@ -17980,6 +18252,8 @@ func (m *SpaceMutation) Field(name string) (ent.Value, bool) {
 		return m.UpdatedAt()
 	case space.FieldDeletedAt:
 		return m.DeletedAt()
+	case space.FieldGitSync:
+		return m.GitSync()
 	}
 	return nil, false
 }
@@ -18027,6 +18301,8 @@ func (m *SpaceMutation) OldField(ctx context.Context, name string) (ent.Value, e
 		return m.OldUpdatedAt(ctx)
 	case space.FieldDeletedAt:
 		return m.OldDeletedAt(ctx)
+	case space.FieldGitSync:
+		return m.OldGitSync(ctx)
 	}
 	return nil, fmt.Errorf("unknown Space field %s", name)
 }
@@ -18169,6 +18445,13 @@ func (m *SpaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetDeletedAt(v)
 		return nil
+	case space.FieldGitSync:
+		v, ok := value.(*types.GitSync)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGitSync(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)
 }
@@ -18265,6 +18548,9 @@ func (m *SpaceMutation) ClearedFields() []string {
 	if m.FieldCleared(space.FieldDeletedAt) {
 		fields = append(fields, space.FieldDeletedAt)
 	}
+	if m.FieldCleared(space.FieldGitSync) {
+		fields = append(fields, space.FieldGitSync)
+	}
 	return fields
 }
 
@@ -18293,6 +18579,9 @@ func (m *SpaceMutation) ClearField(name string) error {
 		return nil
 	case space.FieldDeletedAt:
 		m.ClearDeletedAt()
+		return nil
+	case space.FieldGitSync:
+		m.ClearGitSync()
 		return nil
 	}
 	return fmt.Errorf("unknown Space nullable field %s", name)
@@ -18358,6 +18647,9 @@ func (m *SpaceMutation) ResetField(name string) error {
 		return nil
 	case space.FieldDeletedAt:
 		m.ResetDeletedAt()
+		return nil
+	case space.FieldGitSync:
+		m.ResetGitSync()
 		return nil
 	}
 	return fmt.Errorf("unknown Space field %s", name)

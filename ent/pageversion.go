@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"quire/ent/pageversion"
 	"quire/internal/document"
+	"quire/internal/types"
 	"strings"
 	"time"
 
@@ -57,6 +58,8 @@ type PageVersion struct {
 	Refs []map[string]string `json:"refs,omitempty"`
 	// Anchors holds the value of the "anchors" field.
 	Anchors []string `json:"anchors,omitempty"`
+	// Git holds the value of the "git" field.
+	Git *types.GitBlob `json:"git,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt    time.Time `json:"created_at,omitempty"`
 	selectValues sql.SelectValues
@@ -67,7 +70,7 @@ func (*PageVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case pageversion.FieldLayout, pageversion.FieldCover, pageversion.FieldVariables, pageversion.FieldLink, pageversion.FieldRefs, pageversion.FieldAnchors:
+		case pageversion.FieldLayout, pageversion.FieldCover, pageversion.FieldVariables, pageversion.FieldLink, pageversion.FieldRefs, pageversion.FieldAnchors, pageversion.FieldGit:
 			values[i] = new([]byte)
 		case pageversion.FieldHidden:
 			values[i] = new(sql.NullBool)
@@ -223,6 +226,14 @@ func (_m *PageVersion) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field anchors: %w", err)
 				}
 			}
+		case pageversion.FieldGit:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field git", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Git); err != nil {
+					return fmt.Errorf("unmarshal field git: %w", err)
+				}
+			}
 		case pageversion.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
 				return fmt.Errorf("unexpected type %T for field created_at", values[i])
@@ -323,6 +334,9 @@ func (_m *PageVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("anchors=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Anchors))
+	builder.WriteString(", ")
+	builder.WriteString("git=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Git))
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"quire/ent/pageversion"
 	"quire/internal/document"
+	"quire/internal/types"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -215,6 +216,12 @@ func (_c *PageVersionCreate) SetRefs(v []map[string]string) *PageVersionCreate {
 // SetAnchors sets the "anchors" field.
 func (_c *PageVersionCreate) SetAnchors(v []string) *PageVersionCreate {
 	_c.mutation.SetAnchors(v)
+	return _c
+}
+
+// SetGit sets the "git" field.
+func (_c *PageVersionCreate) SetGit(v *types.GitBlob) *PageVersionCreate {
+	_c.mutation.SetGit(v)
 	return _c
 }
 
@@ -480,6 +487,10 @@ func (_c *PageVersionCreate) createSpec() (*PageVersion, *sqlgraph.CreateSpec) {
 		_spec.SetField(pageversion.FieldAnchors, field.TypeJSON, value)
 		_node.Anchors = value
 	}
+	if value, ok := _c.mutation.Git(); ok {
+		_spec.SetField(pageversion.FieldGit, field.TypeJSON, value)
+		_node.Git = value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(pageversion.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -609,6 +620,9 @@ func (u *PageVersionUpsertOne) UpdateNewValues() *PageVersionUpsertOne {
 		}
 		if _, exists := u.create.mutation.Anchors(); exists {
 			s.SetIgnore(pageversion.FieldAnchors)
+		}
+		if _, exists := u.create.mutation.Git(); exists {
+			s.SetIgnore(pageversion.FieldGit)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(pageversion.FieldCreatedAt)
@@ -883,6 +897,9 @@ func (u *PageVersionUpsertBulk) UpdateNewValues() *PageVersionUpsertBulk {
 			}
 			if _, exists := b.mutation.Anchors(); exists {
 				s.SetIgnore(pageversion.FieldAnchors)
+			}
+			if _, exists := b.mutation.Git(); exists {
+				s.SetIgnore(pageversion.FieldGit)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(pageversion.FieldCreatedAt)

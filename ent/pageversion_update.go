@@ -89,6 +89,9 @@ func (_u *PageVersionUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.AnchorsCleared() {
 		_spec.ClearField(pageversion.FieldAnchors, field.TypeJSON)
 	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(pageversion.FieldGit, field.TypeJSON)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{pageversion.Label}
@@ -200,6 +203,9 @@ func (_u *PageVersionUpdateOne) sqlSave(ctx context.Context) (_node *PageVersion
 	}
 	if _u.mutation.AnchorsCleared() {
 		_spec.ClearField(pageversion.FieldAnchors, field.TypeJSON)
+	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(pageversion.FieldGit, field.TypeJSON)
 	}
 	_node = &PageVersion{config: _u.config}
 	_spec.Assign = _node.assignValues

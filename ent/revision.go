@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"quire/ent/revision"
 	"quire/ent/space"
+	"quire/internal/types"
 	"strings"
 	"time"
 
@@ -37,6 +38,8 @@ type Revision struct {
 	AuthorID *string `json:"author_id,omitempty"`
 	// Variables holds the value of the "variables" field.
 	Variables map[string]interface{} `json:"variables,omitempty"`
+	// Git holds the value of the "git" field.
+	Git *types.GitCommit `json:"git,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the RevisionQuery when eager-loading is set.
 	Edges        RevisionEdges `json:"edges"`
@@ -79,7 +82,7 @@ func (*Revision) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case revision.FieldParents, revision.FieldChain, revision.FieldVariables:
+		case revision.FieldParents, revision.FieldChain, revision.FieldVariables, revision.FieldGit:
 			values[i] = new([]byte)
 		case revision.FieldID, revision.FieldSpaceID, revision.FieldType, revision.FieldBaseID, revision.FieldChangeRequestID, revision.FieldAuthorID:
 			values[i] = new(sql.NullString)
@@ -169,6 +172,14 @@ func (_m *Revision) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field variables: %w", err)
 				}
 			}
+		case revision.FieldGit:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field git", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Git); err != nil {
+					return fmt.Errorf("unmarshal field git: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -247,6 +258,9 @@ func (_m *Revision) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("variables=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Variables))
+	builder.WriteString(", ")
+	builder.WriteString("git=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Git))
 	builder.WriteByte(')')
 	return builder.String()
 }

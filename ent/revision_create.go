@@ -9,6 +9,7 @@ import (
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/space"
+	"quire/internal/types"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -116,6 +117,12 @@ func (_c *RevisionCreate) SetNillableAuthorID(v *string) *RevisionCreate {
 // SetVariables sets the "variables" field.
 func (_c *RevisionCreate) SetVariables(v map[string]interface{}) *RevisionCreate {
 	_c.mutation.SetVariables(v)
+	return _c
+}
+
+// SetGit sets the "git" field.
+func (_c *RevisionCreate) SetGit(v *types.GitCommit) *RevisionCreate {
+	_c.mutation.SetGit(v)
 	return _c
 }
 
@@ -291,6 +298,10 @@ func (_c *RevisionCreate) createSpec() (*Revision, *sqlgraph.CreateSpec) {
 		_spec.SetField(revision.FieldVariables, field.TypeJSON, value)
 		_node.Variables = value
 	}
+	if value, ok := _c.mutation.Git(); ok {
+		_spec.SetField(revision.FieldGit, field.TypeJSON, value)
+		_node.Git = value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -419,6 +430,9 @@ func (u *RevisionUpsertOne) UpdateNewValues() *RevisionUpsertOne {
 		}
 		if _, exists := u.create.mutation.Variables(); exists {
 			s.SetIgnore(revision.FieldVariables)
+		}
+		if _, exists := u.create.mutation.Git(); exists {
+			s.SetIgnore(revision.FieldGit)
 		}
 	}))
 	return u
@@ -660,6 +674,9 @@ func (u *RevisionUpsertBulk) UpdateNewValues() *RevisionUpsertBulk {
 			}
 			if _, exists := b.mutation.Variables(); exists {
 				s.SetIgnore(revision.FieldVariables)
+			}
+			if _, exists := b.mutation.Git(); exists {
+				s.SetIgnore(revision.FieldGit)
 			}
 		}
 	}))

@@ -131,6 +131,9 @@ func (_u *RevisionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.VariablesCleared() {
 		_spec.ClearField(revision.FieldVariables, field.TypeJSON)
 	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(revision.FieldGit, field.TypeJSON)
+	}
 	if _u.mutation.EntriesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -328,6 +331,9 @@ func (_u *RevisionUpdateOne) sqlSave(ctx context.Context) (_node *Revision, err 
 	}
 	if _u.mutation.VariablesCleared() {
 		_spec.ClearField(revision.FieldVariables, field.TypeJSON)
+	}
+	if _u.mutation.GitCleared() {
+		_spec.ClearField(revision.FieldGit, field.TypeJSON)
 	}
 	if _u.mutation.EntriesCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -96,7 +96,7 @@ func init() {
 	fileversionFields := schema.FileVersion{}.Fields()
 	_ = fileversionFields
 	// fileversionDescCreatedAt is the schema descriptor for created_at field.
-	fileversionDescCreatedAt := fileversionFields[9].Descriptor()
+	fileversionDescCreatedAt := fileversionFields[10].Descriptor()
 	// fileversion.DefaultCreatedAt holds the default value on creation for the created_at field.
 	fileversion.DefaultCreatedAt = fileversionDescCreatedAt.Default.(func() time.Time)
 	// fileversionDescID is the schema descriptor for id field.
@@ -252,7 +252,7 @@ func init() {
 	// pageversion.DefaultMetaHash holds the default value on creation for the meta_hash field.
 	pageversion.DefaultMetaHash = pageversionDescMetaHash.Default.(string)
 	// pageversionDescCreatedAt is the schema descriptor for created_at field.
-	pageversionDescCreatedAt := pageversionFields[20].Descriptor()
+	pageversionDescCreatedAt := pageversionFields[21].Descriptor()
 	// pageversion.DefaultCreatedAt holds the default value on creation for the created_at field.
 	pageversion.DefaultCreatedAt = pageversionDescCreatedAt.Default.(func() time.Time)
 	// pageversionDescID is the schema descriptor for id field.

@@ -59,6 +59,8 @@ type Space struct {
 	UpdatedAt time.Time `json:"updated_at,omitempty"`
 	// DeletedAt holds the value of the "deleted_at" field.
 	DeletedAt *time.Time `json:"deleted_at,omitempty"`
+	// GitSync holds the value of the "git_sync" field.
+	GitSync *types.GitSync `json:"git_sync,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the SpaceQuery when eager-loading is set.
 	Edges        SpaceEdges `json:"edges"`
@@ -136,7 +138,7 @@ func (*Space) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case space.FieldMergeRules:
+		case space.FieldMergeRules, space.FieldGitSync:
 			values[i] = new([]byte)
 		case space.FieldChangeRequests, space.FieldChangeRequestsOpen, space.FieldChangeRequestsDraft, space.FieldComments:
 			values[i] = new(sql.NullInt64)
@@ -286,6 +288,14 @@ func (_m *Space) assignValues(columns []string, values []any) error {
 				_m.DeletedAt = new(time.Time)
 				*_m.DeletedAt = value.Time
 			}
+		case space.FieldGitSync:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field git_sync", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.GitSync); err != nil {
+					return fmt.Errorf("unmarshal field git_sync: %w", err)
+				}
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -413,6 +423,9 @@ func (_m *Space) String() string {
 		builder.WriteString("deleted_at=")
 		builder.WriteString(v.Format(time.ANSIC))
 	}
+	builder.WriteString(", ")
+	builder.WriteString("git_sync=")
+	builder.WriteString(fmt.Sprintf("%v", _m.GitSync))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -271,6 +271,12 @@ func (_c *SpaceCreate) SetNillableDeletedAt(v *time.Time) *SpaceCreate {
 	return _c
 }
 
+// SetGitSync sets the "git_sync" field.
+func (_c *SpaceCreate) SetGitSync(v *types.GitSync) *SpaceCreate {
+	_c.mutation.SetGitSync(v)
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *SpaceCreate) SetID(v string) *SpaceCreate {
 	_c.mutation.SetID(v)
@@ -575,6 +581,10 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.DeletedAt(); ok {
 		_spec.SetField(space.FieldDeletedAt, field.TypeTime, value)
 		_node.DeletedAt = &value
+	}
+	if value, ok := _c.mutation.GitSync(); ok {
+		_spec.SetField(space.FieldGitSync, field.TypeJSON, value)
+		_node.GitSync = value
 	}
 	if nodes := _c.mutation.OrganizationIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -980,6 +990,24 @@ func (u *SpaceUpsert) ClearDeletedAt() *SpaceUpsert {
 	return u
 }
 
+// SetGitSync sets the "git_sync" field.
+func (u *SpaceUpsert) SetGitSync(v *types.GitSync) *SpaceUpsert {
+	u.Set(space.FieldGitSync, v)
+	return u
+}
+
+// UpdateGitSync sets the "git_sync" field to the value that was provided on create.
+func (u *SpaceUpsert) UpdateGitSync() *SpaceUpsert {
+	u.SetExcluded(space.FieldGitSync)
+	return u
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (u *SpaceUpsert) ClearGitSync() *SpaceUpsert {
+	u.SetNull(space.FieldGitSync)
+	return u
+}
+
 // UpdateNewValues updates the mutable fields using the new values that were set on create except the ID field.
 // Using this option is equivalent to using:
 //
@@ -1343,6 +1371,27 @@ func (u *SpaceUpsertOne) UpdateDeletedAt() *SpaceUpsertOne {
 func (u *SpaceUpsertOne) ClearDeletedAt() *SpaceUpsertOne {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDeletedAt()
+	})
+}
+
+// SetGitSync sets the "git_sync" field.
+func (u *SpaceUpsertOne) SetGitSync(v *types.GitSync) *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetGitSync(v)
+	})
+}
+
+// UpdateGitSync sets the "git_sync" field to the value that was provided on create.
+func (u *SpaceUpsertOne) UpdateGitSync() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateGitSync()
+	})
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (u *SpaceUpsertOne) ClearGitSync() *SpaceUpsertOne {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearGitSync()
 	})
 }
 
@@ -1876,6 +1925,27 @@ func (u *SpaceUpsertBulk) UpdateDeletedAt() *SpaceUpsertBulk {
 func (u *SpaceUpsertBulk) ClearDeletedAt() *SpaceUpsertBulk {
 	return u.Update(func(s *SpaceUpsert) {
 		s.ClearDeletedAt()
+	})
+}
+
+// SetGitSync sets the "git_sync" field.
+func (u *SpaceUpsertBulk) SetGitSync(v *types.GitSync) *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.SetGitSync(v)
+	})
+}
+
+// UpdateGitSync sets the "git_sync" field to the value that was provided on create.
+func (u *SpaceUpsertBulk) UpdateGitSync() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.UpdateGitSync()
+	})
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (u *SpaceUpsertBulk) ClearGitSync() *SpaceUpsertBulk {
+	return u.Update(func(s *SpaceUpsert) {
+		s.ClearGitSync()
 	})
 }
 

@@ -336,6 +336,18 @@ func (_u *SpaceUpdate) ClearDeletedAt() *SpaceUpdate {
 	return _u
 }
 
+// SetGitSync sets the "git_sync" field.
+func (_u *SpaceUpdate) SetGitSync(v *types.GitSync) *SpaceUpdate {
+	_u.mutation.SetGitSync(v)
+	return _u
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (_u *SpaceUpdate) ClearGitSync() *SpaceUpdate {
+	_u.mutation.ClearGitSync()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdate) SetOrganization(v *Organization) *SpaceUpdate {
 	return _u.SetOrganizationID(v.ID)
@@ -598,6 +610,12 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.DeletedAtCleared() {
 		_spec.ClearField(space.FieldDeletedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.GitSync(); ok {
+		_spec.SetField(space.FieldGitSync, field.TypeJSON, value)
+	}
+	if _u.mutation.GitSyncCleared() {
+		_spec.ClearField(space.FieldGitSync, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1114,6 +1132,18 @@ func (_u *SpaceUpdateOne) ClearDeletedAt() *SpaceUpdateOne {
 	return _u
 }
 
+// SetGitSync sets the "git_sync" field.
+func (_u *SpaceUpdateOne) SetGitSync(v *types.GitSync) *SpaceUpdateOne {
+	_u.mutation.SetGitSync(v)
+	return _u
+}
+
+// ClearGitSync clears the value of the "git_sync" field.
+func (_u *SpaceUpdateOne) ClearGitSync() *SpaceUpdateOne {
+	_u.mutation.ClearGitSync()
+	return _u
+}
+
 // SetOrganization sets the "organization" edge to the Organization entity.
 func (_u *SpaceUpdateOne) SetOrganization(v *Organization) *SpaceUpdateOne {
 	return _u.SetOrganizationID(v.ID)
@@ -1406,6 +1436,12 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 	}
 	if _u.mutation.DeletedAtCleared() {
 		_spec.ClearField(space.FieldDeletedAt, field.TypeTime)
+	}
+	if value, ok := _u.mutation.GitSync(); ok {
+		_spec.SetField(space.FieldGitSync, field.TypeJSON, value)
+	}
+	if _u.mutation.GitSyncCleared() {
+		_spec.ClearField(space.FieldGitSync, field.TypeJSON)
 	}
 	if _u.mutation.OrganizationCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -8,6 +8,7 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/sites"
 )
@@ -25,4 +26,7 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// Git imports and exports spaces' content from and to Git
+	// repositories.
+	Git *gitsync.Service
 }

@@ -5,7 +5,7 @@
 # interop/package.json). Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, git, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 
@@ -93,7 +93,10 @@ QUIRE_READER_TOKEN="$(json token <<<"$reader")"
 PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
 QUIRE_URL="http://127.0.0.1:$PORT"
 log "serving on $QUIRE_URL"
-"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" >"$TMP/server.log" 2>&1 &
+# The git area imports from and exports to local repositories there.
+QUIRE_GIT_DIR="$TMP/git"
+mkdir -p "$QUIRE_GIT_DIR"
+"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-file-roots "$QUIRE_GIT_DIR" >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 healthy=""
 for _ in $(seq 1 150); do
@@ -119,5 +122,5 @@ fi
 
 # 5. Run the client against the server.
 log "running interop/test.mjs"
-export QUIRE_URL QUIRE_TOKEN QUIRE_READER_TOKEN QUIRE_ORG_ID QUIRE_ORG2_ID QUIRE_USER_ID QUIRE_READER_ID
+export QUIRE_URL QUIRE_TOKEN QUIRE_READER_TOKEN QUIRE_ORG_ID QUIRE_ORG2_ID QUIRE_USER_ID QUIRE_READER_ID QUIRE_GIT_DIR
 (cd "$HERE" && timeout 300 node test.mjs "$@")

@@ -56,7 +56,7 @@ type PDFParams struct {
 
 // CompatParams are accepted for compatibility and change nothing.
 type CompatParams struct {
-	Metadata *bool `query:"metadata" doc:"Accepted for compatibility (default true); Quire keeps no Git metadata, so both values answer the same."`
+	Metadata *bool `query:"metadata" doc:"false leaves out the Git metadata (git) of the revision, its pages and files, which changes with every Git sync (default true)."`
 	Computed *bool `query:"computed" doc:"Accepted for compatibility (default true); Quire has no computed content."`
 }
 

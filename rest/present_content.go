@@ -15,19 +15,50 @@ import (
 
 // The presenters of revisions, pages and files.
 
-func (a *API) revisions() *Kind[*graph.Revision, *Revision] { return presents(a.presentRevision) }
+func (a *API) revisions() *Kind[*graph.Revision, *Revision] {
+	return presentsContent(a.presentRevision, func(r *Revision) {
+		r.Git = nil
+		stripPages(r.Pages)
+		for _, f := range r.Files {
+			f.Git = nil
+		}
+	})
+}
 
-func (a *API) files() *Kind[*graph.ContentFile, *File] { return presents(a.presentFile) }
+func (a *API) files() *Kind[*graph.ContentFile, *File] {
+	return presentsContent(a.presentFile, func(f *File) { f.Git = nil })
+}
 
 // pageTrees present the page tree of a revision.
 func (a *API) pageTrees() *Kind[[]*graph.ContentPage, *PageList] {
-	return presents(func(ctx context.Context, pages []*graph.ContentPage) (*PageList, error) {
+	return presentsContent(func(ctx context.Context, pages []*graph.ContentPage) (*PageList, error) {
 		out, err := a.presentTree(ctx, pages)
 		if err != nil {
 			return nil, err
 		}
 		return &PageList{Pages: out}, nil
-	})
+	}, func(l *PageList) { stripPages(l.Pages) })
+}
+
+// presentsContent makes a Kind of a content presenter whose Git metadata
+// (mutable: it changes with every sync) is left out when the request asks
+// for metadata=false.
+func presentsContent[T, J any](one func(ctx context.Context, v T) (J, error), strip func(J)) *Kind[T, J] {
+	return &Kind[T, J]{one: func(ctx context.Context, req *Request, v T) (J, error) {
+		j, err := one(ctx, v)
+		if err == nil && req.HTTP.URL.Query().Get("metadata") == "false" {
+			strip(j)
+		}
+		return j, err
+	}}
+}
+
+// stripPages leaves the Git metadata out of a page tree.
+func stripPages(pages []*Page) {
+	for _, p := range pages {
+		p.Git = nil
+		stripPages(p.Pages)
+	}
 }
 
 // pageRead is a page read as its query asks: its content as a document
@@ -39,7 +70,7 @@ type pageRead struct {
 }
 
 func (a *API) pageReads() *Kind[*pageRead, *Page] {
-	return presents(func(ctx context.Context, r *pageRead) (*Page, error) {
+	return presentsContent(func(ctx context.Context, r *pageRead) (*Page, error) {
 		out, err := a.presentPage(ctx, r.page)
 		if err != nil || r.page.Type != graph.PageTypeDocument {
 			return out, err
@@ -59,7 +90,7 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 			return nil, err
 		}
 		return out, nil
-	})
+	}, func(p *Page) { stripPages([]*Page{p}) })
 }
 
 // Page is the documented revision page: a document page (kind "sheet"), a
@@ -84,6 +115,29 @@ type Page struct {
 	Href        string            `json:"href,omitempty" doc:"URL of a link page whose target is a URL."`
 	Document    json.RawMessage   `json:"document,omitempty" doc:"Content of a document page (JSON document); on the page read, only with format=document."`
 	Markdown    *string           `json:"markdown,omitempty" doc:"Content of a document page as Markdown, on the page read with format=markdown."`
+	Git         *GitSyncBlob      `json:"git,omitempty" doc:"Where the page came from in a Git repository (left out with metadata=false)."`
+}
+
+// GitSyncBlob is a file of a Git commit.
+type GitSyncBlob struct {
+	OID  string `json:"oid"`
+	Path string `json:"path"`
+}
+
+// GitSyncCommit is a Git commit a revision was imported from.
+type GitSyncCommit struct {
+	OID              string `json:"oid"`
+	Message          string `json:"message"`
+	CreatedByService bool   `json:"createdByService" doc:"True when the commit was written by an export of Quire's."`
+	URL              string `json:"url,omitempty" doc:"The commit's URL at the provider."`
+	Ref              string `json:"ref,omitempty" doc:"The ref the commit was read from."`
+}
+
+func gitBlob(g *types.GitBlob) *GitSyncBlob {
+	if g == nil {
+		return nil
+	}
+	return &GitSyncBlob{OID: g.OID, Path: g.Path}
 }
 
 // File is the documented revision file.
@@ -94,6 +148,7 @@ type File struct {
 	DownloadURL string                `json:"downloadURL" doc:"Signed link to the file's bytes; it expires."`
 	Size        int64                 `json:"size"`
 	Dimensions  *model.FileDimensions `json:"dimensions,omitempty" doc:"Width and height of an image, when they could be read."`
+	Git         *GitSyncBlob          `json:"git,omitempty" doc:"Where the file came from in a Git repository (left out with metadata=false)."`
 }
 
 // ReusableContent is an entry of a revision's reusable contents (Quire has
@@ -116,6 +171,7 @@ type Revision struct {
 	CreatedAt        time.Time           `json:"createdAt"`
 	MergedFrom       *ChangeRequest      `json:"mergedFrom,omitempty" doc:"The change request a merge revision merged."`
 	URLs             *model.RevisionUrls `json:"urls"`
+	Git              *GitSyncCommit      `json:"git,omitempty" doc:"The Git commit the revision was imported from (left out with metadata=false)."`
 }
 
 // PageList is the body of the page tree reads.
@@ -228,7 +284,7 @@ func (a *API) pageWith(docs map[string]json.RawMessage) func(context.Context, *g
 // pageFields presents a page without its children and content.
 func (a *API) pageFields(ctx context.Context, p *graph.ContentPage) (*Page, error) {
 	pr := a.r.Page()
-	out := &Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Kind: pageKinds[p.Type], Type: p.Type, Hidden: p.Hidden}
+	out := &Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Kind: pageKinds[p.Type], Type: p.Type, Hidden: p.Hidden, Git: gitBlob(p.Git)}
 	if out.Kind == "" {
 		out.Kind = p.Type
 	}
@@ -281,7 +337,7 @@ func (a *API) presentFile(ctx context.Context, f *graph.ContentFile) (*File, err
 	if err != nil {
 		return nil, err
 	}
-	return &File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: url, Size: f.Size, Dimensions: dims}, nil
+	return &File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: url, Size: f.Size, Dimensions: dims, Git: gitBlob(f.Git)}, nil
 }
 
 // presentRevision presents a revision with its page tree and files.
@@ -317,6 +373,9 @@ func (a *API) presentRevision(ctx context.Context, rev *graph.Revision) (*Revisi
 	out := &Revision{
 		Object: "revision", ID: rev.ID, Type: string(typ), Parents: parents, Pages: pages, Files: files,
 		ReusableContents: []ReusableContent{}, Variables: vars, CreatedAt: rev.CreatedAt.UTC(), URLs: urls,
+	}
+	if g := rev.Git; g != nil {
+		out.Git = &GitSyncCommit{OID: g.OID, Message: g.Message, CreatedByService: g.CreatedByService, URL: g.URL, Ref: g.Ref}
 	}
 	if typ == model.RevisionTypeMerge {
 		cr, err := rr.ChangeRequest(ctx, rev)

@@ -140,6 +140,7 @@ type Space struct {
 	ChangeRequestsOpen  int                    `json:"changeRequestsOpen"`
 	ChangeRequestsDraft int                    `json:"changeRequestsDraft"`
 	Permissions         *leaf.SpacePermissions `json:"permissions"`
+	GitSync             *GitSyncState          `json:"gitSync,omitempty" doc:"The Git provider set up on the space, once an import or export completed."`
 }
 
 func (s *Space) apiLocation() string { return s.URLs.Location }
@@ -159,13 +160,17 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 		d := s.DeletedAt.UTC()
 		deleted = &d
 	}
+	gs, err := sr.GitSync(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	return &Space{
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
 		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), DeletedAt: deleted, EditMode: s.EditMode,
 		MergeRules: s.MergeRules, URLs: urls, Organization: s.OrganizationID, Parent: s.ParentID,
 		Language: s.Language, Revision: s.RevisionID, DefaultLevel: s.DefaultLevel, Comments: s.Comments,
 		ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
-		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: perms,
+		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: perms, GitSync: gitSyncState(gs),
 	}, nil
 }
 

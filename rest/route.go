@@ -140,6 +140,10 @@ func pages(params []Param) bool {
 // Created documents and answers 201, with a Location header.
 func (r Route) Created() Route { r.Status = http.StatusCreated; return r }
 
+// NoContent documents and answers 204 without a body: the operation was
+// started.
+func (r Route) NoContent() Route { r.Status = http.StatusNoContent; return r }
+
 // OptionalBody lets the JSON body be left out: it counts as {}.
 func (r Route) OptionalBody() Route { r.BodyOptional = true; return r }
 

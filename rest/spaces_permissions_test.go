@@ -62,6 +62,15 @@ func TestSpacePermissionMatrix(t *testing.T) {
 				map[string]int{"admin": 200, "editor": 403, "reader": 403, "outsider": 404, "anon": 401}},
 			{"transfer", "POST", sp("transfer"), map[string]any{"organization": team.Other.ID}, false,
 				map[string]int{"admin": 200, "editor": 403, "reader": 403, "outsider": 404, "anon": 401}},
+			{"git import", "POST", sp("git", "import"), map[string]any{"url": "https://git.example.com/docs.git", "ref": "refs/heads/main"}, false,
+				map[string]int{"admin": 204, "editor": 204, "reader": 403, "outsider": 404, "anon": 401}},
+			{"git export", "POST", sp("git", "export"), map[string]any{"url": "https://git.example.com/docs.git", "ref": "refs/heads/main", "commitMessage": "Docs"}, false,
+				map[string]int{"admin": 204, "editor": 204, "reader": 403, "outsider": 404, "anon": 401}},
+			// A space that never synced has no Git provider to show or remove.
+			{"git info", "GET", sp("git", "info"), nil, false,
+				map[string]int{"admin": 404, "editor": 404, "reader": 404, "outsider": 404, "anon": 401}},
+			{"git legacy installation", "DELETE", sp("git", "legacy-installation"), nil, false,
+				map[string]int{"admin": 204, "editor": 403, "reader": 403, "outsider": 404, "anon": 401}},
 		}
 		actors := []struct {
 			name  string

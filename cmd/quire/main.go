@@ -44,6 +44,7 @@ const (
 	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
+	envGitFileRoots   = "QUIRE_GIT_FILE_ROOTS"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 
 	"quire/internal/app"
 	"quire/internal/db"
+	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
@@ -58,9 +61,27 @@ func positiveDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// fileRoots parses --git-file-roots: absolute paths of directories.
+func fileRoots(list string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("%q is not an absolute path", p)
+		}
+		if st, err := os.Stat(p); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("%q is not a directory", p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out, nil
+}
+
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -71,8 +92,14 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
 	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
 		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
+	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
+		"directories (comma-separated) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	roots, err := fileRoots(*gitRoots)
+	if err != nil {
+		return e.usageError(fs, "--git-file-roots: %v", err)
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -127,7 +154,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The engines, connected once, serve both doors and the background jobs.
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
-		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval})
+		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
+		Git: gitsync.Config{FileRoots: roots}})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,

@@ -76,6 +76,31 @@ func TestRequestTimeoutFromEnv(t *testing.T) {
 	}
 }
 
+// --git-file-roots (or its environment variable) names existing
+// directories by absolute paths; anything else is a usage error.
+func TestGitFileRoots(t *testing.T) {
+	dir := t.TempDir()
+	got, err := fileRoots(" " + dir + " ,, " + dir + "/ ")
+	if err != nil || len(got) != 2 || got[0] != dir || got[1] != dir {
+		t.Errorf("fileRoots: %q, %v", got, err)
+	}
+	if got, err := fileRoots(""); err != nil || got != nil {
+		t.Errorf("no roots: %q, %v", got, err)
+	}
+	for _, bad := range []string{"relative/dir", dir + "/missing"} {
+		var stdout, stderr bytes.Buffer
+		getenv := func(k string) string {
+			if k == "QUIRE_GIT_FILE_ROOTS" {
+				return bad
+			}
+			return ""
+		}
+		if code := run(t.Context(), []string{"serve"}, &stdout, &stderr, getenv); code != 2 || !strings.Contains(stderr.String(), "--git-file-roots") {
+			t.Errorf("%q: exit %d: %s", bad, code, stderr.String())
+		}
+	}
+}
+
 // The connection's write timeout stays beyond every deadline, so that the
 // answer to a request past its deadline can be written.
 func TestWriteTimeoutFor(t *testing.T) {

@@ -29,6 +29,8 @@ const (
 	FieldWidth = "width"
 	// FieldHeight holds the string denoting the height field in the database.
 	FieldHeight = "height"
+	// FieldGit holds the string denoting the git field in the database.
+	FieldGit = "git"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// Table holds the table name of the fileversion in the database.
@@ -46,6 +48,7 @@ var Columns = []string{
 	FieldBlobID,
 	FieldWidth,
 	FieldHeight,
+	FieldGit,
 	FieldCreatedAt,
 }
 

@@ -574,6 +574,16 @@ func HeightNotNil() predicate.FileVersion {
 	return predicate.FileVersion(sql.FieldNotNull(FieldHeight))
 }
 
+// GitIsNil applies the IsNil predicate on the "git" field.
+func GitIsNil() predicate.FileVersion {
+	return predicate.FileVersion(sql.FieldIsNull(FieldGit))
+}
+
+// GitNotNil applies the NotNil predicate on the "git" field.
+func GitNotNil() predicate.FileVersion {
+	return predicate.FileVersion(sql.FieldNotNull(FieldGit))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.FileVersion {
 	return predicate.FileVersion(sql.FieldEQ(FieldCreatedAt, v))

@@ -142,6 +142,7 @@ var (
 		{Name: "blob_id", Type: field.TypeString},
 		{Name: "width", Type: field.TypeInt, Nullable: true},
 		{Name: "height", Type: field.TypeInt, Nullable: true},
+		{Name: "git", Type: field.TypeJSON, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 	}
 	// FileVersionsTable holds the schema information for the "file_versions" table.
@@ -284,6 +285,7 @@ var (
 		{Name: "meta_hash", Type: field.TypeString, Default: ""},
 		{Name: "refs", Type: field.TypeJSON, Nullable: true},
 		{Name: "anchors", Type: field.TypeJSON, Nullable: true},
+		{Name: "git", Type: field.TypeJSON, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 	}
 	// PageVersionsTable holds the schema information for the "page_versions" table.
@@ -337,6 +339,7 @@ var (
 		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
 		{Name: "author_id", Type: field.TypeString, Nullable: true},
 		{Name: "variables", Type: field.TypeJSON, Nullable: true},
+		{Name: "git", Type: field.TypeJSON, Nullable: true},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// RevisionsTable holds the schema information for the "revisions" table.
@@ -347,7 +350,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "revisions_spaces_revisions",
-				Columns:    []*schema.Column{RevisionsColumns[9]},
+				Columns:    []*schema.Column{RevisionsColumns[10]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -607,6 +610,7 @@ var (
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "updated_at", Type: field.TypeTime},
 		{Name: "deleted_at", Type: field.TypeTime, Nullable: true},
+		{Name: "git_sync", Type: field.TypeJSON, Nullable: true},
 		{Name: "parent_id", Type: field.TypeString, Nullable: true},
 		{Name: "organization_id", Type: field.TypeString},
 	}
@@ -618,13 +622,13 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "spaces_collections_spaces",
-				Columns:    []*schema.Column{SpacesColumns[18]},
+				Columns:    []*schema.Column{SpacesColumns[19]},
 				RefColumns: []*schema.Column{CollectionsColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "spaces_organizations_spaces",
-				Columns:    []*schema.Column{SpacesColumns[19]},
+				Columns:    []*schema.Column{SpacesColumns[20]},
 				RefColumns: []*schema.Column{OrganizationsColumns[0]},
 				OnDelete:   schema.NoAction,
 			},
@@ -633,12 +637,12 @@ var (
 			{
 				Name:    "space_organization_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[19], SpacesColumns[9]},
+				Columns: []*schema.Column{SpacesColumns[20], SpacesColumns[9]},
 			},
 			{
 				Name:    "space_parent_id",
 				Unique:  false,
-				Columns: []*schema.Column{SpacesColumns[18]},
+				Columns: []*schema.Column{SpacesColumns[19]},
 			},
 			{
 				Name:    "space_deleted_at",

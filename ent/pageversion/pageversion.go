@@ -51,6 +51,8 @@ const (
 	FieldRefs = "refs"
 	// FieldAnchors holds the string denoting the anchors field in the database.
 	FieldAnchors = "anchors"
+	// FieldGit holds the string denoting the git field in the database.
+	FieldGit = "git"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// Table holds the table name of the pageversion in the database.
@@ -79,6 +81,7 @@ var Columns = []string{
 	FieldMetaHash,
 	FieldRefs,
 	FieldAnchors,
+	FieldGit,
 	FieldCreatedAt,
 }
 

@@ -994,6 +994,16 @@ func AnchorsNotNil() predicate.PageVersion {
 	return predicate.PageVersion(sql.FieldNotNull(FieldAnchors))
 }
 
+// GitIsNil applies the IsNil predicate on the "git" field.
+func GitIsNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIsNull(FieldGit))
+}
+
+// GitNotNil applies the NotNil predicate on the "git" field.
+func GitNotNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotNull(FieldGit))
+}
+
 // CreatedAtEQ applies the EQ predicate on the "created_at" field.
 func CreatedAtEQ(v time.Time) predicate.PageVersion {
 	return predicate.PageVersion(sql.FieldEQ(FieldCreatedAt, v))

@@ -32,6 +32,8 @@ const (
 	FieldAuthorID = "author_id"
 	// FieldVariables holds the string denoting the variables field in the database.
 	FieldVariables = "variables"
+	// FieldGit holds the string denoting the git field in the database.
+	FieldGit = "git"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// EdgeEntries holds the string denoting the entries edge name in mutations.
@@ -66,6 +68,7 @@ var Columns = []string{
 	FieldChangeRequestID,
 	FieldAuthorID,
 	FieldVariables,
+	FieldGit,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).

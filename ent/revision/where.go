@@ -510,6 +510,16 @@ func VariablesNotNil() predicate.Revision {
 	return predicate.Revision(sql.FieldNotNull(FieldVariables))
 }
 
+// GitIsNil applies the IsNil predicate on the "git" field.
+func GitIsNil() predicate.Revision {
+	return predicate.Revision(sql.FieldIsNull(FieldGit))
+}
+
+// GitNotNil applies the NotNil predicate on the "git" field.
+func GitNotNil() predicate.Revision {
+	return predicate.Revision(sql.FieldNotNull(FieldGit))
+}
+
 // HasSpace applies the HasEdge predicate on the "space" edge.
 func HasSpace() predicate.Revision {
 	return predicate.Revision(func(s *sql.Selector) {

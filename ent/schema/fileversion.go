@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"quire/internal/ids"
+	"quire/internal/types"
 )
 
 // FileVersion is one immutable state of a file of a space; its bytes are a
@@ -27,6 +28,8 @@ func (FileVersion) Fields() []ent.Field {
 		// Image dimensions, when the file is an image the server can read.
 		field.Int("width").Optional().Nillable().Immutable(),
 		field.Int("height").Optional().Nillable().Immutable(),
+		// The Git blob the file was imported from, if any.
+		field.JSON("git", &types.GitBlob{}).Optional().Immutable(),
 		field.Time("created_at").Default(nowUTC).Immutable(),
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"quire/internal/document"
 	"quire/internal/ids"
+	"quire/internal/types"
 )
 
 // PageVersion is one immutable state of a page: its place in the tree, its
@@ -53,6 +54,8 @@ func (PageVersion) Fields() []ent.Field {
 		field.JSON("refs", []map[string]string{}).Optional().Immutable(),
 		// Heading anchors of the document.
 		field.JSON("anchors", []string{}).Optional().Immutable(),
+		// The Git blob the page was imported from (or exported to), if any.
+		field.JSON("git", &types.GitBlob{}).Optional().Immutable(),
 		field.Time("created_at").Default(nowUTC).Immutable(),
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/schema/field"
 
 	"quire/internal/ids"
+	"quire/internal/types"
 )
 
 // Revision is an immutable snapshot of a space's content.
@@ -35,6 +36,8 @@ func (Revision) Fields() []ent.Field {
 		field.String("author_id").Optional().Nillable().Immutable(),
 		// Space-level variables of the revision.
 		field.JSON("variables", map[string]any{}).Optional().Immutable(),
+		// The Git commit the revision was imported from, if any.
+		field.JSON("git", &types.GitCommit{}).Optional().Immutable(),
 	}
 }
 

@@ -38,6 +38,9 @@ func (Space) Fields() []ent.Field {
 		field.Time("created_at").Default(nowUTC).Immutable(),
 		field.Time("updated_at").Default(nowUTC).UpdateDefault(nowUTC),
 		field.Time("deleted_at").Optional().Nillable(),
+		// Git sync state: the provider set up on the space and the order of
+		// imports and exports (internal/gitsync); nil when it never synced.
+		field.JSON("git_sync", &types.GitSync{}).Optional(),
 	}
 }
 

@@ -1281,6 +1281,16 @@ func DeletedAtNotNil() predicate.Space {
 	return predicate.Space(sql.FieldNotNull(FieldDeletedAt))
 }
 
+// GitSyncIsNil applies the IsNil predicate on the "git_sync" field.
+func GitSyncIsNil() predicate.Space {
+	return predicate.Space(sql.FieldIsNull(FieldGitSync))
+}
+
+// GitSyncNotNil applies the NotNil predicate on the "git_sync" field.
+func GitSyncNotNil() predicate.Space {
+	return predicate.Space(sql.FieldNotNull(FieldGitSync))
+}
+
 // HasOrganization applies the HasEdge predicate on the "organization" edge.
 func HasOrganization() predicate.Space {
 	return predicate.Space(func(s *sql.Selector) {

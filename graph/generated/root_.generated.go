@@ -27,6 +27,8 @@ type ResolverRoot interface {
 	Collection() CollectionResolver
 	ContentLink() ContentLinkResolver
 	File() FileResolver
+	GitSyncCommit() GitSyncCommitResolver
+	GitSyncState() GitSyncStateResolver
 	Job() JobResolver
 	Member() MemberResolver
 	Mutation() MutationResolver
@@ -226,6 +228,7 @@ type ComplexityRoot struct {
 		ContentType func(childComplexity int) int
 		Dimensions  func(childComplexity int) int
 		DownloadURL func(childComplexity int) int
+		Git         func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Name        func(childComplexity int) int
 		Object      func(childComplexity int) int
@@ -235,6 +238,27 @@ type ComplexityRoot struct {
 	FileDimensions struct {
 		Height func(childComplexity int) int
 		Width  func(childComplexity int) int
+	}
+
+	GitSyncBlob struct {
+		OID  func(childComplexity int) int
+		Path func(childComplexity int) int
+	}
+
+	GitSyncCommit struct {
+		CreatedByService func(childComplexity int) int
+		Message          func(childComplexity int) int
+		OID              func(childComplexity int) int
+		Ref              func(childComplexity int) int
+		URL              func(childComplexity int) int
+	}
+
+	GitSyncState struct {
+		InstallationProvider func(childComplexity int) int
+		Integration          func(childComplexity int) int
+		RepoName             func(childComplexity int) int
+		URL                  func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
 	}
 
 	Job struct {
@@ -323,6 +347,7 @@ type ComplexityRoot struct {
 		CreateSpace                    func(childComplexity int, input model.CreateSpaceInput) int
 		DeleteCollection               func(childComplexity int, id string) int
 		DeleteFile                     func(childComplexity int, changeRequest string, file string, revision *string) int
+		DeleteLegacyGitInstallation    func(childComplexity int, space string) int
 		DeletePage                     func(childComplexity int, changeRequest string, page string, revision *string) int
 		DeleteSite                     func(childComplexity int, id string) int
 		DeleteSiteSection              func(childComplexity int, site string, id string) int
@@ -332,6 +357,8 @@ type ComplexityRoot struct {
 		DeleteSiteSpaceCustomization   func(childComplexity int, site string, siteSpace string) int
 		DeleteSpace                    func(childComplexity int, id string) int
 		DuplicateSpace                 func(childComplexity int, id string) int
+		ExportToGitRepository          func(childComplexity int, input model.ExportToGitRepositoryInput) int
+		ImportGitRepository            func(childComplexity int, input model.ImportGitRepositoryInput) int
 		MergeChangeRequest             func(childComplexity int, id string) int
 		MoveCollection                 func(childComplexity int, id string, input model.MoveInput) int
 		MovePage                       func(childComplexity int, input model.MovePageInput) int
@@ -428,6 +455,7 @@ type ComplexityRoot struct {
 		Description func(childComplexity int) int
 		Document    func(childComplexity int, evaluated *model.PageEvaluation) int
 		Emoji       func(childComplexity int) int
+		Git         func(childComplexity int) int
 		Hidden      func(childComplexity int) int
 		ID          func(childComplexity int) int
 		Layout      func(childComplexity int) int
@@ -502,6 +530,7 @@ type ComplexityRoot struct {
 		Revision         func(childComplexity int, id string) int
 		Site             func(childComplexity int, id string) int
 		Space            func(childComplexity int, id string, shareKey *string) int
+		SpaceGitInfo     func(childComplexity int, space string) int
 		Viewer           func(childComplexity int) int
 	}
 
@@ -511,6 +540,7 @@ type ComplexityRoot struct {
 		CreatedAt     func(childComplexity int) int
 		File          func(childComplexity int, id string) int
 		Files         func(childComplexity int) int
+		Git           func(childComplexity int) int
 		ID            func(childComplexity int) int
 		Links         func(childComplexity int, status *model.ContentReferenceStatus) int
 		Object        func(childComplexity int) int
@@ -753,6 +783,8 @@ type ComplexityRoot struct {
 		DeletedAt           func(childComplexity int) int
 		EditMode            func(childComplexity int) int
 		Emoji               func(childComplexity int) int
+		GitSync             func(childComplexity int) int
+		GitSyncJob          func(childComplexity int) int
 		ID                  func(childComplexity int) int
 		Language            func(childComplexity int) int
 		MergeRules          func(childComplexity int) int
@@ -1612,6 +1644,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.File.DownloadURL(childComplexity), true
 
+	case "File.git":
+		if e.ComplexityRoot.File.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.File.Git(childComplexity), true
+
 	case "File.id":
 		if e.ComplexityRoot.File.ID == nil {
 			break
@@ -1653,6 +1692,90 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.FileDimensions.Width(childComplexity), true
+
+	case "GitSyncBlob.oid":
+		if e.ComplexityRoot.GitSyncBlob.OID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncBlob.OID(childComplexity), true
+
+	case "GitSyncBlob.path":
+		if e.ComplexityRoot.GitSyncBlob.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncBlob.Path(childComplexity), true
+
+	case "GitSyncCommit.createdByService":
+		if e.ComplexityRoot.GitSyncCommit.CreatedByService == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.CreatedByService(childComplexity), true
+
+	case "GitSyncCommit.message":
+		if e.ComplexityRoot.GitSyncCommit.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Message(childComplexity), true
+
+	case "GitSyncCommit.oid":
+		if e.ComplexityRoot.GitSyncCommit.OID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.OID(childComplexity), true
+
+	case "GitSyncCommit.ref":
+		if e.ComplexityRoot.GitSyncCommit.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.Ref(childComplexity), true
+
+	case "GitSyncCommit.url":
+		if e.ComplexityRoot.GitSyncCommit.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncCommit.URL(childComplexity), true
+
+	case "GitSyncState.installationProvider":
+		if e.ComplexityRoot.GitSyncState.InstallationProvider == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.InstallationProvider(childComplexity), true
+
+	case "GitSyncState.integration":
+		if e.ComplexityRoot.GitSyncState.Integration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.Integration(childComplexity), true
+
+	case "GitSyncState.repoName":
+		if e.ComplexityRoot.GitSyncState.RepoName == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.RepoName(childComplexity), true
+
+	case "GitSyncState.url":
+		if e.ComplexityRoot.GitSyncState.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.URL(childComplexity), true
+
+	case "GitSyncState.updatedAt":
+		if e.ComplexityRoot.GitSyncState.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
 
 	case "Job.attempt":
 		if e.ComplexityRoot.Job.Attempt == nil {
@@ -2125,6 +2248,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.DeleteFile(childComplexity, args["changeRequest"].(string), args["file"].(string), args["revision"].(*string)), true
 
+	case "Mutation.deleteLegacyGitInstallation":
+		if e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteLegacyGitInstallation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation(childComplexity, args["space"].(string)), true
+
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
 			break
@@ -2232,6 +2367,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DuplicateSpace(childComplexity, args["id"].(string)), true
+
+	case "Mutation.exportToGitRepository":
+		if e.ComplexityRoot.Mutation.ExportToGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_exportToGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ExportToGitRepository(childComplexity, args["input"].(model.ExportToGitRepositoryInput)), true
+
+	case "Mutation.importGitRepository":
+		if e.ComplexityRoot.Mutation.ImportGitRepository == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_importGitRepository_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["input"].(model.ImportGitRepositoryInput)), true
 
 	case "Mutation.mergeChangeRequest":
 		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
@@ -2918,6 +3077,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.Emoji(childComplexity), true
 
+	case "Page.git":
+		if e.ComplexityRoot.Page.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Git(childComplexity), true
+
 	case "Page.hidden":
 		if e.ComplexityRoot.Page.Hidden == nil {
 			break
@@ -3323,6 +3489,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Space(childComplexity, args["id"].(string), args["shareKey"].(*string)), true
 
+	case "Query.spaceGitInfo":
+		if e.ComplexityRoot.Query.SpaceGitInfo == nil {
+			break
+		}
+
+		args, err := ec.field_Query_spaceGitInfo_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SpaceGitInfo(childComplexity, args["space"].(string)), true
+
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
 			break
@@ -3369,6 +3547,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Files(childComplexity), true
+
+	case "Revision.git":
+		if e.ComplexityRoot.Revision.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.Git(childComplexity), true
 
 	case "Revision.id":
 		if e.ComplexityRoot.Revision.ID == nil {
@@ -4530,6 +4715,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Space.Emoji(childComplexity), true
 
+	case "Space.gitSync":
+		if e.ComplexityRoot.Space.GitSync == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSync(childComplexity), true
+
+	case "Space.gitSyncJob":
+		if e.ComplexityRoot.Space.GitSyncJob == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.GitSyncJob(childComplexity), true
+
 	case "Space.id":
 		if e.ComplexityRoot.Space.ID == nil {
 			break
@@ -4856,6 +5055,9 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSpaceInput,
+		ec.unmarshalInputExportToGitRepositoryInput,
+		ec.unmarshalInputGitInfoInput,
+		ec.unmarshalInputImportGitRepositoryInput,
 		ec.unmarshalInputMergeRuleInput,
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputMoveInput,
@@ -6461,6 +6663,137 @@ type JobError {
   message: String!
 }
 `, BuiltIn: false},
+	{Name: "../schema/gitsync.graphql", Input: `# Git sync: a space's content imported from a Git repository, or exported
+# to one, by background jobs.
+
+extend type Query {
+  "The Git provider set up on a space the caller may read (NOT_FOUND when none is)."
+  spaceGitInfo(space: ID!): GitSyncState!
+}
+
+extend type Mutation {
+  """
+  Import a branch of a Git repository into a space (edit rights; the space
+  may not be locked). The request is checked and a job started; the job
+  writes the content as the space's current revision, or with standalone
+  as a revision of its own.
+  """
+  importGitRepository(input: ImportGitRepositoryInput!): Job!
+  "Export a space's current content to a branch of a Git repository (edit rights), by a job."
+  exportToGitRepository(input: ExportToGitRepositoryInput!): Job!
+  "Remove the Git provider set up on a space (admin rights); deleted is false when there was none."
+  deleteLegacyGitInstallation(space: ID!): DeletePayload!
+}
+
+extend type Space {
+  "The Git provider set up on the space: null until an import or export completed, or once removed."
+  gitSync: GitSyncState
+  "The space's latest Git import or export."
+  gitSyncJob: Job
+}
+
+extend type Revision {
+  "The Git commit the revision was imported from."
+  git: GitSyncCommit
+}
+
+extend type Page {
+  "Where the page came from in a Git repository."
+  git: GitSyncBlob
+}
+
+extend type File {
+  "Where the file came from in a Git repository."
+  git: GitSyncBlob
+}
+
+"The Git provider set up on a space."
+type GitSyncState {
+  "The repository's name (owner/name)."
+  repoName: String
+  installationProvider: GitSyncProvider
+  "What provides the synchronisation: the provider's name, or git."
+  integration: String
+  "The repository's tree URL, used when rendering public content."
+  url: String
+  "When the provider details were last updated."
+  updatedAt: DateTime
+}
+
+enum GitSyncProvider {
+  github
+  gitlab
+  github_legacy
+}
+
+"A Git commit."
+type GitSyncCommit {
+  oid: String!
+  message: String!
+  "True when the commit was written by an export of Quire's."
+  createdByService: Boolean!
+  "The commit's URL at the provider (repoCommitURL followed by the oid)."
+  url: String
+  "The ref the commit was read from."
+  ref: String
+}
+
+"A file of a Git commit."
+type GitSyncBlob {
+  oid: String!
+  path: String!
+}
+
+enum GitInfoProvider {
+  github
+  gitlab
+}
+
+"What to record about the Git provider."
+input GitInfoInput {
+  provider: GitInfoProvider
+  "The repository's tree URL (at most 2,048 characters)."
+  url: String
+}
+
+input ImportGitRepositoryInput {
+  space: ID!
+  "The repository's URL, http(s) (or file:// where the server allows it); it may carry basic-auth credentials. At most 2,048 characters."
+  url: String!
+  "The branch, as refs/heads/<branch>."
+  ref: String!
+  "Accepted for compatibility; Quire keeps no clone between operations."
+  repoCacheID: String
+  "Prefix of URLs to the repository's files."
+  repoTreeURL: String
+  "Prefix of URLs to the repository's commits."
+  repoCommitURL: String
+  "The directory of the repository the content lives in (default: its root)."
+  repoProjectDirectory: String
+  "When the event that asked for the import happened: an import older than the latest operation applied is skipped."
+  timestamp: DateTime
+  "Apply the import even when a later operation was applied."
+  force: Boolean
+  "Write a revision of its own instead of changing the space's content."
+  standalone: Boolean
+  gitInfo: GitInfoInput
+}
+
+input ExportToGitRepositoryInput {
+  space: ID!
+  url: String!
+  ref: String!
+  "The commit's message (required, at most 10,000 characters)."
+  commitMessage: String!
+  repoCacheID: String
+  repoTreeURL: String
+  repoCommitURL: String
+  repoProjectDirectory: String
+  timestamp: DateTime
+  force: Boolean
+  gitInfo: GitInfoInput
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -6784,6 +7117,8 @@ func (ec *executionContext) childFields_File(ctx context.Context, field graphql.
 		return ec.fieldContext_File_downloadURL(ctx, field)
 	case "backlinks":
 		return ec.fieldContext_File_backlinks(ctx, field)
+	case "git":
+		return ec.fieldContext_File_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type File", field.Name)
 }
@@ -6796,6 +7131,78 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 		return ec.fieldContext_FileDimensions_height(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncBlob(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_GitSyncBlob_oid(ctx, field)
+	case "path":
+		return ec.fieldContext_GitSyncBlob_path(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncBlob", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncCommit(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "oid":
+		return ec.fieldContext_GitSyncCommit_oid(ctx, field)
+	case "message":
+		return ec.fieldContext_GitSyncCommit_message(ctx, field)
+	case "createdByService":
+		return ec.fieldContext_GitSyncCommit_createdByService(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncCommit_url(ctx, field)
+	case "ref":
+		return ec.fieldContext_GitSyncCommit_ref(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncCommit", field.Name)
+}
+
+func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "repoName":
+		return ec.fieldContext_GitSyncState_repoName(ctx, field)
+	case "installationProvider":
+		return ec.fieldContext_GitSyncState_installationProvider(ctx, field)
+	case "integration":
+		return ec.fieldContext_GitSyncState_integration(ctx, field)
+	case "url":
+		return ec.fieldContext_GitSyncState_url(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
+}
+
+func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Job_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Job_kind(ctx, field)
+	case "state":
+		return ec.fieldContext_Job_state(ctx, field)
+	case "progress":
+		return ec.fieldContext_Job_progress(ctx, field)
+	case "step":
+		return ec.fieldContext_Job_step(ctx, field)
+	case "attempt":
+		return ec.fieldContext_Job_attempt(ctx, field)
+	case "maxAttempts":
+		return ec.fieldContext_Job_maxAttempts(ctx, field)
+	case "errors":
+		return ec.fieldContext_Job_errors(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Job_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Job_updatedAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_Job_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_Job_finishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
 }
 
 func (ec *executionContext) childFields_JobError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7076,6 +7483,8 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 		return ec.fieldContext_Page_backlinks(ctx, field)
 	case "urls":
 		return ec.fieldContext_Page_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_Page_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Page", field.Name)
 }
@@ -7206,6 +7615,8 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_links(ctx, field)
 	case "urls":
 		return ec.fieldContext_Revision_urls(ctx, field)
+	case "git":
+		return ec.fieldContext_Revision_git(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }
@@ -7694,6 +8105,10 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequest(ctx, field)
 	case "changeRequestList":
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
+	case "gitSync":
+		return ec.fieldContext_Space_gitSync(ctx, field)
+	case "gitSyncJob":
+		return ec.fieldContext_Space_gitSyncJob(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }

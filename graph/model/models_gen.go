@@ -208,9 +208,54 @@ type DeletePayload struct {
 	Deleted bool   `json:"deleted"`
 }
 
+type ExportToGitRepositoryInput struct {
+	Space string `json:"space"`
+	URL   string `json:"url"`
+	Ref   string `json:"ref"`
+	// The commit's message (required, at most 10,000 characters).
+	CommitMessage        string                           `json:"commitMessage"`
+	RepoCacheID          graphql.Omittable[*string]       `json:"repoCacheID,omitempty"`
+	RepoTreeURL          graphql.Omittable[*string]       `json:"repoTreeURL,omitempty"`
+	RepoCommitURL        graphql.Omittable[*string]       `json:"repoCommitURL,omitempty"`
+	RepoProjectDirectory graphql.Omittable[*string]       `json:"repoProjectDirectory,omitempty"`
+	Timestamp            graphql.Omittable[*time.Time]    `json:"timestamp,omitempty"`
+	Force                graphql.Omittable[*bool]         `json:"force,omitempty"`
+	GitInfo              graphql.Omittable[*GitInfoInput] `json:"gitInfo,omitempty"`
+}
+
 type FileDimensions struct {
 	Width  int `json:"width"`
 	Height int `json:"height"`
+}
+
+// What to record about the Git provider.
+type GitInfoInput struct {
+	Provider graphql.Omittable[*GitInfoProvider] `json:"provider,omitempty"`
+	// The repository's tree URL (at most 2,048 characters).
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+}
+
+type ImportGitRepositoryInput struct {
+	Space string `json:"space"`
+	// The repository's URL, http(s) (or file:// where the server allows it); it may carry basic-auth credentials. At most 2,048 characters.
+	URL string `json:"url"`
+	// The branch, as refs/heads/<branch>.
+	Ref string `json:"ref"`
+	// Accepted for compatibility; Quire keeps no clone between operations.
+	RepoCacheID graphql.Omittable[*string] `json:"repoCacheID,omitempty"`
+	// Prefix of URLs to the repository's files.
+	RepoTreeURL graphql.Omittable[*string] `json:"repoTreeURL,omitempty"`
+	// Prefix of URLs to the repository's commits.
+	RepoCommitURL graphql.Omittable[*string] `json:"repoCommitURL,omitempty"`
+	// The directory of the repository the content lives in (default: its root).
+	RepoProjectDirectory graphql.Omittable[*string] `json:"repoProjectDirectory,omitempty"`
+	// When the event that asked for the import happened: an import older than the latest operation applied is skipped.
+	Timestamp graphql.Omittable[*time.Time] `json:"timestamp,omitempty"`
+	// Apply the import even when a later operation was applied.
+	Force graphql.Omittable[*bool] `json:"force,omitempty"`
+	// Write a revision of its own instead of changing the space's content.
+	Standalone graphql.Omittable[*bool]         `json:"standalone,omitempty"`
+	GitInfo    graphql.Omittable[*GitInfoInput] `json:"gitInfo,omitempty"`
 }
 
 type JobError struct {
@@ -851,6 +896,118 @@ func (e *ContentReferenceStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e ContentReferenceStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type GitInfoProvider string
+
+const (
+	GitInfoProviderGithub GitInfoProvider = "github"
+	GitInfoProviderGitlab GitInfoProvider = "gitlab"
+)
+
+var AllGitInfoProvider = []GitInfoProvider{
+	GitInfoProviderGithub,
+	GitInfoProviderGitlab,
+}
+
+func (e GitInfoProvider) IsValid() bool {
+	switch e {
+	case GitInfoProviderGithub, GitInfoProviderGitlab:
+		return true
+	}
+	return false
+}
+
+func (e GitInfoProvider) String() string {
+	return string(e)
+}
+
+func (e *GitInfoProvider) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = GitInfoProvider(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid GitInfoProvider", str)
+	}
+	return nil
+}
+
+func (e GitInfoProvider) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *GitInfoProvider) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e GitInfoProvider) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type GitSyncProvider string
+
+const (
+	GitSyncProviderGithub       GitSyncProvider = "github"
+	GitSyncProviderGitlab       GitSyncProvider = "gitlab"
+	GitSyncProviderGithubLegacy GitSyncProvider = "github_legacy"
+)
+
+var AllGitSyncProvider = []GitSyncProvider{
+	GitSyncProviderGithub,
+	GitSyncProviderGitlab,
+	GitSyncProviderGithubLegacy,
+}
+
+func (e GitSyncProvider) IsValid() bool {
+	switch e {
+	case GitSyncProviderGithub, GitSyncProviderGitlab, GitSyncProviderGithubLegacy:
+		return true
+	}
+	return false
+}
+
+func (e GitSyncProvider) String() string {
+	return string(e)
+}
+
+func (e *GitSyncProvider) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = GitSyncProvider(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid GitSyncProvider", str)
+	}
+	return nil
+}
+
+func (e GitSyncProvider) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *GitSyncProvider) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e GitSyncProvider) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -10,6 +10,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/downloads"
+	"quire/internal/gitsync"
 	"quire/internal/ids"
 	"quire/internal/jobs"
 	"quire/internal/signedurl"
@@ -38,6 +40,9 @@ type Config struct {
 	Jobs jobs.Config
 	// SweepInterval is how often the trash is swept (default a minute).
 	SweepInterval time.Duration
+	// Git configures Git import and export (its Log defaults to Log, its
+	// committer's email to quire@ the public URL's host).
+	Git gitsync.Config
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -49,7 +54,9 @@ type Engines struct {
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
-	Jobs     *jobs.Runner
+	Jobs *jobs.Runner
+	// Git imports and exports spaces' content as jobs.
+	Git      *gitsync.Service
 	Resolver *graph.Resolver
 }
 
@@ -86,9 +93,19 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
+	if cfg.Git.Log == nil {
+		cfg.Git.Log = cfg.Log
+	}
+	if cfg.Git.CommitterEmail == "" {
+		if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" {
+			cfg.Git.CommitterEmail = "quire@" + u.Hostname()
+		}
+	}
+	e.Git = gitsync.New(client, contents, e.Jobs, cfg.Git)
+	e.Git.Register(e.Jobs)
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
-		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
+		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
 	}
 	return e
 }

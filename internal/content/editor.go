@@ -269,6 +269,10 @@ func (e *editor) setDocument(v *ent.PageVersion, md *string, doc *document.Docum
 		return apierr.Invalid("document", "Invalid document: %v", err)
 	}
 	h := e.blobs.blob(raw)
+	if v.DocumentID == nil || *v.DocumentID != h {
+		// The Git blob the page came from no longer holds its content.
+		v.Git = nil
+	}
 	v.DocumentID = &h
 	v.Refs, v.Anchors = scanDocument(doc)
 	delete(e.inherit, v.ID)

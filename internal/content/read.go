@@ -13,6 +13,7 @@ import (
 	"quire/ent/pageversion"
 	"quire/internal/apierr"
 	"quire/internal/document"
+	"quire/internal/types"
 )
 
 // Revision is the content of a revision.
@@ -35,6 +36,8 @@ type Revision struct {
 	// Files are ordered by name.
 	Files     []*File
 	Variables map[string]any
+	// Git is the Git commit the revision was imported from, if any.
+	Git *types.GitCommit
 }
 
 // Page is a page of a revision.
@@ -66,6 +69,8 @@ type Page struct {
 	// Document and Markdown are the content of a document page (Page only).
 	Document *document.Document
 	Markdown string
+	// Git is where the page came from in a Git repository, if anywhere.
+	Git *types.GitBlob
 }
 
 // File is a file of a revision.
@@ -82,19 +87,21 @@ type File struct {
 	// Hash is the SHA-256 of the bytes (hex).
 	Hash    string
 	Version string
+	// Git is where the file came from in a Git repository, if anywhere.
+	Git *types.GitBlob
 }
 
 func pageOf(v *ent.PageVersion) *Page {
 	return &Page{
 		ID: v.PageID, Type: v.Type, Title: v.Title, Slug: v.Slug, Emoji: v.Emoji,
 		Description: v.Description, Hidden: v.Hidden, Parent: v.ParentID, Position: v.Position,
-		Layout: v.Layout, Cover: v.Cover, Variables: v.Variables, Link: v.Link, Version: v.ID,
+		Layout: v.Layout, Cover: v.Cover, Variables: v.Variables, Link: v.Link, Version: v.ID, Git: v.Git,
 	}
 }
 
 func fileOf(v *ent.FileVersion) *File {
 	return &File{ID: v.FileID, Name: v.Name, ContentType: v.ContentType, Size: v.Size,
-		Width: v.Width, Height: v.Height, Hash: v.BlobID, Version: v.ID}
+		Width: v.Width, Height: v.Height, Hash: v.BlobID, Version: v.ID, Git: v.Git}
 }
 
 // siblingOrder orders pages by position, then id.
@@ -126,6 +133,7 @@ func buildRevision(r *ent.Revision, st *state) *Revision {
 	out := &Revision{
 		ID: r.ID, Space: r.SpaceID, Type: r.Type, Parents: r.Parents, ChangeRequest: r.ChangeRequestID,
 		Author: r.AuthorID, CreatedAt: r.CreatedAt, Variables: st.vars, Pages: []*Page{}, Files: []*File{},
+		Git: r.Git,
 	}
 	if out.Parents == nil {
 		out.Parents = []string{}

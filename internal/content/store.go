@@ -17,6 +17,7 @@ import (
 	"quire/ent/revisionentry"
 	"quire/internal/apierr"
 	"quire/internal/ids"
+	"quire/internal/types"
 )
 
 // state is the content of a revision: the version of every page and file,
@@ -302,6 +303,8 @@ type revisionWrite struct {
 	crID      *string
 	authorID  *string
 	now       time.Time
+	// git is the Git commit the revision comes from, if any.
+	git *types.GitCommit
 }
 
 // insertPending writes new blobs (skipping those already stored) and
@@ -355,6 +358,9 @@ func insertPending(ctx context.Context, c *ent.Client, p *pending) error {
 			if v.Anchors != nil {
 				b.SetAnchors(v.Anchors)
 			}
+			if v.Git != nil {
+				b.SetGit(v.Git)
+			}
 			batch[i] = b
 		}
 		if err := c.PageVersion.CreateBulk(batch...).Exec(ctx); err != nil {
@@ -364,9 +370,13 @@ func insertPending(ctx context.Context, c *ent.Client, p *pending) error {
 	for _, part := range chunks(p.files, chunk) {
 		batch := make([]*ent.FileVersionCreate, len(part))
 		for i, v := range part {
-			batch[i] = c.FileVersion.Create().SetID(v.ID).SetSpaceID(v.SpaceID).SetFileID(v.FileID).
+			b := c.FileVersion.Create().SetID(v.ID).SetSpaceID(v.SpaceID).SetFileID(v.FileID).
 				SetName(v.Name).SetContentType(v.ContentType).SetSize(v.Size).SetBlobID(v.BlobID).
 				SetNillableWidth(v.Width).SetNillableHeight(v.Height).SetCreatedAt(v.CreatedAt)
+			if v.Git != nil {
+				b.SetGit(v.Git)
+			}
+			batch[i] = b
 		}
 		if err := c.FileVersion.CreateBulk(batch...).Exec(ctx); err != nil {
 			return fmt.Errorf("store file versions: %w", err)
@@ -474,9 +484,13 @@ func writeRevision(ctx context.Context, c *ent.Client, w revisionWrite) (*ent.Re
 	if vars == nil {
 		vars = map[string]any{}
 	}
-	rev, err := c.Revision.Create().SetID(id).SetSpaceID(w.spaceID).SetType(w.typ).SetParents(parents).
+	create := c.Revision.Create().SetID(id).SetSpaceID(w.spaceID).SetType(w.typ).SetParents(parents).
 		SetCreatedAt(w.now).SetNillableBaseID(baseID).SetChain(chain).SetNillableChangeRequestID(w.crID).
-		SetNillableAuthorID(w.authorID).SetVariables(vars).Save(ctx)
+		SetNillableAuthorID(w.authorID).SetVariables(vars)
+	if w.git != nil {
+		create.SetGit(w.git)
+	}
+	rev, err := create.Save(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("create revision: %w", err)
 	}

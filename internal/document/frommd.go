@@ -30,11 +30,26 @@ import (
 // BadRequest error on the field "markdown" that names the limit. Any other
 // error is a bug.
 func FromMarkdown(md string) (*Document, error) {
+	return FromMarkdownWith(md, MarkdownOptions{})
+}
+
+// MarkdownOptions change how FromMarkdownWith reads Markdown.
+type MarkdownOptions struct {
+	// Resolve, when set, is asked first for the content reference of each
+	// link, image, file and content-ref destination (after unescaping);
+	// when it answers false the destination is read as FromMarkdown reads
+	// it (RefFromURL). Importers use it to turn relative paths into
+	// references to the pages and files they stand for.
+	Resolve func(dest string) (ContentRef, bool)
+}
+
+// FromMarkdownWith is FromMarkdown with options.
+func FromMarkdownWith(md string, o MarkdownOptions) (*Document, error) {
 	if len(md) > MaxMarkdownSize {
 		return nil, apierr.Invalid(markdownField, "%s: larger than %s bytes (the limit), %s bytes given",
 			markdownField, grouped(MaxMarkdownSize), grouped(len(md)))
 	}
-	nodes, err := convertMarkdown(frontMatter.ReplaceAllString(normalizeInput(md), ""), ctxTop)
+	nodes, err := convertMarkdown(frontMatter.ReplaceAllString(normalizeInput(md), ""), ctxTop, o.Resolve)
 	if err != nil {
 		return nil, err
 	}
@@ -75,8 +90,8 @@ var frontMatter = regexp.MustCompile(`\A---[ \t]*\n(?:[A-Za-z0-9_-]+:.*\n(?:[ \t
 
 // convertMarkdown parses and converts Markdown; the error is the first
 // limit that the input exceeds.
-func convertMarkdown(md string, ctx set) ([]Node, error) {
-	nodes, g := convert(md, ctx)
+func convertMarkdown(md string, ctx set, resolve func(string) (ContentRef, bool)) ([]Node, error) {
+	nodes, g := convert(md, ctx, resolve)
 	if g.err != nil {
 		return nil, g.apiError()
 	}
@@ -85,14 +100,14 @@ func convertMarkdown(md string, ctx set) ([]Node, error) {
 
 // convert parses and converts Markdown; the guard tells whether it
 // exceeded a limit, in which case the nodes mean nothing.
-func convert(md string, ctx set) ([]Node, *mdGuard) {
+func convert(md string, ctx set, resolve func(string) (ContentRef, bool)) ([]Node, *mdGuard) {
 	src := []byte(normalizeInput(md))
 	g, pc := newGuard(src)
 	root := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(pc))
 	if g.err != nil {
 		return nil, g
 	}
-	c := &converter{src: src, guard: g}
+	c := &converter{src: src, guard: g, resolve: resolve}
 	return c.blocks(root, ctx), g
 }
 
@@ -100,6 +115,18 @@ type converter struct {
 	src   []byte
 	guard *mdGuard
 	count int // nodes converted so far, see counted
+	// resolve is MarkdownOptions.Resolve.
+	resolve func(string) (ContentRef, bool)
+}
+
+// refFromURL reads a destination: through resolve first, when set.
+func (c *converter) refFromURL(dest string) ContentRef {
+	if c.resolve != nil {
+		if r, ok := c.resolve(dest); ok {
+			return r
+		}
+	}
+	return RefFromURL(dest)
 }
 
 // blocks converts the block children of parent and fits them into ctx.
@@ -356,7 +383,7 @@ func (c *converter) imagesOnly(p ast.Node) *Node {
 
 func (c *converter) imageData(img *ast.Image) map[string]any {
 	dest := unescape(string(img.Destination))
-	ref := RefFromURL(dest)
+	ref := c.refFromURL(dest)
 	if ref.Kind != RefURL && ref.Kind != RefFile {
 		ref = ContentRef{Kind: RefURL, URL: dest}
 	}

@@ -51,7 +51,7 @@ func (c *converter) liquid(l *liquidBlock) []Node {
 	case "file":
 		src := l.attrs["src"]
 		caption := strings.Join(strings.Fields(strings.Join(l.body, " ")), " ")
-		ref := RefFromURL(src)
+		ref := c.refFromURL(src)
 		if ref.Kind != RefFile {
 			label := caption
 			if label == "" {
@@ -69,7 +69,7 @@ func (c *converter) liquid(l *liquidBlock) []Node {
 		if u == "" {
 			return nil
 		}
-		return []Node{{Object: ObjectBlock, Type: BlockContentRef, Data: map[string]any{"ref": RefFromURL(u).Map()}}}
+		return []Node{{Object: ObjectBlock, Type: BlockContentRef, Data: map[string]any{"ref": c.refFromURL(u).Map()}}}
 	case "embed":
 		u := l.attrs["url"]
 		if u == "" {
@@ -112,7 +112,7 @@ func (c *converter) itemsContainer(l *liquidBlock, typ, itemTag, itemType string
 }
 
 func (c *converter) details(d *detailsBlock) Node {
-	title, g := titleInlines(d.title)
+	title, g := titleInlines(d.title, c.resolve)
 	if g.err != nil {
 		// The title is parsed on its own: its line is that of the block.
 		c.guard.exceed(g.err, d.offset)
@@ -133,8 +133,8 @@ func expandable(title []Node, body []Node) Node {
 }
 
 // titleInlines parses a one-line Markdown title into inline content.
-func titleInlines(s string) ([]Node, *mdGuard) {
-	blocks, g := convert(s, ctxAnyBlock)
+func titleInlines(s string, resolve func(string) (ContentRef, bool)) ([]Node, *mdGuard) {
+	blocks, g := convert(s, ctxAnyBlock, resolve)
 	if len(blocks) == 0 {
 		return nil, g
 	}

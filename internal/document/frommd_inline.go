@@ -191,7 +191,7 @@ func (c *converter) inlineChildren(parent ast.Node, marks []Mark, out *inlineSin
 		case *ast.Link:
 			inner := inlineSink{c: c}
 			c.inlineChildren(x, cur, &inner)
-			ref := RefFromURL(unescape(string(x.Destination)))
+			ref := c.refFromURL(unescape(string(x.Destination)))
 			out.node(Node{Object: ObjectInline, Type: InlineLink, Data: map[string]any{"ref": ref.Map()},
 				Nodes: linkContent(normalizeInlines(inner.nodes()))})
 		case *ast.AutoLink:

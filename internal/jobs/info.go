@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"entgo.io/ent/dialect/sql"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
@@ -294,4 +295,38 @@ func (r *Runner) Wait(ctx context.Context, id string, poll time.Duration, onProg
 		case <-t.C:
 		}
 	}
+}
+
+// LatestOf returns the newest job of each subject, by subject; subjects
+// that started none are absent. It costs two statements whatever the
+// number of subjects (up to 500 a statement), so that a list of objects
+// can show each one's latest job.
+func (r *Runner) LatestOf(ctx context.Context, subjects []string) (map[string]*Info, error) {
+	out := map[string]*Info{}
+	for len(subjects) > 0 {
+		part := subjects[:min(len(subjects), 500)]
+		subjects = subjects[len(part):]
+		recs, err := r.d.Client.Job.Query().Where(job.SubjectIn(part...), func(s *sql.Selector) {
+			// The newest of its subject: no job of the subject is newer.
+			t := sql.Table(job.Table).As("newer")
+			s.Where(sql.Not(sql.Exists(sql.Select(t.C(job.FieldID)).From(t).Where(sql.And(
+				sql.ColumnsEQ(t.C(job.FieldSubject), s.C(job.FieldSubject)),
+				sql.Or(
+					sql.ColumnsGT(t.C(job.FieldCreatedAt), s.C(job.FieldCreatedAt)),
+					sql.And(sql.ColumnsEQ(t.C(job.FieldCreatedAt), s.C(job.FieldCreatedAt)), sql.ColumnsGT(t.C(job.FieldID), s.C(job.FieldID))),
+				),
+			)))))
+		}).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		infos, err := r.infos(ctx, recs)
+		if err != nil {
+			return nil, err
+		}
+		for _, in := range infos {
+			out[in.Subject] = in
+		}
+	}
+	return out, nil
 }

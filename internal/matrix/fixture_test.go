@@ -13,6 +13,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/jobs"
 	"quire/internal/testenv"
+	"quire/internal/types"
 )
 
 // world is the fixture of the matrix, built once per database: two
@@ -99,8 +100,20 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 	}
 
 	w.content(o)
+	w.gitSynced(s)
 	w.site(o, o.ids)
 	return o
+}
+
+// gitSynced sets up a Git provider on a space, as a completed import
+// would.
+func (w *world) gitSynced(spaceID string) {
+	w.t.Helper()
+	err := w.e.Client().Space.UpdateOneID(spaceID).SetGitSync(&types.GitSync{Installed: true, RepoName: "acme/docs",
+		InstallationProvider: "github", Integration: "github", URL: "https://github.com/acme/docs"}).Exec(context.Background())
+	if err != nil {
+		w.t.Fatalf("set up Git sync: %v", err)
+	}
 }
 
 // member adds a user with a token to the organization.
@@ -234,6 +247,7 @@ func (w *world) fresh(params []string) map[string]string {
 		ids["changeRequestId"] = cr["id"].(string)
 	case has["spaceId"]:
 		ids["spaceId"] = newSpace()
+		w.gitSynced(ids["spaceId"])
 		ids["trashed"] = newSpace()
 		w.do(tok, "DELETE", "/v1/spaces/"+ids["trashed"], nil, 205)
 	case has["collectionId"]:

@@ -22,6 +22,7 @@ var gqlRules = map[string]rule{
 	"Query.revision":         readers.with(args("id", "revisionId")),
 	"Query.changeRequest":    readers.with(args("id", "changeRequestId")),
 	"Query.site":             readers.with(args("id", "siteId")),
+	"Query.spaceGitInfo":     readers.with(args("space", "spaceId")),
 
 	"Mutation.createCollection": inOrg(creator).with(input(map[string]any{"title": "New collection"}, "organization", "organizationId")),
 	"Mutation.updateCollection": needs(admin).with(args("id", "collectionId", "input", map[string]any{"title": "Guides"})),
@@ -41,6 +42,14 @@ var gqlRules = map[string]rule{
 			"before": map[string]any{"type": "space", "space": ids["space2"]}}}}
 	}),
 	"Mutation.transferSpace": needs(admin).spoils("spaceId").with(args("id", "spaceId", "organization", "sandbox")),
+
+	"Mutation.importGitRepository": needs(editor).with(func(ids map[string]string) any {
+		return map[string]any{"input": withSpace(gitImport, ids["spaceId"])}
+	}),
+	"Mutation.exportToGitRepository": needs(editor).with(func(ids map[string]string) any {
+		return map[string]any{"input": withSpace(gitExport, ids["spaceId"])}
+	}),
+	"Mutation.deleteLegacyGitInstallation": needs(admin).spoils("spaceId").ofPart().with(args("space", "spaceId")),
 
 	"Mutation.createChangeRequest": needs(editor).with(func(ids map[string]string) any {
 		return map[string]any{"input": map[string]any{"space": ids["spaceId"], "subject": "New",

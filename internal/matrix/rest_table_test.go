@@ -49,6 +49,11 @@ var restRules = map[string]rule{
 	"POST /spaces/{spaceId}/content/template": needs(editor).status(201).with(func(ids map[string]string) any {
 		return map[string]any{"id": "knowledge-base", "params": map[string]any{"contentRefs": related(ids)}}
 	}),
+	"POST /spaces/{spaceId}/git/import":                needs(editor).status(204).with(fixed(gitImport)),
+	"POST /spaces/{spaceId}/git/export":                needs(editor).status(204).with(fixed(gitExport)),
+	"GET /spaces/{spaceId}/git/info":                   readers,
+	"DELETE /spaces/{spaceId}/git/legacy-installation": needs(admin).status(205).spoils().ofPart(),
+
 	"GET /spaces/{spaceId}/change-requests": readers,
 	"POST /spaces/{spaceId}/change-requests": needs(editor).status(201).with(func(ids map[string]string) any {
 		return map[string]any{"subject": "New", "template": map[string]any{"id": "knowledge-base",

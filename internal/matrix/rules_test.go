@@ -105,3 +105,19 @@ func (r rule) param(name string, ids map[string]string) string {
 	}
 	return ids[name]
 }
+
+// gitImport and gitExport are Git sync requests that pass every check (the
+// matrix's servers work no jobs, so nothing is fetched).
+var (
+	gitImport = map[string]any{"url": "https://git.example.com/acme/docs.git", "ref": "refs/heads/main"}
+	gitExport = map[string]any{"url": "https://git.example.com/acme/docs.git", "ref": "refs/heads/main", "commitMessage": "Docs"}
+)
+
+// withSpace adds the space to a GraphQL input.
+func withSpace(in map[string]any, spaceID string) map[string]any {
+	out := map[string]any{"space": spaceID}
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}

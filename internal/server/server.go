@@ -28,6 +28,7 @@ import (
 	"quire/internal/auth"
 	"quire/internal/content"
 	"quire/internal/db"
+	"quire/internal/gitsync"
 	"quire/internal/graphiql"
 	"quire/internal/jobs"
 	"quire/internal/loaders"
@@ -64,6 +65,9 @@ type Config struct {
 	// RateLimits are the per-user budgets of both doors, counted in DB;
 	// the zero value turns rate limiting off.
 	RateLimits ratelimit.Config
+	// Git configures Git import and export in the engines the server
+	// builds.
+	Git gitsync.Config
 	// RequestTimeout and UploadTimeout are the deadlines of a request and
 	// of a GraphQL multipart request (see serveWithDeadline); zero means
 	// DefaultRequestTimeout and DefaultUploadTimeout.
@@ -101,7 +105,7 @@ func NewServer(cfg Config) *Server {
 		if cfg.Jobs.Metrics == nil {
 			cfg.Jobs.Metrics = cfg.Metrics
 		}
-		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs})
+		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git})
 	}
 	r := eng.Resolver
 	dl := eng.Downloads

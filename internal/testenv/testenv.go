@@ -17,6 +17,7 @@ import (
 	"quire/ent"
 	"quire/internal/auth"
 	"quire/internal/db"
+	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
@@ -69,6 +70,11 @@ type Options struct {
 	// JobRescueAfter is how long a job may run before it is taken for
 	// one whose process died (default: the runner's).
 	JobRescueAfter time.Duration
+	// JobRetryBase is the wait before a failed job's second attempt
+	// (default: the runner's).
+	JobRetryBase time.Duration
+	// Git configures Git import and export (file:// roots, limits).
+	Git gitsync.Config
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -154,7 +160,8 @@ func (e *Env) start(o Options) {
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
-		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter}})
+		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase},
+		Git: o.Git})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }

@@ -47,6 +47,19 @@ export const SEED_ADDITIONS = [
 	},
 ];
 
+// Seed renames: properties the seeds name otherwise than the reference
+// (shared/reference/GAPS.md §0: brand-neutral renames of the seed
+// authors). The property is renamed in place, required or not as it was.
+export const SEED_RENAMES = [
+	{
+		// Seed, "Revision": `git {oid, message, createdByService (boolean),
+		// url, ref}`; the reference's GitSyncCommit calls it createdByGitBook.
+		schema: ['GitSyncCommit'],
+		from: 'createdByGitBook',
+		to: 'createdByService',
+	},
+];
+
 /**
  * Declares the seed additions on an OpenAPI document (mutated in place).
  * Throws when a target is missing or already declares the property: the
@@ -64,6 +77,17 @@ export function declareSeedAdditions(doc) {
 			throw new Error(`seed addition ${property}: ${where} already declares it; drop it from lib/seed-additions.mjs`);
 		}
 		target.properties[property] = definition;
+	}
+	for (const { schema, from, to } of SEED_RENAMES) {
+		let target = doc.components.schemas;
+		for (const key of schema) target = target?.[key];
+		const where = `components.schemas.${schema.join('.')}`;
+		if (!target?.properties?.[from] || to in target.properties) {
+			throw new Error(`seed rename ${from} → ${to}: ${where} does not declare ${from} alone in the reference`);
+		}
+		target.properties[to] = target.properties[from];
+		delete target.properties[from];
+		if (Array.isArray(target.required)) target.required = target.required.map((r) => (r === from ? to : r));
 	}
 	return doc;
 }

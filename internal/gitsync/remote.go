@@ -1,0 +1,262 @@
+package gitsync
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/format/packfile"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/capability"
+	"github.com/go-git/go-git/v5/plumbing/protocol/packp/sideband"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	"github.com/go-git/go-git/v5/plumbing/transport/server"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/memory"
+)
+
+// Errors that retrying cannot fix.
+var (
+	errTooLarge   = errors.New("the repository is larger than this server accepts")
+	errRefMissing = errors.New("the ref does not exist in the repository")
+	errMoved      = errors.New("the branch moved while the export was prepared")
+)
+
+// budget counts the bytes a session reads from the network.
+type budget struct {
+	limit    int64
+	used     atomic.Int64
+	exceeded atomic.Bool
+}
+
+func (b *budget) add(n int) error {
+	if b.used.Add(int64(n)) > b.limit {
+		b.exceeded.Store(true)
+		return errTooLarge
+	}
+	return nil
+}
+
+// countingTransport bounds what HTTP responses may carry.
+type countingTransport struct {
+	base http.RoundTripper
+	b    *budget
+}
+
+func (t countingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && resp.Body != nil {
+		resp.Body = &countingBody{ReadCloser: resp.Body, b: t.b}
+	}
+	return resp, err
+}
+
+type countingBody struct {
+	io.ReadCloser
+	b *budget
+}
+
+func (c *countingBody) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if berr := c.b.add(n); berr != nil {
+		return n, berr
+	}
+	return n, err
+}
+
+// session is a connection to a remote repository for one operation.
+type session struct {
+	r    *remote
+	tr   transport.Transport
+	ep   *transport.Endpoint
+	auth transport.AuthMethod
+	b    *budget
+}
+
+// open prepares a session with r; what it reads is bounded by lim.
+func open(r *remote, lim Limits) (*session, error) {
+	s := &session{r: r, b: &budget{limit: lim.PackBytes + 16<<20}}
+	switch r.scheme {
+	case "file":
+		s.tr = server.NewClient(dirLoader(r.dir))
+		s.ep = &transport.Endpoint{Protocol: "file", Path: r.dir}
+		return s, nil
+	default:
+		base := http.DefaultTransport.(*http.Transport).Clone()
+		base.ResponseHeaderTimeout = time.Minute
+		s.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: base, b: s.b}})
+		ep, err := transport.NewEndpoint(r.display)
+		if err != nil {
+			return nil, fmt.Errorf("repository URL: %w", err)
+		}
+		s.ep = ep
+		if r.user != "" || r.password != "" {
+			s.auth = &githttp.BasicAuth{Username: r.user, Password: r.password}
+		}
+		return s, nil
+	}
+}
+
+// dirLoader serves the repository in one directory (bare, or a working
+// tree's .git) to the in-process Git server that reads file:// URLs, so
+// that no git program runs.
+type dirLoader string
+
+func (d dirLoader) Load(*transport.Endpoint) (storer.Storer, error) {
+	dir := string(d)
+	if _, err := os.Stat(filepath.Join(dir, "config")); err != nil {
+		dir = filepath.Join(dir, ".git")
+		if _, err := os.Stat(filepath.Join(dir, "config")); err != nil {
+			return nil, transport.ErrRepositoryNotFound
+		}
+	}
+	return filesystem.NewStorage(osfs.New(dir), cache.NewObjectLRUDefault()), nil
+}
+
+// snapshot is the head commit of a branch with its tree's objects, in
+// memory. commit is nil when the branch does not exist (yet).
+type snapshot struct {
+	store  *memory.Storage
+	commit *object.Commit
+}
+
+// fetch reads the head commit of ref and its tree, shallow when the
+// server allows. A missing ref (or an empty repository) is errRefMissing
+// unless missingOK, when it gives an empty snapshot.
+func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK bool) (*snapshot, error) {
+	snap := &snapshot{store: memory.NewStorage()}
+	sess, err := s.tr.NewUploadPackSession(s.ep, s.auth)
+	if err != nil {
+		return nil, err
+	}
+	defer sess.Close()
+	ar, err := sess.AdvertisedReferencesContext(ctx)
+	if errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		if missingOK {
+			return snap, nil
+		}
+		return nil, fmt.Errorf("%w: the repository is empty", errRefMissing)
+	}
+	if err != nil {
+		return nil, err
+	}
+	refs, err := ar.AllReferences()
+	if err != nil {
+		return nil, err
+	}
+	head, err := refs.Reference(plumbing.ReferenceName(ref))
+	if errors.Is(err, plumbing.ErrReferenceNotFound) || (err == nil && head.Type() != plumbing.HashReference) {
+		if missingOK {
+			return snap, nil
+		}
+		return nil, fmt.Errorf("%w: %s", errRefMissing, ref)
+	}
+	if err != nil {
+		return nil, err
+	}
+	req := packp.NewUploadPackRequestFromCapabilities(ar.Capabilities)
+	// Nothing is stored here beforehand: a thin pack could not be read.
+	req.Capabilities.Delete(capability.ThinPack)
+	req.Wants = []plumbing.Hash{head.Hash()}
+	if ar.Capabilities.Supports(capability.Shallow) {
+		if err := req.Capabilities.Set(capability.Shallow); err != nil {
+			return nil, err
+		}
+		req.Depth = packp.DepthCommits(1)
+	}
+	resp, err := sess.UploadPack(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Close()
+	var rd io.Reader = resp
+	switch {
+	case req.Capabilities.Supports(capability.Sideband64k):
+		rd = sideband.NewDemuxer(sideband.Sideband64k, resp)
+	case req.Capabilities.Supports(capability.Sideband):
+		rd = sideband.NewDemuxer(sideband.Sideband, resp)
+	}
+	pack, err := io.ReadAll(io.LimitReader(rd, lim.PackBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(pack)) > lim.PackBytes {
+		return nil, fmt.Errorf("%w: its objects take more than %d bytes packed", errTooLarge, lim.PackBytes)
+	}
+	if err := checkPack(pack, lim); err != nil {
+		return nil, err
+	}
+	if err := packfile.UpdateObjectStorage(snap.store, bytes.NewReader(pack)); err != nil {
+		return nil, fmt.Errorf("read the repository's objects: %w", err)
+	}
+	if snap.commit, err = object.GetCommit(snap.store, head.Hash()); err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", head.Hash(), err)
+	}
+	return snap, nil
+}
+
+// push sends the objects hashes (in store) and moves ref from old (zero:
+// the branch is created) to next. errMoved when the branch is no longer
+// at old.
+func (s *session) push(ctx context.Context, ref string, old, next plumbing.Hash, store *memory.Storage, hashes []plumbing.Hash) error {
+	sess, err := s.tr.NewReceivePackSession(s.ep, s.auth)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	ar, err := sess.AdvertisedReferencesContext(ctx)
+	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
+		return err
+	}
+	cur := plumbing.ZeroHash
+	if ar != nil {
+		refs, err := ar.AllReferences()
+		if err != nil {
+			return err
+		}
+		if h, err := refs.Reference(plumbing.ReferenceName(ref)); err == nil {
+			cur = h.Hash()
+		}
+	} else {
+		ar = packp.NewAdvRefs()
+	}
+	if cur != old {
+		return errMoved
+	}
+	req := packp.NewReferenceUpdateRequestFromCapabilities(ar.Capabilities)
+	req.Commands = []*packp.Command{{Name: plumbing.ReferenceName(ref), Old: old, New: next}}
+	rd, wr := io.Pipe()
+	req.Packfile = rd
+	done := make(chan error, 1)
+	go func() {
+		_, err := packfile.NewEncoder(wr, store, false).Encode(hashes, 10)
+		done <- wr.CloseWithError(err)
+	}()
+	rs, err := sess.ReceivePack(ctx, req)
+	_ = rd.Close()
+	if eerr := <-done; err == nil && eerr != nil {
+		err = eerr
+	}
+	if err != nil {
+		return err
+	}
+	if rs != nil {
+		if err := rs.Error(); err != nil {
+			return fmt.Errorf("the repository refused the push: %w", err)
+		}
+	}
+	return nil
+}
