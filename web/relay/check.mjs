@@ -189,6 +189,13 @@ async function seed() {
     .createSiteSectionGroup.id;
   const link = (await data(`mutation($s: ID!) { createSiteShareLink(site: $s, name: "Relay") { id } }`, { s: site })).createSiteShareLink.id;
   const cr = (await data(`mutation($sp: ID!) { createChangeRequest(input: {space: $sp, subject: "Relay"}) { id } }`, { sp: space.id })).createChangeRequest.id;
+  // A Git import answers its job at once; the job itself may fail later
+  // (nothing serves the repository), which the refetch does not mind.
+  const job = (
+    await data(`mutation($sp: ID!) { importGitRepository(input: {space: $sp, url: "http://127.0.0.1:9/relay.git", ref: "refs/heads/main"}) { id } }`, {
+      sp: space.id,
+    })
+  ).importGitRepository.id;
   return {
     Organization: orgID,
     User: userID,
@@ -201,5 +208,6 @@ async function seed() {
     SiteSectionGroup: group,
     SiteShareLink: link,
     ChangeRequest: cr,
+    Job: job,
   };
 }
