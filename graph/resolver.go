@@ -8,8 +8,10 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/conversations"
 	"quire/internal/jobs"
 	"quire/internal/sites"
+	"quire/internal/translate"
 )
 
 // Resolver is the root resolver, holding the engines it delegates to.
@@ -25,4 +27,8 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// Conversations: support conversations, their issues and clusters.
+	Conversations *conversations.Service
+	// Translations: translations of spaces.
+	Translations *translate.Service
 }

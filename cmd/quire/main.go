@@ -44,6 +44,9 @@ const (
 	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
+	// The LibreTranslate server translation runs use, and its API key.
+	envTranslateURL = "QUIRE_TRANSLATE_URL"
+	envTranslateKey = "QUIRE_TRANSLATE_KEY"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

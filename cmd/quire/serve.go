@@ -20,6 +20,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
+	"quire/internal/translate"
 )
 
 // Server timeouts. Each request also has a deadline (--request-timeout,
@@ -60,7 +61,7 @@ func positiveDuration(s string) (time.Duration, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--translate-url URL]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -71,8 +72,17 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
 	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
 		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
+	translateURL := fs.String("translate-url", e.getenv(envTranslateURL),
+		"base URL of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	var translator translate.Provider
+	if u := strings.TrimSpace(*translateURL); u != "" {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return e.usageError(fs, "--translate-url %q must start with http:// or https://", u)
+		}
+		translator = translate.NewLibreTranslate(u, e.getenv(envTranslateKey))
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -127,7 +137,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The engines, connected once, serve both doors and the background jobs.
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
-		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval})
+		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval, Translator: translator})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,

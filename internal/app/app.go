@@ -16,12 +16,14 @@ import (
 	"quire/graph"
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/conversations"
 	"quire/internal/db"
 	"quire/internal/downloads"
 	"quire/internal/ids"
 	"quire/internal/jobs"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
+	"quire/internal/translate"
 )
 
 // Config configures the engines.
@@ -38,6 +40,9 @@ type Config struct {
 	Jobs jobs.Config
 	// SweepInterval is how often the trash is swept (default a minute).
 	SweepInterval time.Duration
+	// Translator translates the pages of translation runs; nil refuses
+	// runs (translate.NewLibreTranslate makes the one Quire ships).
+	Translator translate.Provider
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -49,8 +54,12 @@ type Engines struct {
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
-	Jobs     *jobs.Runner
-	Resolver *graph.Resolver
+	Jobs *jobs.Runner
+	// Conversations and Translations are the engines of support
+	// conversations and of translations.
+	Conversations *conversations.Service
+	Translations  *translate.Service
+	Resolver      *graph.Resolver
 }
 
 // New builds the engines over d. It reads (or, the first time, stores)
@@ -86,9 +95,16 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
+	e.Conversations = conversations.New(client, e.Jobs, publicURL)
+	e.Jobs.Handle(conversations.KindAnalyse, e.Conversations.Analyse())
+	// A change request may address an issues cluster.
+	contents.Clusters = e.Conversations
+	e.Translations = translate.New(client, cat, contents, e.Jobs, cfg.Translator)
+	e.Jobs.Handle(translate.KindRun, e.Translations.RunJob())
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
+		Conversations: e.Conversations, Translations: e.Translations,
 	}
 	return e
 }

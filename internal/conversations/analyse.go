@@ -110,9 +110,9 @@ type analysis struct {
 
 // clusterState is a cluster being changed.
 type clusterState struct {
-	row  *ent.IssuesCluster
+	row   *ent.IssuesCluster
 	isNew bool
-	sum  textcluster.Vector
+	sum   textcluster.Vector
 }
 
 func (a *analysis) load(ctx context.Context) error {

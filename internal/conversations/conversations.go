@@ -147,7 +147,13 @@ var sourcePattern = regexp.MustCompile(`^(?:email|integration:[^:\s]+:[^:\s]+)$`
 // needs the admin role.
 // Errors: NotFound (organization), Forbidden, BadRequest (a limit or shape,
 // naming the field as conversations[i].…).
-func (s *Service) Ingest(ctx context.Context, orgID string, in []Input) error {
+func (s *Service) Ingest(ctx context.Context, orgID string, in []Input) ([]*ent.Conversation, error) {
+	var out []*ent.Conversation
+	err := s.ingest(ctx, orgID, in, &out)
+	return out, err
+}
+
+func (s *Service) ingest(ctx context.Context, orgID string, in []Input, out *[]*ent.Conversation) error {
 	role, member, err := authz.OrgRole(ctx, orgID)
 	if err != nil {
 		return err
@@ -255,6 +261,19 @@ func (s *Service) Ingest(ctx context.Context, orgID string, in []Input) error {
 			if err := u.Exec(ctx); err != nil {
 				return fmt.Errorf("store conversation: %w", err)
 			}
+		}
+		stored, err := tx.Conversation.Query().
+			Where(conversation.OrganizationID(orgID), conversation.ExternalIDIn(external...)).All(ctx)
+		if err != nil {
+			return fmt.Errorf("read conversations: %w", err)
+		}
+		order := map[string]int{}
+		for i, e := range external {
+			order[e] = i
+		}
+		*out = make([]*ent.Conversation, len(stored))
+		for _, c := range stored {
+			(*out)[order[c.ExternalID]] = c
 		}
 		if changed == 0 || s.Jobs == nil {
 			return nil

@@ -98,7 +98,9 @@ func clusterImpact(impacts map[string]int) string {
 // holds and about what, their impacts, and the issues closest to its
 // centroid.
 func summaryDoc(lbl string, issues, conversations int, impacts map[string]int, terms []string, ex []schema.ClusterExample) string {
-	p := func(s string) document.Node { return document.NewBlock(document.BlockParagraph, nil, document.NewText(s)) }
+	p := func(s string) document.Node {
+		return document.NewBlock(document.BlockParagraph, nil, document.NewText(s))
+	}
 	plural := func(n int, one, many string) string {
 		if n == 1 {
 			return fmt.Sprintf("%d %s", n, one)
@@ -127,14 +129,15 @@ func summaryDoc(lbl string, issues, conversations int, impacts map[string]int, t
 		nodes = append(nodes, document.NewBlock(document.BlockListUnordered, nil, items...))
 	}
 	_ = lbl
-	b, _ := json.Marshal(map[string]any{"object": "document", "data": map[string]any{}, "nodes": nodes})
-	return string(b)
+	return encodeDoc(nodes)
 }
 
 // detailsDoc is an issue's details: the user's words, and the impact with
 // the signals that decided it.
 func detailsDoc(f Found, conversation string) string {
-	p := func(s string) document.Node { return document.NewBlock(document.BlockParagraph, nil, document.NewText(s)) }
+	p := func(s string) document.Node {
+		return document.NewBlock(document.BlockParagraph, nil, document.NewText(s))
+	}
 	var quoted []document.Node
 	for _, s := range f.Sentences {
 		quoted = append(quoted, p(s))
@@ -154,7 +157,16 @@ func detailsDoc(f Found, conversation string) string {
 		why += ": no sign of failure, blocking or data loss"
 	}
 	nodes = append(nodes, p(why+"."))
-	b, _ := json.Marshal(map[string]any{"object": "document", "data": map[string]any{}, "nodes": nodes})
+	return encodeDoc(nodes)
+}
+
+// encodeDoc writes a document of nodes as the API's JSON document.
+func encodeDoc(nodes []document.Node) string {
+	b, err := json.Marshal(document.Document{Data: map[string]any{}, Nodes: nodes})
+	if err != nil {
+		// Built here from plain text: it always encodes.
+		panic("conversations: encode document: " + err.Error())
+	}
 	return string(b)
 }
 

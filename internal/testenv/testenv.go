@@ -22,6 +22,7 @@ import (
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/testdb"
+	"quire/internal/translate"
 	"quire/internal/types"
 )
 
@@ -69,6 +70,8 @@ type Options struct {
 	// JobRescueAfter is how long a job may run before it is taken for
 	// one whose process died (default: the runner's).
 	JobRescueAfter time.Duration
+	// Translator translates translation runs (nil: runs are refused).
+	Translator translate.Provider
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -154,7 +157,8 @@ func (e *Env) start(o Options) {
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
-		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter}})
+		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter},
+		Translator: o.Translator})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }
