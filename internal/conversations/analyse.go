@@ -71,10 +71,9 @@ func (s *Service) AnalyseBatch(ctx context.Context, orgID string, limit int) (do
 		if err := a.load(ctx); err != nil {
 			return err
 		}
-		pending, err := tx.Conversation.Query().Where(conversation.OrganizationID(orgID), conversation.Pending(true)).
-			Order(ent.Asc(conversation.FieldCreatedAt), ent.Asc(conversation.FieldExternalID)).Limit(limit).All(ctx)
+		pending, err := pendingBatch(ctx, tx, orgID, limit)
 		if err != nil {
-			return fmt.Errorf("read pending conversations: %w", err)
+			return err
 		}
 		for _, c := range pending {
 			if err := a.conversation(ctx, c); err != nil {
@@ -92,6 +91,46 @@ func (s *Service) AnalyseBatch(ctx context.Context, orgID string, limit int) (do
 		return nil
 	})
 	return done, left, err
+}
+
+// pendingBatch reads the first limit pending conversations of an
+// organization, by when they happened and then by their sender's id
+// compared byte by byte (not by the database's collation), so that both
+// databases analyse them in the same order.
+func pendingBatch(ctx context.Context, tx *ent.Tx, orgID string, limit int) ([]*ent.Conversation, error) {
+	var rows []struct {
+		ID         string    `json:"id"`
+		ExternalID string    `json:"external_id"`
+		CreatedAt  time.Time `json:"created_at"`
+	}
+	err := tx.Conversation.Query().Where(conversation.OrganizationID(orgID), conversation.Pending(true)).
+		Select(conversation.FieldID, conversation.FieldExternalID, conversation.FieldCreatedAt).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read pending conversations: %w", err)
+	}
+	sort.Slice(rows, func(i, j int) bool {
+		if !rows[i].CreatedAt.Equal(rows[j].CreatedAt) {
+			return rows[i].CreatedAt.Before(rows[j].CreatedAt)
+		}
+		return rows[i].ExternalID < rows[j].ExternalID
+	})
+	if len(rows) > limit {
+		rows = rows[:limit]
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(rows))
+	pos := map[string]int{}
+	for i, r := range rows {
+		ids[i], pos[r.ID] = r.ID, i
+	}
+	list, err := tx.Conversation.Query().Where(conversation.IDIn(ids...)).All(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read pending conversations: %w", err)
+	}
+	sort.Slice(list, func(i, j int) bool { return pos[list[i].ID] < pos[list[j].ID] })
+	return list, nil
 }
 
 // analysis is one batch being analysed.
