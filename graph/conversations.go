@@ -72,14 +72,24 @@ func clusterConnection(p pagination.Page[*ent.IssuesCluster]) *model.Conversatio
 	return c
 }
 
-// ConversationsPage lists an organization's conversations (both doors).
-func (r *Resolver) ConversationsPage(ctx context.Context, orgID, source string, args catalog.PageArgs) (pagination.Page[*ent.Conversation], error) {
-	return r.Conversations.Conversations(ctx, orgID, source, args)
+// ConversationsPage lists an organization's conversations (both doors);
+// warm loads their issues and clusters with them (GraphQL).
+func (r *Resolver) ConversationsPage(ctx context.Context, orgID, source string, args catalog.PageArgs, warm bool) (pagination.Page[*ent.Conversation], error) {
+	p, err := r.Conversations.Conversations(ctx, orgID, source, args)
+	if err == nil && warm {
+		err = r.warmConversations(ctx, p.Items)
+	}
+	return p, err
 }
 
-// IssuesPage lists an organization's issues (both doors).
+// IssuesPage lists an organization's issues (both doors), with their
+// conversations and clusters.
 func (r *Resolver) IssuesPage(ctx context.Context, orgID string, f conversations.IssueFilter, args catalog.PageArgs) (pagination.Page[*ent.ConversationIssue], error) {
-	return r.Conversations.Issues(ctx, orgID, f, args)
+	p, err := r.Conversations.Issues(ctx, orgID, f, args)
+	if err == nil {
+		err = r.warmIssues(ctx, p.Items)
+	}
+	return p, err
 }
 
 // ClustersPage lists an organization's clusters (both doors).
@@ -96,10 +106,77 @@ func parseStoredDocument(raw string) (*types.Doc, error) {
 	return &types.Doc{D: d}, nil
 }
 
+// warmConversations loads the issues of a page of conversations, and
+// their clusters, at once (two statements), so that the nested fields read
+// the request's caches whatever the number of items.
+func (r *Resolver) warmConversations(ctx context.Context, list []*ent.Conversation) error {
+	if len(list) == 0 {
+		return nil
+	}
+	ids := make([]string, len(list))
+	for i, c := range list {
+		ids[i] = c.ID
+	}
+	by, err := r.Conversations.IssuesOf(ctx, ids)
+	if err != nil {
+		return err
+	}
+	l := r.issuesLoader(ctx)
+	var all []*ent.ConversationIssue
+	for _, id := range ids {
+		issues := by[id]
+		if issues == nil {
+			issues = []*ent.ConversationIssue{}
+		}
+		l.Prime(ctx, id, issues)
+		all = append(all, issues...)
+	}
+	return r.warmIssues(ctx, all)
+}
+
+// warmIssues loads the clusters and conversations of a page of issues at
+// once.
+func (r *Resolver) warmIssues(ctx context.Context, list []*ent.ConversationIssue) error {
+	var cids, convs []string
+	for _, is := range list {
+		if is.ClusterID != nil {
+			cids = append(cids, *is.ClusterID)
+		}
+		if is.Edges.Conversation == nil {
+			convs = append(convs, is.ConversationID)
+		}
+	}
+	if len(cids) > 0 {
+		by, err := r.Conversations.ClustersByID(ctx, cids)
+		if err != nil {
+			return err
+		}
+		l := r.clustersLoader(ctx)
+		for _, id := range cids {
+			l.Prime(ctx, id, by[id])
+		}
+	}
+	if len(convs) > 0 {
+		by, err := r.Conversations.ConversationsByID(ctx, convs)
+		if err != nil {
+			return err
+		}
+		l := r.conversationsLoader(ctx)
+		for id, c := range by {
+			l.Prime(ctx, id, c)
+		}
+	}
+	return nil
+}
+
 // issuesOfConversation loads the issues of the conversations of a request
 // together (one statement per batch).
 func (r *Resolver) issuesOfConversation(ctx context.Context, id string) ([]*ent.ConversationIssue, error) {
-	l := loaders.Keep(loaders.For(ctx), "conversations.issues", func() *dataloader.Loader[string, []*ent.ConversationIssue] {
+	return r.issuesLoader(ctx).Load(ctx, id)()
+}
+
+func (r *Resolver) issuesLoader(ctx context.Context) *dataloader.Loader[string, []*ent.ConversationIssue] {
+	return loaders.Keep(loaders.For(ctx), "conversations.issues", func() *dataloader.Loader[string, []*ent.ConversationIssue] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[[]*ent.ConversationIssue] {
 			by, err := r.Conversations.IssuesOf(ctx, keys)
 			out := make([]*dataloader.Result[[]*ent.ConversationIssue], len(keys))
@@ -113,13 +190,16 @@ func (r *Resolver) issuesOfConversation(ctx context.Context, id string) ([]*ent.
 			return out
 		}, dataloader.WithWait[string, []*ent.ConversationIssue](loaders.Wait))
 	})
-	return l.Load(ctx, id)()
 }
 
 // clusterByID loads the clusters of a request together; nil for one that
 // is gone.
 func (r *Resolver) clusterByID(ctx context.Context, id string) (*ent.IssuesCluster, error) {
-	l := loaders.Keep(loaders.For(ctx), "conversations.clusters", func() *dataloader.Loader[string, *ent.IssuesCluster] {
+	return r.clustersLoader(ctx).Load(ctx, id)()
+}
+
+func (r *Resolver) clustersLoader(ctx context.Context) *dataloader.Loader[string, *ent.IssuesCluster] {
+	return loaders.Keep(loaders.For(ctx), "conversations.clusters", func() *dataloader.Loader[string, *ent.IssuesCluster] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.IssuesCluster] {
 			by, err := r.Conversations.ClustersByID(ctx, keys)
 			out := make([]*dataloader.Result[*ent.IssuesCluster], len(keys))
@@ -129,12 +209,15 @@ func (r *Resolver) clusterByID(ctx context.Context, id string) (*ent.IssuesClust
 			return out
 		}, dataloader.WithWait[string, *ent.IssuesCluster](loaders.Wait))
 	})
-	return l.Load(ctx, id)()
 }
 
 // conversationByID loads the conversations of a request's issues together.
 func (r *Resolver) conversationByID(ctx context.Context, id string) (*ent.Conversation, error) {
-	l := loaders.Keep(loaders.For(ctx), "conversations.byID", func() *dataloader.Loader[string, *ent.Conversation] {
+	return r.conversationsLoader(ctx).Load(ctx, id)()
+}
+
+func (r *Resolver) conversationsLoader(ctx context.Context) *dataloader.Loader[string, *ent.Conversation] {
+	return loaders.Keep(loaders.For(ctx), "conversations.byID", func() *dataloader.Loader[string, *ent.Conversation] {
 		return dataloader.NewBatchedLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Conversation] {
 			by, err := r.Conversations.ConversationsByID(ctx, keys)
 			out := make([]*dataloader.Result[*ent.Conversation], len(keys))
@@ -148,7 +231,6 @@ func (r *Resolver) conversationByID(ctx context.Context, id string) (*ent.Conver
 			return out
 		}, dataloader.WithWait[string, *ent.Conversation](loaders.Wait))
 	})
-	return l.Load(ctx, id)()
 }
 
 // ChangeRequestCluster is the cluster a change request addresses, when

@@ -50,7 +50,7 @@ func (a *API) conversationRoutes() []Route {
 		}).Present(nothing[*model.IngestConversationsPayload]()).noContent(),
 
 		route("GET", o+"/conversations", "List an organization's conversations, newest first", func(ctx context.Context, req *Request, in *ConversationListParams) (*ListPage[*ent.Conversation], error) {
-			p, err := a.r.ConversationsPage(ctx, req.Param("organizationId"), in.Source, restArgs(in.ListParams))
+			p, err := a.r.ConversationsPage(ctx, req.Param("organizationId"), in.Source, restArgs(in.ListParams), false)
 			return engineList(p, err)
 		}).Present(convs.List()),
 
