@@ -17,6 +17,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/db"
 	"quire/internal/document"
 	"quire/internal/ids"
 	"quire/internal/jobs"
@@ -309,7 +310,7 @@ func (s *Service) runOnce(ctx context.Context, run jobs.Run, id string) error {
 			firstTime++
 		}
 	}
-	_, err = s.Content.EditSpaceThen(ctx, result.ID, func(tx *ent.Tx, res *content.SpaceEditResult) error {
+	record := func(tx *ent.Tx, res *content.SpaceEditResult) error {
 		if _, err := tx.TranslationPage.Delete().Where(translationpage.TranslationID(t.ID)).Exec(ctx); err != nil {
 			return fmt.Errorf("page map: %w", err)
 		}
@@ -345,7 +346,18 @@ func (s *Service) runOnce(ctx context.Context, run jobs.Run, id string) error {
 			SetResultSpaceID(result.ID).SetResultRevisionID(res.Revision).SetAppliedInstructions(instrHash).
 			AddRuns(1).AddTotalWords(words).AddTotalPages(firstTime).AddTotalDurationMs(ms).
 			SetLatestDurationMs(ms).SetLatestPages(pages).SetLatestWords(words).SetUpdatedAt(s.Now()).Exec(ctx)
-	}, ops...)
+	}
+	if len(ops) == 0 {
+		// Nothing to write: the run is recorded against the result as it is.
+		return db.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
+			sp, err := tx.Space.Get(ctx, result.ID)
+			if err != nil {
+				return fmt.Errorf("read result space: %w", err)
+			}
+			return record(tx, &content.SpaceEditResult{Space: sp, Revision: sp.RevisionID})
+		})
+	}
+	_, err = s.Content.EditSpaceThen(ctx, result.ID, record, ops...)
 	return err
 }
 
