@@ -115,8 +115,9 @@ type analyseArgs struct {
 }
 
 // reader checks that the caller may read the organization's conversations:
-// NotFound for non-members, Forbidden for guests when forbid is set (lists
-// of an organization the guest sees), NotFound otherwise.
+// NotFound for non-members; for guests, errHidden when forbid is set
+// (lists, which answer empty to guests as other lists do), NotFound
+// otherwise.
 func reader(ctx context.Context, orgID string, forbid bool) error {
 	role, member, err := authz.OrgRole(ctx, orgID)
 	if err != nil {
@@ -126,9 +127,6 @@ func reader(ctx context.Context, orgID string, forbid bool) error {
 		return apierr.NotFoundf("No matching organization found for id %q", orgID)
 	}
 	if role == authz.None {
-		if forbid {
-			return apierr.Forbiddenf("You need a role in the organization to read its conversations")
-		}
 		return errHidden
 	}
 	return nil

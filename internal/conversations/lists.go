@@ -71,6 +71,16 @@ func pageOf[T any](ctx context.Context, keys []keyed, args catalog.PageArgs, loa
 	return out, nil
 }
 
+// emptyFor is the empty list a guest gets (guests see the lists of their
+// organization without content), or err.
+func emptyFor[T any](err error, args catalog.PageArgs) (pagination.Page[T], error) {
+	if err != errHidden {
+		return pagination.Page[T]{}, err
+	}
+	p, err := catalog.Paginate([]keyed{}, cursorOf, args)
+	return pagination.Page[T]{Items: []T{}, Cursors: []string{}, TotalCount: 0, HasNextPage: p.HasNextPage}, err
+}
+
 func sortKeyed(keys []keyed) {
 	for i := 1; i < len(keys); i++ {
 		for j := i; j > 0 && cursorOf(keys[j]).Compare(cursorOf(keys[j-1])) < 0; j-- {
@@ -81,10 +91,11 @@ func sortKeyed(keys []keyed) {
 
 // Conversations lists an organization's conversations, newest first,
 // optionally only those of a source.
-// Errors: NotFound (organization), Forbidden (a guest), BadRequest (paging).
+// A guest gets an empty list. Errors: NotFound (organization), BadRequest
+// (paging).
 func (s *Service) Conversations(ctx context.Context, orgID, source string, args catalog.PageArgs) (pagination.Page[*ent.Conversation], error) {
 	if err := reader(ctx, orgID, true); err != nil {
-		return pagination.Page[*ent.Conversation]{}, err
+		return emptyFor[*ent.Conversation](err, args)
 	}
 	q := s.Client.Conversation.Query().Where(conversation.OrganizationID(orgID))
 	if source != "" {
@@ -114,10 +125,11 @@ type IssueFilter struct {
 
 // Issues lists an organization's issues, newest first, with their
 // conversations (loaded with them).
-// Errors: NotFound (organization), Forbidden (a guest), BadRequest (paging).
+// A guest gets an empty list. Errors: NotFound (organization), BadRequest
+// (paging).
 func (s *Service) Issues(ctx context.Context, orgID string, f IssueFilter, args catalog.PageArgs) (pagination.Page[*ent.ConversationIssue], error) {
 	if err := reader(ctx, orgID, true); err != nil {
-		return pagination.Page[*ent.ConversationIssue]{}, err
+		return emptyFor[*ent.ConversationIssue](err, args)
 	}
 	q := s.Client.ConversationIssue.Query().Where(conversationissue.OrganizationID(orgID))
 	if f.Cluster != "" {
@@ -197,11 +209,11 @@ const (
 // Clusters lists an organization's issue clusters, by orderBy (updatedAt,
 // issues or conversations; default updatedAt) in order (asc or desc,
 // default desc).
-// Errors: NotFound (organization), Forbidden (a guest), BadRequest.
+// A guest gets an empty list. Errors: NotFound (organization), BadRequest.
 func (s *Service) Clusters(ctx context.Context, orgID, order, orderBy string, args catalog.PageArgs) (pagination.Page[*ent.IssuesCluster], error) {
 	var none pagination.Page[*ent.IssuesCluster]
 	if err := reader(ctx, orgID, true); err != nil {
-		return none, err
+		return emptyFor[*ent.IssuesCluster](err, args)
 	}
 	desc := true
 	switch order {

@@ -138,6 +138,11 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Translation,
 			return nil, apierr.Invalid(l.field, "%s %q is not a supported language code", l.field, l.v)
 		}
 	}
+	if ok, err := canEdit(ctx, in.Organization); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, apierr.Forbiddenf("You need the create role in the organization to create translations")
+	}
 	if in.SourceLanguage == in.Language {
 		return nil, apierr.Invalid("language", "language must differ from the source's language")
 	}
@@ -150,11 +155,6 @@ func (s *Service) Create(ctx context.Context, in CreateInput) (*ent.Translation,
 	}
 	if sp.DeletedAt != nil {
 		return nil, apierr.Invalid("source.space", "source.space: the space %q is deleted", in.SourceSpace)
-	}
-	if ok, err := canEdit(ctx, in.Organization); err != nil {
-		return nil, err
-	} else if !ok {
-		return nil, apierr.Forbiddenf("You need the create role in the organization to create translations")
 	}
 	instr, err := encodeInstructions(in.Instructions)
 	if err != nil {
