@@ -47,6 +47,27 @@ export const SEED_ADDITIONS = [
 	},
 ];
 
+// Seed changes: where the seeds give a field of the reference another
+// shape, or leave out a field the reference requires (GAPS.md §0: the
+// seeds describe the conversations API in a newer shape than 0.146.0).
+// Each entry replaces a declared property's definition, or makes declared
+// required properties optional; it throws when the target is missing.
+export const SEED_CHANGES = [
+	{
+		// Seed, "Conversations": "Issues cluster (object = issues-cluster):
+		// ... `summary` (Document)". 0.146.0 declares a string.
+		schema: ['ConversationsIssuesCluster'],
+		replace: 'summary',
+		definition: { $ref: '#/components/schemas/JSONDocument' },
+	},
+	{
+		// Seed, "Conversations": "`stats {issues, conversations}`". 0.146.0
+		// also requires the counts of tasks, which the seeds do not have.
+		schema: ['ConversationsIssuesCluster', 'properties', 'stats'],
+		optional: ['tasksTotal', 'tasksBacklog', 'tasksStarted', 'tasksCompleted', 'tasksCancelled'],
+	},
+];
+
 /**
  * Declares the seed additions on an OpenAPI document (mutated in place).
  * Throws when a target is missing or already declares the property: the
@@ -64,6 +85,22 @@ export function declareSeedAdditions(doc) {
 			throw new Error(`seed addition ${property}: ${where} already declares it; drop it from lib/seed-additions.mjs`);
 		}
 		target.properties[property] = definition;
+	}
+	for (const { schema, replace, definition, optional } of SEED_CHANGES) {
+		let target = doc.components.schemas;
+		for (const key of schema) target = target?.[key];
+		const where = `components.schemas.${schema.join('.')}`;
+		if (!target || typeof target !== 'object' || !target.properties) {
+			throw new Error(`seed change: ${where} is not an object schema with properties in the reference`);
+		}
+		if (replace) {
+			if (!(replace in target.properties)) throw new Error(`seed change: ${where} does not declare ${replace}`);
+			target.properties[replace] = definition;
+		}
+		for (const name of optional ?? []) {
+			if (!target.required?.includes(name)) throw new Error(`seed change: ${where} does not require ${name}`);
+			target.required = target.required.filter((r) => r !== name);
+		}
 	}
 	return doc;
 }
