@@ -72,11 +72,11 @@ func clusterConnection(p pagination.Page[*ent.IssuesCluster]) *model.Conversatio
 	return c
 }
 
-// ConversationsPage lists an organization's conversations (both doors);
-// warm loads their issues and clusters with them (GraphQL).
-func (r *Resolver) ConversationsPage(ctx context.Context, orgID, source string, args catalog.PageArgs, warm bool) (pagination.Page[*ent.Conversation], error) {
+// ConversationsPage lists an organization's conversations, with their
+// issues and the issues' clusters loaded at once.
+func (r *Resolver) ConversationsPage(ctx context.Context, orgID, source string, args catalog.PageArgs) (pagination.Page[*ent.Conversation], error) {
 	p, err := r.Conversations.Conversations(ctx, orgID, source, args)
-	if err == nil && warm {
+	if err == nil {
 		err = r.warmConversations(ctx, p.Items)
 	}
 	return p, err

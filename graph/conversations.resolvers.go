@@ -175,7 +175,7 @@ func (r *mutationResolver) UpdateConversationsIssuesCluster(ctx context.Context,
 
 // Conversations is the resolver for the conversations field.
 func (r *organizationResolver) Conversations(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, source *string) (*model.ConversationConnection, error) {
-	p, err := r.ConversationsPage(ctx, obj.ID, deref(source), pageArgs(first, after, last, before), true)
+	p, err := r.ConversationsPage(ctx, obj.ID, deref(source), pageArgs(first, after, last, before))
 	if err != nil {
 		return nil, err
 	}

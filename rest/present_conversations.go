@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"quire/ent"
-	"quire/internal/conversations"
 )
 
 var jsonMarshal = json.Marshal
@@ -170,6 +169,10 @@ func (a *API) clustersKind() *Kind[*ent.IssuesCluster, *IssuesCluster] {
 		if err != nil {
 			return nil, err
 		}
+		pulse, err := a.r.ConversationsIssuesCluster().WeeklyPulse(ctx, c)
+		if err != nil {
+			return nil, err
+		}
 		sources := c.Sources
 		if sources == nil {
 			sources = map[string]int{}
@@ -177,7 +180,7 @@ func (a *API) clustersKind() *Kind[*ent.IssuesCluster, *IssuesCluster] {
 		return &IssuesCluster{
 			Object: "issues-cluster", ID: c.ID, Label: c.Label, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 			Icon: c.Icon, Summary: json.RawMessage(c.Summary), Muted: c.Muted, Impact: c.Impact,
-			WeeklyPulse: conversations.WeeklyPulse(c, a.r.Conversations.Now()), Sources: sources,
+			WeeklyPulse: pulse, Sources: sources,
 			Stats: IssuesClusterStats{Issues: c.IssueCount, Conversations: c.ConversationCount},
 			URLs:  &ClusterURLs{Location: urls.Location, App: urls.App},
 		}, nil

@@ -9,9 +9,6 @@ import (
 	"quire/ent"
 	"quire/graph/model"
 	"quire/internal/apierr"
-	"quire/internal/catalog"
-	"quire/internal/conversations"
-	"quire/internal/pagination"
 	"quire/internal/types"
 )
 
@@ -50,8 +47,15 @@ func (a *API) conversationRoutes() []Route {
 		}).Present(nothing[*model.IngestConversationsPayload]()).noContent(),
 
 		route("GET", o+"/conversations", "List an organization's conversations, newest first", func(ctx context.Context, req *Request, in *ConversationListParams) (*ListPage[*ent.Conversation], error) {
-			p, err := a.r.ConversationsPage(ctx, req.Param("organizationId"), in.Source, restArgs(in.ListParams), false)
-			return engineList(p, err)
+			org, err := a.r.Query().Organization(ctx, req.Param("organizationId"))
+			if err != nil {
+				return nil, err
+			}
+			conn, err := a.r.Organization().Conversations(ctx, org, in.First(), in.After(), nil, nil, nonEmpty(in.Source))
+			if err != nil {
+				return nil, err
+			}
+			return pageOf(conn.Nodes, conn.TotalCount, conn.PageInfo), nil
 		}).Present(convs.List()),
 
 		route("GET", o+"/conversations/{conversationId}", "Get a conversation with its parts and metadata", func(ctx context.Context, req *Request, _ *NoInput) (*ent.Conversation, error) {
@@ -60,8 +64,15 @@ func (a *API) conversationRoutes() []Route {
 		}).Present(presents(a.presentConversationFull)),
 
 		route("GET", o+"/conversations-issues", "List the issues found in an organization's conversations, newest first", func(ctx context.Context, req *Request, in *IssueListParams) (*ListPage[*ent.ConversationIssue], error) {
-			p, err := a.r.IssuesPage(ctx, req.Param("organizationId"), conversations.IssueFilter{Cluster: in.Cluster, Conversation: in.Conversation}, restArgs(in.ListParams))
-			return engineList(p, err)
+			org, err := a.r.Query().Organization(ctx, req.Param("organizationId"))
+			if err != nil {
+				return nil, err
+			}
+			conn, err := a.r.Organization().ConversationsIssues(ctx, org, in.First(), in.After(), nil, nil, nonEmpty(in.Cluster), nonEmpty(in.Conversation))
+			if err != nil {
+				return nil, err
+			}
+			return pageOf(conn.Nodes, conn.TotalCount, conn.PageInfo), nil
 		}).Present(issues.List()),
 
 		route("GET", o+"/conversations-issues/{issueId}", "Get an issue found in a conversation, with its conversation", func(ctx context.Context, req *Request, _ *NoInput) (*ent.ConversationIssue, error) {
@@ -72,8 +83,25 @@ func (a *API) conversationRoutes() []Route {
 		}).Present(issues),
 
 		route("GET", o+"/conversations-clusters", "List the clusters of similar issues of an organization", func(ctx context.Context, req *Request, in *ClusterListParams) (*ListPage[*ent.IssuesCluster], error) {
-			p, err := a.r.ClustersPage(ctx, req.Param("organizationId"), in.Order, in.OrderBy, restArgs(in.ListParams))
-			return engineList(p, err)
+			org, err := a.r.Query().Organization(ctx, req.Param("organizationId"))
+			if err != nil {
+				return nil, err
+			}
+			var order *model.SortOrder
+			var by *model.IssuesClusterOrderBy
+			if in.Order != "" {
+				v := model.SortOrder(in.Order)
+				order = &v
+			}
+			if in.OrderBy != "" {
+				v := model.IssuesClusterOrderBy(in.OrderBy)
+				by = &v
+			}
+			conn, err := a.r.Organization().ConversationsIssuesClusters(ctx, org, in.First(), in.After(), nil, nil, order, by)
+			if err != nil {
+				return nil, err
+			}
+			return pageOf(conn.Nodes, conn.TotalCount, conn.PageInfo), nil
 		}).Present(clusters.List()),
 
 		route("GET", o+"/conversations-clusters/{clusterId}", "Get a cluster of similar issues", func(ctx context.Context, req *Request, _ *NoInput) (*ent.IssuesCluster, error) {
@@ -111,19 +139,6 @@ func inOrg[T any](req *Request, get func() (T, error), org func(T) string, what,
 		return zero, apierr.NotFoundf("No matching %s found for id %q", what, id)
 	}
 	return v, nil
-}
-
-// restArgs are REST paging parameters as the engines take them.
-func restArgs(p ListParams) catalog.PageArgs {
-	return catalog.PageArgs{First: p.First(), After: p.After()}
-}
-
-// engineList makes a ListPage of an engine's page.
-func engineList[T any](p pagination.Page[T], err error) (*ListPage[T], error) {
-	if err != nil {
-		return nil, err
-	}
-	return &ListPage[T]{Items: p.Items, Total: p.TotalCount, Next: p.NextPage()}, nil
 }
 
 func jsonOf(v any) (types.JSON, error) {
