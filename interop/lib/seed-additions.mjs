@@ -45,6 +45,26 @@ export const SEED_ADDITIONS = [
 		property: 'suggestions',
 		definition: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 3, maxLength: 64 } },
 	},
+	{
+		// Seed, "Conversations": issues cluster "`muted` (boolean; muted for
+		// change request creation)".
+		schema: ['ConversationsIssuesCluster'],
+		property: 'muted',
+		definition: { type: 'boolean' },
+	},
+	...['ConversationsIssuesCluster', 'Conversation', 'ConversationIssue'].map((name) => ({
+		// Seed, "Conversations": "`impact` (`low`: minor friction; `medium`:
+		// ...; `high`: ...)" on clusters, conversations and issues.
+		schema: [name],
+		property: 'impact',
+		definition: { type: 'string', enum: ['low', 'medium', 'high'] },
+	})),
+	{
+		// Seed, "Conversations": conversation issue "`details` (Document)".
+		schema: ['ConversationIssue'],
+		property: 'details',
+		definition: { $ref: '#/components/schemas/JSONDocument' },
+	},
 ];
 
 // Seed changes: where the seeds give a field of the reference another
