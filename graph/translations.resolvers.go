@@ -64,6 +64,7 @@ func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organi
 	if err != nil {
 		return nil, err
 	}
+	warmTranslations(ctx, p.Items)
 	c := &model.TranslationConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.TranslationEdge, len(p.Items))}
 	for i, n := range p.Items {
 		c.Edges[i] = &model.TranslationEdge{Node: n, Cursor: p.Cursors[i]}

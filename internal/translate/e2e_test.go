@@ -248,3 +248,42 @@ func TestTranslationRules(t *testing.T) {
 		}
 	})
 }
+
+// TestTranslationListStatements: listing translations costs the same
+// statements for 2 as for 8, through REST and GraphQL with their spaces.
+func TestTranslationListStatements(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		measure := func(n int) []int64 {
+			org := e.Org(fmt.Sprint("Org ", n))
+			au, atok := e.User(fmt.Sprintf("admin%d@acme.test", n))
+			ru, rtok := e.User(fmt.Sprintf("reader%d@acme.test", n))
+			e.Member(org, au, "admin")
+			e.Member(org, ru, "read")
+			for i := 0; i < n; i++ {
+				sp := e.Do(atok, "POST", "/v1/orgs/"+org.ID+"/spaces", map[string]any{"title": fmt.Sprint("S", i)}).JSON()["id"].(string)
+				if r := e.Do(atok, "POST", "/v1/orgs/"+org.ID+"/translations", map[string]any{"source": map[string]any{"space": sp, "language": "en"}, "language": "fr"}); r.Status != 201 {
+					t.Fatalf("create: %d %s", r.Status, r.Body)
+				}
+			}
+			var out []int64
+			before := e.Statements()
+			if r := e.Do(rtok, "GET", "/v1/orgs/"+org.ID+"/translations", nil); r.Status != 200 || r.JSON()["count"] != float64(n) {
+				t.Fatalf("list: %d %s", r.Status, r.Body)
+			}
+			out = append(out, e.Statements()-before)
+			before = e.Statements()
+			g := e.GraphQL(rtok, `query($o: ID!) { organization(id: $o) { translations { nodes { id source { space { id title } } result { space { id } } permissions { edit } stats { runs } } } } }`,
+				map[string]any{"o": org.ID})
+			if g.Code() != "" {
+				t.Fatalf("graphql: %s", g.Raw)
+			}
+			return append(out, e.Statements()-before)
+		}
+		small, big := measure(2), measure(8)
+		for i := range small {
+			if small[i] != big[i] {
+				t.Errorf("statements of list %d: %d for 2 translations, %d for 8", i, small[i], big[i])
+			}
+		}
+	})
+}
