@@ -47,6 +47,8 @@ type ChangeRequest struct {
 	MergedAt *time.Time `json:"merged_at,omitempty"`
 	// Contributors holds the value of the "contributors" field.
 	Contributors []string `json:"contributors,omitempty"`
+	// ConversationsIssuesCluster holds the value of the "conversations_issues_cluster" field.
+	ConversationsIssuesCluster *string `json:"conversations_issues_cluster,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.
 	Edges        ChangeRequestEdges `json:"edges"`
@@ -82,7 +84,7 @@ func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case changerequest.FieldNumber:
 			values[i] = new(sql.NullInt64)
-		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldSubject, changerequest.FieldDescription, changerequest.FieldStatus, changerequest.FieldCreatedBy, changerequest.FieldRevisionInitial, changerequest.FieldRevisionID, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged:
+		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldSubject, changerequest.FieldDescription, changerequest.FieldStatus, changerequest.FieldCreatedBy, changerequest.FieldRevisionInitial, changerequest.FieldRevisionID, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged, changerequest.FieldConversationsIssuesCluster:
 			values[i] = new(sql.NullString)
 		case changerequest.FieldCreatedAt, changerequest.FieldUpdatedAt, changerequest.FieldMergedAt:
 			values[i] = new(sql.NullTime)
@@ -197,6 +199,13 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field contributors: %w", err)
 				}
 			}
+		case changerequest.FieldConversationsIssuesCluster:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field conversations_issues_cluster", values[i])
+			} else if value.Valid {
+				_m.ConversationsIssuesCluster = new(string)
+				*_m.ConversationsIssuesCluster = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -287,6 +296,11 @@ func (_m *ChangeRequest) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("contributors=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Contributors))
+	builder.WriteString(", ")
+	if v := _m.ConversationsIssuesCluster; v != nil {
+		builder.WriteString("conversations_issues_cluster=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -172,6 +172,20 @@ func (_c *ChangeRequestCreate) SetContributors(v []string) *ChangeRequestCreate 
 	return _c
 }
 
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (_c *ChangeRequestCreate) SetConversationsIssuesCluster(v string) *ChangeRequestCreate {
+	_c.mutation.SetConversationsIssuesCluster(v)
+	return _c
+}
+
+// SetNillableConversationsIssuesCluster sets the "conversations_issues_cluster" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableConversationsIssuesCluster(v *string) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetConversationsIssuesCluster(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ChangeRequestCreate) SetID(v string) *ChangeRequestCreate {
 	_c.mutation.SetID(v)
@@ -367,6 +381,10 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 	if value, ok := _c.mutation.Contributors(); ok {
 		_spec.SetField(changerequest.FieldContributors, field.TypeJSON, value)
 		_node.Contributors = value
+	}
+	if value, ok := _c.mutation.ConversationsIssuesCluster(); ok {
+		_spec.SetField(changerequest.FieldConversationsIssuesCluster, field.TypeString, value)
+		_node.ConversationsIssuesCluster = &value
 	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -572,6 +590,24 @@ func (u *ChangeRequestUpsert) UpdateContributors() *ChangeRequestUpsert {
 // ClearContributors clears the value of the "contributors" field.
 func (u *ChangeRequestUpsert) ClearContributors() *ChangeRequestUpsert {
 	u.SetNull(changerequest.FieldContributors)
+	return u
+}
+
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsert) SetConversationsIssuesCluster(v string) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldConversationsIssuesCluster, v)
+	return u
+}
+
+// UpdateConversationsIssuesCluster sets the "conversations_issues_cluster" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateConversationsIssuesCluster() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldConversationsIssuesCluster)
+	return u
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsert) ClearConversationsIssuesCluster() *ChangeRequestUpsert {
+	u.SetNull(changerequest.FieldConversationsIssuesCluster)
 	return u
 }
 
@@ -796,6 +832,27 @@ func (u *ChangeRequestUpsertOne) UpdateContributors() *ChangeRequestUpsertOne {
 func (u *ChangeRequestUpsertOne) ClearContributors() *ChangeRequestUpsertOne {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearContributors()
+	})
+}
+
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsertOne) SetConversationsIssuesCluster(v string) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetConversationsIssuesCluster(v)
+	})
+}
+
+// UpdateConversationsIssuesCluster sets the "conversations_issues_cluster" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateConversationsIssuesCluster() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateConversationsIssuesCluster()
+	})
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsertOne) ClearConversationsIssuesCluster() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearConversationsIssuesCluster()
 	})
 }
 
@@ -1187,6 +1244,27 @@ func (u *ChangeRequestUpsertBulk) UpdateContributors() *ChangeRequestUpsertBulk 
 func (u *ChangeRequestUpsertBulk) ClearContributors() *ChangeRequestUpsertBulk {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearContributors()
+	})
+}
+
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsertBulk) SetConversationsIssuesCluster(v string) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetConversationsIssuesCluster(v)
+	})
+}
+
+// UpdateConversationsIssuesCluster sets the "conversations_issues_cluster" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateConversationsIssuesCluster() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateConversationsIssuesCluster()
+	})
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (u *ChangeRequestUpsertBulk) ClearConversationsIssuesCluster() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.ClearConversationsIssuesCluster()
 	})
 }
 

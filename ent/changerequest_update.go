@@ -183,6 +183,26 @@ func (_u *ChangeRequestUpdate) ClearContributors() *ChangeRequestUpdate {
 	return _u
 }
 
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (_u *ChangeRequestUpdate) SetConversationsIssuesCluster(v string) *ChangeRequestUpdate {
+	_u.mutation.SetConversationsIssuesCluster(v)
+	return _u
+}
+
+// SetNillableConversationsIssuesCluster sets the "conversations_issues_cluster" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableConversationsIssuesCluster(v *string) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetConversationsIssuesCluster(*v)
+	}
+	return _u
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (_u *ChangeRequestUpdate) ClearConversationsIssuesCluster() *ChangeRequestUpdate {
+	_u.mutation.ClearConversationsIssuesCluster()
+	return _u
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdate) Mutation() *ChangeRequestMutation {
 	return _u.mutation
@@ -281,6 +301,12 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.ContributorsCleared() {
 		_spec.ClearField(changerequest.FieldContributors, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ConversationsIssuesCluster(); ok {
+		_spec.SetField(changerequest.FieldConversationsIssuesCluster, field.TypeString, value)
+	}
+	if _u.mutation.ConversationsIssuesClusterCleared() {
+		_spec.ClearField(changerequest.FieldConversationsIssuesCluster, field.TypeString)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -456,6 +482,26 @@ func (_u *ChangeRequestUpdateOne) ClearContributors() *ChangeRequestUpdateOne {
 	return _u
 }
 
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (_u *ChangeRequestUpdateOne) SetConversationsIssuesCluster(v string) *ChangeRequestUpdateOne {
+	_u.mutation.SetConversationsIssuesCluster(v)
+	return _u
+}
+
+// SetNillableConversationsIssuesCluster sets the "conversations_issues_cluster" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableConversationsIssuesCluster(v *string) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetConversationsIssuesCluster(*v)
+	}
+	return _u
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (_u *ChangeRequestUpdateOne) ClearConversationsIssuesCluster() *ChangeRequestUpdateOne {
+	_u.mutation.ClearConversationsIssuesCluster()
+	return _u
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdateOne) Mutation() *ChangeRequestMutation {
 	return _u.mutation
@@ -584,6 +630,12 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if _u.mutation.ContributorsCleared() {
 		_spec.ClearField(changerequest.FieldContributors, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ConversationsIssuesCluster(); ok {
+		_spec.SetField(changerequest.FieldConversationsIssuesCluster, field.TypeString, value)
+	}
+	if _u.mutation.ConversationsIssuesClusterCleared() {
+		_spec.ClearField(changerequest.FieldConversationsIssuesCluster, field.TypeString)
 	}
 	_node = &ChangeRequest{config: _u.config}
 	_spec.Assign = _node.assignValues

@@ -15,7 +15,11 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/conversation"
+	"quire/ent/conversationcorpus"
+	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -30,6 +34,9 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/translation"
+	"quire/ent/translationfile"
+	"quire/ent/translationpage"
 	"quire/ent/user"
 
 	"entgo.io/ent"
@@ -53,8 +60,16 @@ type Client struct {
 	Collection *CollectionClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
+	// Conversation is the client for interacting with the Conversation builders.
+	Conversation *ConversationClient
+	// ConversationCorpus is the client for interacting with the ConversationCorpus builders.
+	ConversationCorpus *ConversationCorpusClient
+	// ConversationIssue is the client for interacting with the ConversationIssue builders.
+	ConversationIssue *ConversationIssueClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
+	// IssuesCluster is the client for interacting with the IssuesCluster builders.
+	IssuesCluster *IssuesClusterClient
 	// Job is the client for interacting with the Job builders.
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
@@ -83,6 +98,12 @@ type Client struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// Translation is the client for interacting with the Translation builders.
+	Translation *TranslationClient
+	// TranslationFile is the client for interacting with the TranslationFile builders.
+	TranslationFile *TranslationFileClient
+	// TranslationPage is the client for interacting with the TranslationPage builders.
+	TranslationPage *TranslationPageClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 }
@@ -100,7 +121,11 @@ func (c *Client) init() {
 	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
 	c.ContentBlob = NewContentBlobClient(c.config)
+	c.Conversation = NewConversationClient(c.config)
+	c.ConversationCorpus = NewConversationCorpusClient(c.config)
+	c.ConversationIssue = NewConversationIssueClient(c.config)
 	c.FileVersion = NewFileVersionClient(c.config)
+	c.IssuesCluster = NewIssuesClusterClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
@@ -115,6 +140,9 @@ func (c *Client) init() {
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
 	c.SiteSpace = NewSiteSpaceClient(c.config)
 	c.Space = NewSpaceClient(c.config)
+	c.Translation = NewTranslationClient(c.config)
+	c.TranslationFile = NewTranslationFileClient(c.config)
+	c.TranslationPage = NewTranslationPageClient(c.config)
 	c.User = NewUserClient(c.config)
 }
 
@@ -206,28 +234,35 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:              ctx,
-		config:           cfg,
-		APIToken:         NewAPITokenClient(cfg),
-		ChangeRequest:    NewChangeRequestClient(cfg),
-		Collection:       NewCollectionClient(cfg),
-		ContentBlob:      NewContentBlobClient(cfg),
-		FileVersion:      NewFileVersionClient(cfg),
-		Job:              NewJobClient(cfg),
-		Member:           NewMemberClient(cfg),
-		Organization:     NewOrganizationClient(cfg),
-		PageVersion:      NewPageVersionClient(cfg),
-		RateLimitCounter: NewRateLimitCounterClient(cfg),
-		Revision:         NewRevisionClient(cfg),
-		RevisionEntry:    NewRevisionEntryClient(cfg),
-		ServerSecret:     NewServerSecretClient(cfg),
-		Site:             NewSiteClient(cfg),
-		SiteSection:      NewSiteSectionClient(cfg),
-		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
-		SiteShareLink:    NewSiteShareLinkClient(cfg),
-		SiteSpace:        NewSiteSpaceClient(cfg),
-		Space:            NewSpaceClient(cfg),
-		User:             NewUserClient(cfg),
+		ctx:                ctx,
+		config:             cfg,
+		APIToken:           NewAPITokenClient(cfg),
+		ChangeRequest:      NewChangeRequestClient(cfg),
+		Collection:         NewCollectionClient(cfg),
+		ContentBlob:        NewContentBlobClient(cfg),
+		Conversation:       NewConversationClient(cfg),
+		ConversationCorpus: NewConversationCorpusClient(cfg),
+		ConversationIssue:  NewConversationIssueClient(cfg),
+		FileVersion:        NewFileVersionClient(cfg),
+		IssuesCluster:      NewIssuesClusterClient(cfg),
+		Job:                NewJobClient(cfg),
+		Member:             NewMemberClient(cfg),
+		Organization:       NewOrganizationClient(cfg),
+		PageVersion:        NewPageVersionClient(cfg),
+		RateLimitCounter:   NewRateLimitCounterClient(cfg),
+		Revision:           NewRevisionClient(cfg),
+		RevisionEntry:      NewRevisionEntryClient(cfg),
+		ServerSecret:       NewServerSecretClient(cfg),
+		Site:               NewSiteClient(cfg),
+		SiteSection:        NewSiteSectionClient(cfg),
+		SiteSectionGroup:   NewSiteSectionGroupClient(cfg),
+		SiteShareLink:      NewSiteShareLinkClient(cfg),
+		SiteSpace:          NewSiteSpaceClient(cfg),
+		Space:              NewSpaceClient(cfg),
+		Translation:        NewTranslationClient(cfg),
+		TranslationFile:    NewTranslationFileClient(cfg),
+		TranslationPage:    NewTranslationPageClient(cfg),
+		User:               NewUserClient(cfg),
 	}, nil
 }
 
@@ -245,28 +280,35 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:              ctx,
-		config:           cfg,
-		APIToken:         NewAPITokenClient(cfg),
-		ChangeRequest:    NewChangeRequestClient(cfg),
-		Collection:       NewCollectionClient(cfg),
-		ContentBlob:      NewContentBlobClient(cfg),
-		FileVersion:      NewFileVersionClient(cfg),
-		Job:              NewJobClient(cfg),
-		Member:           NewMemberClient(cfg),
-		Organization:     NewOrganizationClient(cfg),
-		PageVersion:      NewPageVersionClient(cfg),
-		RateLimitCounter: NewRateLimitCounterClient(cfg),
-		Revision:         NewRevisionClient(cfg),
-		RevisionEntry:    NewRevisionEntryClient(cfg),
-		ServerSecret:     NewServerSecretClient(cfg),
-		Site:             NewSiteClient(cfg),
-		SiteSection:      NewSiteSectionClient(cfg),
-		SiteSectionGroup: NewSiteSectionGroupClient(cfg),
-		SiteShareLink:    NewSiteShareLinkClient(cfg),
-		SiteSpace:        NewSiteSpaceClient(cfg),
-		Space:            NewSpaceClient(cfg),
-		User:             NewUserClient(cfg),
+		ctx:                ctx,
+		config:             cfg,
+		APIToken:           NewAPITokenClient(cfg),
+		ChangeRequest:      NewChangeRequestClient(cfg),
+		Collection:         NewCollectionClient(cfg),
+		ContentBlob:        NewContentBlobClient(cfg),
+		Conversation:       NewConversationClient(cfg),
+		ConversationCorpus: NewConversationCorpusClient(cfg),
+		ConversationIssue:  NewConversationIssueClient(cfg),
+		FileVersion:        NewFileVersionClient(cfg),
+		IssuesCluster:      NewIssuesClusterClient(cfg),
+		Job:                NewJobClient(cfg),
+		Member:             NewMemberClient(cfg),
+		Organization:       NewOrganizationClient(cfg),
+		PageVersion:        NewPageVersionClient(cfg),
+		RateLimitCounter:   NewRateLimitCounterClient(cfg),
+		Revision:           NewRevisionClient(cfg),
+		RevisionEntry:      NewRevisionEntryClient(cfg),
+		ServerSecret:       NewServerSecretClient(cfg),
+		Site:               NewSiteClient(cfg),
+		SiteSection:        NewSiteSectionClient(cfg),
+		SiteSectionGroup:   NewSiteSectionGroupClient(cfg),
+		SiteShareLink:      NewSiteShareLinkClient(cfg),
+		SiteSpace:          NewSiteSpaceClient(cfg),
+		Space:              NewSpaceClient(cfg),
+		Translation:        NewTranslationClient(cfg),
+		TranslationFile:    NewTranslationFileClient(cfg),
+		TranslationPage:    NewTranslationPageClient(cfg),
+		User:               NewUserClient(cfg),
 	}, nil
 }
 
@@ -296,10 +338,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion, c.Job,
-		c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.Conversation,
+		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.IssuesCluster,
+		c.Job, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
 		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Translation, c.TranslationFile,
+		c.TranslationPage, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -309,10 +353,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.FileVersion, c.Job,
-		c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
+		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.Conversation,
+		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.IssuesCluster,
+		c.Job, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
 		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.User,
+		c.SiteShareLink, c.SiteSpace, c.Space, c.Translation, c.TranslationFile,
+		c.TranslationPage, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -329,8 +375,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Collection.mutate(ctx, m)
 	case *ContentBlobMutation:
 		return c.ContentBlob.mutate(ctx, m)
+	case *ConversationMutation:
+		return c.Conversation.mutate(ctx, m)
+	case *ConversationCorpusMutation:
+		return c.ConversationCorpus.mutate(ctx, m)
+	case *ConversationIssueMutation:
+		return c.ConversationIssue.mutate(ctx, m)
 	case *FileVersionMutation:
 		return c.FileVersion.mutate(ctx, m)
+	case *IssuesClusterMutation:
+		return c.IssuesCluster.mutate(ctx, m)
 	case *JobMutation:
 		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
@@ -359,6 +413,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SiteSpace.mutate(ctx, m)
 	case *SpaceMutation:
 		return c.Space.mutate(ctx, m)
+	case *TranslationMutation:
+		return c.Translation.mutate(ctx, m)
+	case *TranslationFileMutation:
+		return c.TranslationFile.mutate(ctx, m)
+	case *TranslationPageMutation:
+		return c.TranslationPage.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
 	default:
@@ -994,6 +1054,453 @@ func (c *ContentBlobClient) mutate(ctx context.Context, m *ContentBlobMutation) 
 	}
 }
 
+// ConversationClient is a client for the Conversation schema.
+type ConversationClient struct {
+	config
+}
+
+// NewConversationClient returns a client for the Conversation from the given config.
+func NewConversationClient(c config) *ConversationClient {
+	return &ConversationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `conversation.Hooks(f(g(h())))`.
+func (c *ConversationClient) Use(hooks ...Hook) {
+	c.hooks.Conversation = append(c.hooks.Conversation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `conversation.Intercept(f(g(h())))`.
+func (c *ConversationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Conversation = append(c.inters.Conversation, interceptors...)
+}
+
+// Create returns a builder for creating a Conversation entity.
+func (c *ConversationClient) Create() *ConversationCreate {
+	mutation := newConversationMutation(c.config, OpCreate)
+	return &ConversationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Conversation entities.
+func (c *ConversationClient) CreateBulk(builders ...*ConversationCreate) *ConversationCreateBulk {
+	return &ConversationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConversationClient) MapCreateBulk(slice any, setFunc func(*ConversationCreate, int)) *ConversationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConversationCreateBulk{err: fmt.Errorf("calling to ConversationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConversationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConversationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Conversation.
+func (c *ConversationClient) Update() *ConversationUpdate {
+	mutation := newConversationMutation(c.config, OpUpdate)
+	return &ConversationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConversationClient) UpdateOne(_m *Conversation) *ConversationUpdateOne {
+	mutation := newConversationMutation(c.config, OpUpdateOne, withConversation(_m))
+	return &ConversationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConversationClient) UpdateOneID(id string) *ConversationUpdateOne {
+	mutation := newConversationMutation(c.config, OpUpdateOne, withConversationID(id))
+	return &ConversationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Conversation.
+func (c *ConversationClient) Delete() *ConversationDelete {
+	mutation := newConversationMutation(c.config, OpDelete)
+	return &ConversationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConversationClient) DeleteOne(_m *Conversation) *ConversationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConversationClient) DeleteOneID(id string) *ConversationDeleteOne {
+	builder := c.Delete().Where(conversation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConversationDeleteOne{builder}
+}
+
+// Query returns a query builder for Conversation.
+func (c *ConversationClient) Query() *ConversationQuery {
+	return &ConversationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConversation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Conversation entity by its id.
+func (c *ConversationClient) Get(ctx context.Context, id string) (*Conversation, error) {
+	return c.Query().Where(conversation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConversationClient) GetX(ctx context.Context, id string) *Conversation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssues queries the issues edge of a Conversation.
+func (c *ConversationClient) QueryIssues(_m *Conversation) *ConversationIssueQuery {
+	query := (&ConversationIssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(conversation.Table, conversation.FieldID, id),
+			sqlgraph.To(conversationissue.Table, conversationissue.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, conversation.IssuesTable, conversation.IssuesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ConversationClient) Hooks() []Hook {
+	return c.hooks.Conversation
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConversationClient) Interceptors() []Interceptor {
+	return c.inters.Conversation
+}
+
+func (c *ConversationClient) mutate(ctx context.Context, m *ConversationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConversationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConversationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConversationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConversationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Conversation mutation op: %q", m.Op())
+	}
+}
+
+// ConversationCorpusClient is a client for the ConversationCorpus schema.
+type ConversationCorpusClient struct {
+	config
+}
+
+// NewConversationCorpusClient returns a client for the ConversationCorpus from the given config.
+func NewConversationCorpusClient(c config) *ConversationCorpusClient {
+	return &ConversationCorpusClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `conversationcorpus.Hooks(f(g(h())))`.
+func (c *ConversationCorpusClient) Use(hooks ...Hook) {
+	c.hooks.ConversationCorpus = append(c.hooks.ConversationCorpus, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `conversationcorpus.Intercept(f(g(h())))`.
+func (c *ConversationCorpusClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConversationCorpus = append(c.inters.ConversationCorpus, interceptors...)
+}
+
+// Create returns a builder for creating a ConversationCorpus entity.
+func (c *ConversationCorpusClient) Create() *ConversationCorpusCreate {
+	mutation := newConversationCorpusMutation(c.config, OpCreate)
+	return &ConversationCorpusCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConversationCorpus entities.
+func (c *ConversationCorpusClient) CreateBulk(builders ...*ConversationCorpusCreate) *ConversationCorpusCreateBulk {
+	return &ConversationCorpusCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConversationCorpusClient) MapCreateBulk(slice any, setFunc func(*ConversationCorpusCreate, int)) *ConversationCorpusCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConversationCorpusCreateBulk{err: fmt.Errorf("calling to ConversationCorpusClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConversationCorpusCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConversationCorpusCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConversationCorpus.
+func (c *ConversationCorpusClient) Update() *ConversationCorpusUpdate {
+	mutation := newConversationCorpusMutation(c.config, OpUpdate)
+	return &ConversationCorpusUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConversationCorpusClient) UpdateOne(_m *ConversationCorpus) *ConversationCorpusUpdateOne {
+	mutation := newConversationCorpusMutation(c.config, OpUpdateOne, withConversationCorpus(_m))
+	return &ConversationCorpusUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConversationCorpusClient) UpdateOneID(id string) *ConversationCorpusUpdateOne {
+	mutation := newConversationCorpusMutation(c.config, OpUpdateOne, withConversationCorpusID(id))
+	return &ConversationCorpusUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConversationCorpus.
+func (c *ConversationCorpusClient) Delete() *ConversationCorpusDelete {
+	mutation := newConversationCorpusMutation(c.config, OpDelete)
+	return &ConversationCorpusDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConversationCorpusClient) DeleteOne(_m *ConversationCorpus) *ConversationCorpusDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConversationCorpusClient) DeleteOneID(id string) *ConversationCorpusDeleteOne {
+	builder := c.Delete().Where(conversationcorpus.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConversationCorpusDeleteOne{builder}
+}
+
+// Query returns a query builder for ConversationCorpus.
+func (c *ConversationCorpusClient) Query() *ConversationCorpusQuery {
+	return &ConversationCorpusQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConversationCorpus},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConversationCorpus entity by its id.
+func (c *ConversationCorpusClient) Get(ctx context.Context, id string) (*ConversationCorpus, error) {
+	return c.Query().Where(conversationcorpus.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConversationCorpusClient) GetX(ctx context.Context, id string) *ConversationCorpus {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ConversationCorpusClient) Hooks() []Hook {
+	return c.hooks.ConversationCorpus
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConversationCorpusClient) Interceptors() []Interceptor {
+	return c.inters.ConversationCorpus
+}
+
+func (c *ConversationCorpusClient) mutate(ctx context.Context, m *ConversationCorpusMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConversationCorpusCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConversationCorpusUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConversationCorpusUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConversationCorpusDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConversationCorpus mutation op: %q", m.Op())
+	}
+}
+
+// ConversationIssueClient is a client for the ConversationIssue schema.
+type ConversationIssueClient struct {
+	config
+}
+
+// NewConversationIssueClient returns a client for the ConversationIssue from the given config.
+func NewConversationIssueClient(c config) *ConversationIssueClient {
+	return &ConversationIssueClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `conversationissue.Hooks(f(g(h())))`.
+func (c *ConversationIssueClient) Use(hooks ...Hook) {
+	c.hooks.ConversationIssue = append(c.hooks.ConversationIssue, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `conversationissue.Intercept(f(g(h())))`.
+func (c *ConversationIssueClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConversationIssue = append(c.inters.ConversationIssue, interceptors...)
+}
+
+// Create returns a builder for creating a ConversationIssue entity.
+func (c *ConversationIssueClient) Create() *ConversationIssueCreate {
+	mutation := newConversationIssueMutation(c.config, OpCreate)
+	return &ConversationIssueCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConversationIssue entities.
+func (c *ConversationIssueClient) CreateBulk(builders ...*ConversationIssueCreate) *ConversationIssueCreateBulk {
+	return &ConversationIssueCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ConversationIssueClient) MapCreateBulk(slice any, setFunc func(*ConversationIssueCreate, int)) *ConversationIssueCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ConversationIssueCreateBulk{err: fmt.Errorf("calling to ConversationIssueClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ConversationIssueCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ConversationIssueCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConversationIssue.
+func (c *ConversationIssueClient) Update() *ConversationIssueUpdate {
+	mutation := newConversationIssueMutation(c.config, OpUpdate)
+	return &ConversationIssueUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ConversationIssueClient) UpdateOne(_m *ConversationIssue) *ConversationIssueUpdateOne {
+	mutation := newConversationIssueMutation(c.config, OpUpdateOne, withConversationIssue(_m))
+	return &ConversationIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConversationIssueClient) UpdateOneID(id string) *ConversationIssueUpdateOne {
+	mutation := newConversationIssueMutation(c.config, OpUpdateOne, withConversationIssueID(id))
+	return &ConversationIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConversationIssue.
+func (c *ConversationIssueClient) Delete() *ConversationIssueDelete {
+	mutation := newConversationIssueMutation(c.config, OpDelete)
+	return &ConversationIssueDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ConversationIssueClient) DeleteOne(_m *ConversationIssue) *ConversationIssueDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConversationIssueClient) DeleteOneID(id string) *ConversationIssueDeleteOne {
+	builder := c.Delete().Where(conversationissue.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConversationIssueDeleteOne{builder}
+}
+
+// Query returns a query builder for ConversationIssue.
+func (c *ConversationIssueClient) Query() *ConversationIssueQuery {
+	return &ConversationIssueQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConversationIssue},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConversationIssue entity by its id.
+func (c *ConversationIssueClient) Get(ctx context.Context, id string) (*ConversationIssue, error) {
+	return c.Query().Where(conversationissue.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ConversationIssueClient) GetX(ctx context.Context, id string) *ConversationIssue {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryConversation queries the conversation edge of a ConversationIssue.
+func (c *ConversationIssueClient) QueryConversation(_m *ConversationIssue) *ConversationQuery {
+	query := (&ConversationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(conversationissue.Table, conversationissue.FieldID, id),
+			sqlgraph.To(conversation.Table, conversation.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, conversationissue.ConversationTable, conversationissue.ConversationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCluster queries the cluster edge of a ConversationIssue.
+func (c *ConversationIssueClient) QueryCluster(_m *ConversationIssue) *IssuesClusterQuery {
+	query := (&IssuesClusterClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(conversationissue.Table, conversationissue.FieldID, id),
+			sqlgraph.To(issuescluster.Table, issuescluster.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, conversationissue.ClusterTable, conversationissue.ClusterColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ConversationIssueClient) Hooks() []Hook {
+	return c.hooks.ConversationIssue
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConversationIssueClient) Interceptors() []Interceptor {
+	return c.inters.ConversationIssue
+}
+
+func (c *ConversationIssueClient) mutate(ctx context.Context, m *ConversationIssueMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConversationIssueCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConversationIssueUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConversationIssueUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConversationIssueDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConversationIssue mutation op: %q", m.Op())
+	}
+}
+
 // FileVersionClient is a client for the FileVersion schema.
 type FileVersionClient struct {
 	config
@@ -1124,6 +1631,155 @@ func (c *FileVersionClient) mutate(ctx context.Context, m *FileVersionMutation) 
 		return (&FileVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown FileVersion mutation op: %q", m.Op())
+	}
+}
+
+// IssuesClusterClient is a client for the IssuesCluster schema.
+type IssuesClusterClient struct {
+	config
+}
+
+// NewIssuesClusterClient returns a client for the IssuesCluster from the given config.
+func NewIssuesClusterClient(c config) *IssuesClusterClient {
+	return &IssuesClusterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `issuescluster.Hooks(f(g(h())))`.
+func (c *IssuesClusterClient) Use(hooks ...Hook) {
+	c.hooks.IssuesCluster = append(c.hooks.IssuesCluster, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `issuescluster.Intercept(f(g(h())))`.
+func (c *IssuesClusterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IssuesCluster = append(c.inters.IssuesCluster, interceptors...)
+}
+
+// Create returns a builder for creating a IssuesCluster entity.
+func (c *IssuesClusterClient) Create() *IssuesClusterCreate {
+	mutation := newIssuesClusterMutation(c.config, OpCreate)
+	return &IssuesClusterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IssuesCluster entities.
+func (c *IssuesClusterClient) CreateBulk(builders ...*IssuesClusterCreate) *IssuesClusterCreateBulk {
+	return &IssuesClusterCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IssuesClusterClient) MapCreateBulk(slice any, setFunc func(*IssuesClusterCreate, int)) *IssuesClusterCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IssuesClusterCreateBulk{err: fmt.Errorf("calling to IssuesClusterClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IssuesClusterCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IssuesClusterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IssuesCluster.
+func (c *IssuesClusterClient) Update() *IssuesClusterUpdate {
+	mutation := newIssuesClusterMutation(c.config, OpUpdate)
+	return &IssuesClusterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IssuesClusterClient) UpdateOne(_m *IssuesCluster) *IssuesClusterUpdateOne {
+	mutation := newIssuesClusterMutation(c.config, OpUpdateOne, withIssuesCluster(_m))
+	return &IssuesClusterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IssuesClusterClient) UpdateOneID(id string) *IssuesClusterUpdateOne {
+	mutation := newIssuesClusterMutation(c.config, OpUpdateOne, withIssuesClusterID(id))
+	return &IssuesClusterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IssuesCluster.
+func (c *IssuesClusterClient) Delete() *IssuesClusterDelete {
+	mutation := newIssuesClusterMutation(c.config, OpDelete)
+	return &IssuesClusterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IssuesClusterClient) DeleteOne(_m *IssuesCluster) *IssuesClusterDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IssuesClusterClient) DeleteOneID(id string) *IssuesClusterDeleteOne {
+	builder := c.Delete().Where(issuescluster.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IssuesClusterDeleteOne{builder}
+}
+
+// Query returns a query builder for IssuesCluster.
+func (c *IssuesClusterClient) Query() *IssuesClusterQuery {
+	return &IssuesClusterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIssuesCluster},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IssuesCluster entity by its id.
+func (c *IssuesClusterClient) Get(ctx context.Context, id string) (*IssuesCluster, error) {
+	return c.Query().Where(issuescluster.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IssuesClusterClient) GetX(ctx context.Context, id string) *IssuesCluster {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryIssues queries the issues edge of a IssuesCluster.
+func (c *IssuesClusterClient) QueryIssues(_m *IssuesCluster) *ConversationIssueQuery {
+	query := (&ConversationIssueClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(issuescluster.Table, issuescluster.FieldID, id),
+			sqlgraph.To(conversationissue.Table, conversationissue.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, issuescluster.IssuesTable, issuescluster.IssuesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *IssuesClusterClient) Hooks() []Hook {
+	return c.hooks.IssuesCluster
+}
+
+// Interceptors returns the client interceptors.
+func (c *IssuesClusterClient) Interceptors() []Interceptor {
+	return c.inters.IssuesCluster
+}
+
+func (c *IssuesClusterClient) mutate(ctx context.Context, m *IssuesClusterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IssuesClusterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IssuesClusterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IssuesClusterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IssuesClusterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IssuesCluster mutation op: %q", m.Op())
 	}
 }
 
@@ -3373,6 +4029,469 @@ func (c *SpaceClient) mutate(ctx context.Context, m *SpaceMutation) (Value, erro
 	}
 }
 
+// TranslationClient is a client for the Translation schema.
+type TranslationClient struct {
+	config
+}
+
+// NewTranslationClient returns a client for the Translation from the given config.
+func NewTranslationClient(c config) *TranslationClient {
+	return &TranslationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `translation.Hooks(f(g(h())))`.
+func (c *TranslationClient) Use(hooks ...Hook) {
+	c.hooks.Translation = append(c.hooks.Translation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `translation.Intercept(f(g(h())))`.
+func (c *TranslationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Translation = append(c.inters.Translation, interceptors...)
+}
+
+// Create returns a builder for creating a Translation entity.
+func (c *TranslationClient) Create() *TranslationCreate {
+	mutation := newTranslationMutation(c.config, OpCreate)
+	return &TranslationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Translation entities.
+func (c *TranslationClient) CreateBulk(builders ...*TranslationCreate) *TranslationCreateBulk {
+	return &TranslationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TranslationClient) MapCreateBulk(slice any, setFunc func(*TranslationCreate, int)) *TranslationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TranslationCreateBulk{err: fmt.Errorf("calling to TranslationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TranslationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TranslationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Translation.
+func (c *TranslationClient) Update() *TranslationUpdate {
+	mutation := newTranslationMutation(c.config, OpUpdate)
+	return &TranslationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TranslationClient) UpdateOne(_m *Translation) *TranslationUpdateOne {
+	mutation := newTranslationMutation(c.config, OpUpdateOne, withTranslation(_m))
+	return &TranslationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TranslationClient) UpdateOneID(id string) *TranslationUpdateOne {
+	mutation := newTranslationMutation(c.config, OpUpdateOne, withTranslationID(id))
+	return &TranslationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Translation.
+func (c *TranslationClient) Delete() *TranslationDelete {
+	mutation := newTranslationMutation(c.config, OpDelete)
+	return &TranslationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TranslationClient) DeleteOne(_m *Translation) *TranslationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TranslationClient) DeleteOneID(id string) *TranslationDeleteOne {
+	builder := c.Delete().Where(translation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TranslationDeleteOne{builder}
+}
+
+// Query returns a query builder for Translation.
+func (c *TranslationClient) Query() *TranslationQuery {
+	return &TranslationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTranslation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Translation entity by its id.
+func (c *TranslationClient) Get(ctx context.Context, id string) (*Translation, error) {
+	return c.Query().Where(translation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TranslationClient) GetX(ctx context.Context, id string) *Translation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryPages queries the pages edge of a Translation.
+func (c *TranslationClient) QueryPages(_m *Translation) *TranslationPageQuery {
+	query := (&TranslationPageClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translation.Table, translation.FieldID, id),
+			sqlgraph.To(translationpage.Table, translationpage.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, translation.PagesTable, translation.PagesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryFiles queries the files edge of a Translation.
+func (c *TranslationClient) QueryFiles(_m *Translation) *TranslationFileQuery {
+	query := (&TranslationFileClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translation.Table, translation.FieldID, id),
+			sqlgraph.To(translationfile.Table, translationfile.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, translation.FilesTable, translation.FilesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TranslationClient) Hooks() []Hook {
+	return c.hooks.Translation
+}
+
+// Interceptors returns the client interceptors.
+func (c *TranslationClient) Interceptors() []Interceptor {
+	return c.inters.Translation
+}
+
+func (c *TranslationClient) mutate(ctx context.Context, m *TranslationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TranslationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TranslationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TranslationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TranslationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Translation mutation op: %q", m.Op())
+	}
+}
+
+// TranslationFileClient is a client for the TranslationFile schema.
+type TranslationFileClient struct {
+	config
+}
+
+// NewTranslationFileClient returns a client for the TranslationFile from the given config.
+func NewTranslationFileClient(c config) *TranslationFileClient {
+	return &TranslationFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `translationfile.Hooks(f(g(h())))`.
+func (c *TranslationFileClient) Use(hooks ...Hook) {
+	c.hooks.TranslationFile = append(c.hooks.TranslationFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `translationfile.Intercept(f(g(h())))`.
+func (c *TranslationFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TranslationFile = append(c.inters.TranslationFile, interceptors...)
+}
+
+// Create returns a builder for creating a TranslationFile entity.
+func (c *TranslationFileClient) Create() *TranslationFileCreate {
+	mutation := newTranslationFileMutation(c.config, OpCreate)
+	return &TranslationFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TranslationFile entities.
+func (c *TranslationFileClient) CreateBulk(builders ...*TranslationFileCreate) *TranslationFileCreateBulk {
+	return &TranslationFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TranslationFileClient) MapCreateBulk(slice any, setFunc func(*TranslationFileCreate, int)) *TranslationFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TranslationFileCreateBulk{err: fmt.Errorf("calling to TranslationFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TranslationFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TranslationFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TranslationFile.
+func (c *TranslationFileClient) Update() *TranslationFileUpdate {
+	mutation := newTranslationFileMutation(c.config, OpUpdate)
+	return &TranslationFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TranslationFileClient) UpdateOne(_m *TranslationFile) *TranslationFileUpdateOne {
+	mutation := newTranslationFileMutation(c.config, OpUpdateOne, withTranslationFile(_m))
+	return &TranslationFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TranslationFileClient) UpdateOneID(id int) *TranslationFileUpdateOne {
+	mutation := newTranslationFileMutation(c.config, OpUpdateOne, withTranslationFileID(id))
+	return &TranslationFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TranslationFile.
+func (c *TranslationFileClient) Delete() *TranslationFileDelete {
+	mutation := newTranslationFileMutation(c.config, OpDelete)
+	return &TranslationFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TranslationFileClient) DeleteOne(_m *TranslationFile) *TranslationFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TranslationFileClient) DeleteOneID(id int) *TranslationFileDeleteOne {
+	builder := c.Delete().Where(translationfile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TranslationFileDeleteOne{builder}
+}
+
+// Query returns a query builder for TranslationFile.
+func (c *TranslationFileClient) Query() *TranslationFileQuery {
+	return &TranslationFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTranslationFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TranslationFile entity by its id.
+func (c *TranslationFileClient) Get(ctx context.Context, id int) (*TranslationFile, error) {
+	return c.Query().Where(translationfile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TranslationFileClient) GetX(ctx context.Context, id int) *TranslationFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTranslation queries the translation edge of a TranslationFile.
+func (c *TranslationFileClient) QueryTranslation(_m *TranslationFile) *TranslationQuery {
+	query := (&TranslationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translationfile.Table, translationfile.FieldID, id),
+			sqlgraph.To(translation.Table, translation.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, translationfile.TranslationTable, translationfile.TranslationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TranslationFileClient) Hooks() []Hook {
+	return c.hooks.TranslationFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *TranslationFileClient) Interceptors() []Interceptor {
+	return c.inters.TranslationFile
+}
+
+func (c *TranslationFileClient) mutate(ctx context.Context, m *TranslationFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TranslationFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TranslationFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TranslationFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TranslationFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TranslationFile mutation op: %q", m.Op())
+	}
+}
+
+// TranslationPageClient is a client for the TranslationPage schema.
+type TranslationPageClient struct {
+	config
+}
+
+// NewTranslationPageClient returns a client for the TranslationPage from the given config.
+func NewTranslationPageClient(c config) *TranslationPageClient {
+	return &TranslationPageClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `translationpage.Hooks(f(g(h())))`.
+func (c *TranslationPageClient) Use(hooks ...Hook) {
+	c.hooks.TranslationPage = append(c.hooks.TranslationPage, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `translationpage.Intercept(f(g(h())))`.
+func (c *TranslationPageClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TranslationPage = append(c.inters.TranslationPage, interceptors...)
+}
+
+// Create returns a builder for creating a TranslationPage entity.
+func (c *TranslationPageClient) Create() *TranslationPageCreate {
+	mutation := newTranslationPageMutation(c.config, OpCreate)
+	return &TranslationPageCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TranslationPage entities.
+func (c *TranslationPageClient) CreateBulk(builders ...*TranslationPageCreate) *TranslationPageCreateBulk {
+	return &TranslationPageCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TranslationPageClient) MapCreateBulk(slice any, setFunc func(*TranslationPageCreate, int)) *TranslationPageCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TranslationPageCreateBulk{err: fmt.Errorf("calling to TranslationPageClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TranslationPageCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TranslationPageCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TranslationPage.
+func (c *TranslationPageClient) Update() *TranslationPageUpdate {
+	mutation := newTranslationPageMutation(c.config, OpUpdate)
+	return &TranslationPageUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TranslationPageClient) UpdateOne(_m *TranslationPage) *TranslationPageUpdateOne {
+	mutation := newTranslationPageMutation(c.config, OpUpdateOne, withTranslationPage(_m))
+	return &TranslationPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TranslationPageClient) UpdateOneID(id int) *TranslationPageUpdateOne {
+	mutation := newTranslationPageMutation(c.config, OpUpdateOne, withTranslationPageID(id))
+	return &TranslationPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TranslationPage.
+func (c *TranslationPageClient) Delete() *TranslationPageDelete {
+	mutation := newTranslationPageMutation(c.config, OpDelete)
+	return &TranslationPageDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TranslationPageClient) DeleteOne(_m *TranslationPage) *TranslationPageDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TranslationPageClient) DeleteOneID(id int) *TranslationPageDeleteOne {
+	builder := c.Delete().Where(translationpage.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TranslationPageDeleteOne{builder}
+}
+
+// Query returns a query builder for TranslationPage.
+func (c *TranslationPageClient) Query() *TranslationPageQuery {
+	return &TranslationPageQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTranslationPage},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TranslationPage entity by its id.
+func (c *TranslationPageClient) Get(ctx context.Context, id int) (*TranslationPage, error) {
+	return c.Query().Where(translationpage.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TranslationPageClient) GetX(ctx context.Context, id int) *TranslationPage {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTranslation queries the translation edge of a TranslationPage.
+func (c *TranslationPageClient) QueryTranslation(_m *TranslationPage) *TranslationQuery {
+	query := (&TranslationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(translationpage.Table, translationpage.FieldID, id),
+			sqlgraph.To(translation.Table, translation.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, translationpage.TranslationTable, translationpage.TranslationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TranslationPageClient) Hooks() []Hook {
+	return c.hooks.TranslationPage
+}
+
+// Interceptors returns the client interceptors.
+func (c *TranslationPageClient) Interceptors() []Interceptor {
+	return c.inters.TranslationPage
+}
+
+func (c *TranslationPageClient) mutate(ctx context.Context, m *TranslationPageMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TranslationPageCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TranslationPageUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TranslationPageUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TranslationPageDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TranslationPage mutation op: %q", m.Op())
+	}
+}
+
 // UserClient is a client for the User schema.
 type UserClient struct {
 	config
@@ -3541,16 +4660,18 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, Job, Member,
+		APIToken, ChangeRequest, Collection, ContentBlob, Conversation,
+		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
-		Space, User []ent.Hook
+		Space, Translation, TranslationFile, TranslationPage, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, FileVersion, Job, Member,
+		APIToken, ChangeRequest, Collection, ContentBlob, Conversation,
+		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
-		Space, User []ent.Interceptor
+		Space, Translation, TranslationFile, TranslationPage, User []ent.Interceptor
 	}
 )
 

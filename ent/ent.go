@@ -10,7 +10,11 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/conversation"
+	"quire/ent/conversationcorpus"
+	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -25,6 +29,9 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/translation"
+	"quire/ent/translationfile"
+	"quire/ent/translationpage"
 	"quire/ent/user"
 	"reflect"
 	"sync"
@@ -92,26 +99,33 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:         apitoken.ValidColumn,
-			changerequest.Table:    changerequest.ValidColumn,
-			collection.Table:       collection.ValidColumn,
-			contentblob.Table:      contentblob.ValidColumn,
-			fileversion.Table:      fileversion.ValidColumn,
-			job.Table:              job.ValidColumn,
-			member.Table:           member.ValidColumn,
-			organization.Table:     organization.ValidColumn,
-			pageversion.Table:      pageversion.ValidColumn,
-			ratelimitcounter.Table: ratelimitcounter.ValidColumn,
-			revision.Table:         revision.ValidColumn,
-			revisionentry.Table:    revisionentry.ValidColumn,
-			serversecret.Table:     serversecret.ValidColumn,
-			site.Table:             site.ValidColumn,
-			sitesection.Table:      sitesection.ValidColumn,
-			sitesectiongroup.Table: sitesectiongroup.ValidColumn,
-			sitesharelink.Table:    sitesharelink.ValidColumn,
-			sitespace.Table:        sitespace.ValidColumn,
-			space.Table:            space.ValidColumn,
-			user.Table:             user.ValidColumn,
+			apitoken.Table:           apitoken.ValidColumn,
+			changerequest.Table:      changerequest.ValidColumn,
+			collection.Table:         collection.ValidColumn,
+			contentblob.Table:        contentblob.ValidColumn,
+			conversation.Table:       conversation.ValidColumn,
+			conversationcorpus.Table: conversationcorpus.ValidColumn,
+			conversationissue.Table:  conversationissue.ValidColumn,
+			fileversion.Table:        fileversion.ValidColumn,
+			issuescluster.Table:      issuescluster.ValidColumn,
+			job.Table:                job.ValidColumn,
+			member.Table:             member.ValidColumn,
+			organization.Table:       organization.ValidColumn,
+			pageversion.Table:        pageversion.ValidColumn,
+			ratelimitcounter.Table:   ratelimitcounter.ValidColumn,
+			revision.Table:           revision.ValidColumn,
+			revisionentry.Table:      revisionentry.ValidColumn,
+			serversecret.Table:       serversecret.ValidColumn,
+			site.Table:               site.ValidColumn,
+			sitesection.Table:        sitesection.ValidColumn,
+			sitesectiongroup.Table:   sitesectiongroup.ValidColumn,
+			sitesharelink.Table:      sitesharelink.ValidColumn,
+			sitespace.Table:          sitespace.ValidColumn,
+			space.Table:              space.ValidColumn,
+			translation.Table:        translation.ValidColumn,
+			translationfile.Table:    translationfile.ValidColumn,
+			translationpage.Table:    translationpage.ValidColumn,
+			user.Table:               user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -10,7 +10,11 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/conversation"
+	"quire/ent/conversationcorpus"
+	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -19,6 +23,7 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/schema"
 	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
@@ -26,6 +31,9 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/translation"
+	"quire/ent/translationfile"
+	"quire/ent/translationpage"
 	"quire/ent/user"
 	"quire/internal/document"
 	"quire/internal/types"
@@ -45,26 +53,33 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken         = "APIToken"
-	TypeChangeRequest    = "ChangeRequest"
-	TypeCollection       = "Collection"
-	TypeContentBlob      = "ContentBlob"
-	TypeFileVersion      = "FileVersion"
-	TypeJob              = "Job"
-	TypeMember           = "Member"
-	TypeOrganization     = "Organization"
-	TypePageVersion      = "PageVersion"
-	TypeRateLimitCounter = "RateLimitCounter"
-	TypeRevision         = "Revision"
-	TypeRevisionEntry    = "RevisionEntry"
-	TypeServerSecret     = "ServerSecret"
-	TypeSite             = "Site"
-	TypeSiteSection      = "SiteSection"
-	TypeSiteSectionGroup = "SiteSectionGroup"
-	TypeSiteShareLink    = "SiteShareLink"
-	TypeSiteSpace        = "SiteSpace"
-	TypeSpace            = "Space"
-	TypeUser             = "User"
+	TypeAPIToken           = "APIToken"
+	TypeChangeRequest      = "ChangeRequest"
+	TypeCollection         = "Collection"
+	TypeContentBlob        = "ContentBlob"
+	TypeConversation       = "Conversation"
+	TypeConversationCorpus = "ConversationCorpus"
+	TypeConversationIssue  = "ConversationIssue"
+	TypeFileVersion        = "FileVersion"
+	TypeIssuesCluster      = "IssuesCluster"
+	TypeJob                = "Job"
+	TypeMember             = "Member"
+	TypeOrganization       = "Organization"
+	TypePageVersion        = "PageVersion"
+	TypeRateLimitCounter   = "RateLimitCounter"
+	TypeRevision           = "Revision"
+	TypeRevisionEntry      = "RevisionEntry"
+	TypeServerSecret       = "ServerSecret"
+	TypeSite               = "Site"
+	TypeSiteSection        = "SiteSection"
+	TypeSiteSectionGroup   = "SiteSectionGroup"
+	TypeSiteShareLink      = "SiteShareLink"
+	TypeSiteSpace          = "SiteSpace"
+	TypeSpace              = "Space"
+	TypeTranslation        = "Translation"
+	TypeTranslationFile    = "TranslationFile"
+	TypeTranslationPage    = "TranslationPage"
+	TypeUser               = "User"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -618,30 +633,31 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 // ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.
 type ChangeRequestMutation struct {
 	config
-	op                       Op
-	typ                      string
-	id                       *string
-	number                   *int
-	addnumber                *int
-	subject                  *string
-	description              *string
-	status                   *string
-	created_by               *string
-	created_at               *time.Time
-	updated_at               *time.Time
-	revision_initial         *string
-	revision_id              *string
-	revision_merged_ancestor *string
-	revision_merged          *string
-	merged_at                *time.Time
-	contributors             *[]string
-	appendcontributors       []string
-	clearedFields            map[string]struct{}
-	space                    *string
-	clearedspace             bool
-	done                     bool
-	oldValue                 func(context.Context) (*ChangeRequest, error)
-	predicates               []predicate.ChangeRequest
+	op                           Op
+	typ                          string
+	id                           *string
+	number                       *int
+	addnumber                    *int
+	subject                      *string
+	description                  *string
+	status                       *string
+	created_by                   *string
+	created_at                   *time.Time
+	updated_at                   *time.Time
+	revision_initial             *string
+	revision_id                  *string
+	revision_merged_ancestor     *string
+	revision_merged              *string
+	merged_at                    *time.Time
+	contributors                 *[]string
+	appendcontributors           []string
+	conversations_issues_cluster *string
+	clearedFields                map[string]struct{}
+	space                        *string
+	clearedspace                 bool
+	done                         bool
+	oldValue                     func(context.Context) (*ChangeRequest, error)
+	predicates                   []predicate.ChangeRequest
 }
 
 var _ ent.Mutation = (*ChangeRequestMutation)(nil)
@@ -1353,6 +1369,55 @@ func (m *ChangeRequestMutation) ResetContributors() {
 	delete(m.clearedFields, changerequest.FieldContributors)
 }
 
+// SetConversationsIssuesCluster sets the "conversations_issues_cluster" field.
+func (m *ChangeRequestMutation) SetConversationsIssuesCluster(s string) {
+	m.conversations_issues_cluster = &s
+}
+
+// ConversationsIssuesCluster returns the value of the "conversations_issues_cluster" field in the mutation.
+func (m *ChangeRequestMutation) ConversationsIssuesCluster() (r string, exists bool) {
+	v := m.conversations_issues_cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConversationsIssuesCluster returns the old "conversations_issues_cluster" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldConversationsIssuesCluster(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConversationsIssuesCluster is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConversationsIssuesCluster requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConversationsIssuesCluster: %w", err)
+	}
+	return oldValue.ConversationsIssuesCluster, nil
+}
+
+// ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
+func (m *ChangeRequestMutation) ClearConversationsIssuesCluster() {
+	m.conversations_issues_cluster = nil
+	m.clearedFields[changerequest.FieldConversationsIssuesCluster] = struct{}{}
+}
+
+// ConversationsIssuesClusterCleared returns if the "conversations_issues_cluster" field was cleared in this mutation.
+func (m *ChangeRequestMutation) ConversationsIssuesClusterCleared() bool {
+	_, ok := m.clearedFields[changerequest.FieldConversationsIssuesCluster]
+	return ok
+}
+
+// ResetConversationsIssuesCluster resets all changes to the "conversations_issues_cluster" field.
+func (m *ChangeRequestMutation) ResetConversationsIssuesCluster() {
+	m.conversations_issues_cluster = nil
+	delete(m.clearedFields, changerequest.FieldConversationsIssuesCluster)
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *ChangeRequestMutation) ClearSpace() {
 	m.clearedspace = true
@@ -1414,7 +1479,7 @@ func (m *ChangeRequestMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ChangeRequestMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.space != nil {
 		fields = append(fields, changerequest.FieldSpaceID)
 	}
@@ -1457,6 +1522,9 @@ func (m *ChangeRequestMutation) Fields() []string {
 	if m.contributors != nil {
 		fields = append(fields, changerequest.FieldContributors)
 	}
+	if m.conversations_issues_cluster != nil {
+		fields = append(fields, changerequest.FieldConversationsIssuesCluster)
+	}
 	return fields
 }
 
@@ -1493,6 +1561,8 @@ func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
 		return m.MergedAt()
 	case changerequest.FieldContributors:
 		return m.Contributors()
+	case changerequest.FieldConversationsIssuesCluster:
+		return m.ConversationsIssuesCluster()
 	}
 	return nil, false
 }
@@ -1530,6 +1600,8 @@ func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldMergedAt(ctx)
 	case changerequest.FieldContributors:
 		return m.OldContributors(ctx)
+	case changerequest.FieldConversationsIssuesCluster:
+		return m.OldConversationsIssuesCluster(ctx)
 	}
 	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1637,6 +1709,13 @@ func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetContributors(v)
 		return nil
+	case changerequest.FieldConversationsIssuesCluster:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConversationsIssuesCluster(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1697,6 +1776,9 @@ func (m *ChangeRequestMutation) ClearedFields() []string {
 	if m.FieldCleared(changerequest.FieldContributors) {
 		fields = append(fields, changerequest.FieldContributors)
 	}
+	if m.FieldCleared(changerequest.FieldConversationsIssuesCluster) {
+		fields = append(fields, changerequest.FieldConversationsIssuesCluster)
+	}
 	return fields
 }
 
@@ -1725,6 +1807,9 @@ func (m *ChangeRequestMutation) ClearField(name string) error {
 		return nil
 	case changerequest.FieldContributors:
 		m.ClearContributors()
+		return nil
+	case changerequest.FieldConversationsIssuesCluster:
+		m.ClearConversationsIssuesCluster()
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest nullable field %s", name)
@@ -1775,6 +1860,9 @@ func (m *ChangeRequestMutation) ResetField(name string) error {
 		return nil
 	case changerequest.FieldContributors:
 		m.ResetContributors()
+		return nil
+	case changerequest.FieldConversationsIssuesCluster:
+		m.ResetConversationsIssuesCluster()
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
@@ -3368,6 +3456,3018 @@ func (m *ContentBlobMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ContentBlob edge %s", name)
 }
 
+// ConversationMutation represents an operation that mutates the Conversation nodes in the graph.
+type ConversationMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	organization_id     *string
+	external_id         *string
+	source              *string
+	subject             *string
+	parts               *[]schema.ConversationPart
+	appendparts         []schema.ConversationPart
+	metadata_url        *string
+	metadata_attributes *map[string]string
+	metadata_created_at *time.Time
+	created_at          *time.Time
+	ingested_at         *time.Time
+	content_hash        *string
+	pending             *bool
+	processed_at        *time.Time
+	impact              *string
+	clearedFields       map[string]struct{}
+	issues              map[string]struct{}
+	removedissues       map[string]struct{}
+	clearedissues       bool
+	done                bool
+	oldValue            func(context.Context) (*Conversation, error)
+	predicates          []predicate.Conversation
+}
+
+var _ ent.Mutation = (*ConversationMutation)(nil)
+
+// conversationOption allows management of the mutation configuration using functional options.
+type conversationOption func(*ConversationMutation)
+
+// newConversationMutation creates new mutation for the Conversation entity.
+func newConversationMutation(c config, op Op, opts ...conversationOption) *ConversationMutation {
+	m := &ConversationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConversation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConversationID sets the ID field of the mutation.
+func withConversationID(id string) conversationOption {
+	return func(m *ConversationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Conversation
+		)
+		m.oldValue = func(ctx context.Context) (*Conversation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Conversation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConversation sets the old Conversation of the mutation.
+func withConversation(node *Conversation) conversationOption {
+	return func(m *ConversationMutation) {
+		m.oldValue = func(context.Context) (*Conversation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConversationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConversationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Conversation entities.
+func (m *ConversationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConversationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConversationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Conversation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ConversationMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ConversationMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ConversationMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetExternalID sets the "external_id" field.
+func (m *ConversationMutation) SetExternalID(s string) {
+	m.external_id = &s
+}
+
+// ExternalID returns the value of the "external_id" field in the mutation.
+func (m *ConversationMutation) ExternalID() (r string, exists bool) {
+	v := m.external_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExternalID returns the old "external_id" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldExternalID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExternalID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExternalID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExternalID: %w", err)
+	}
+	return oldValue.ExternalID, nil
+}
+
+// ResetExternalID resets all changes to the "external_id" field.
+func (m *ConversationMutation) ResetExternalID() {
+	m.external_id = nil
+}
+
+// SetSource sets the "source" field.
+func (m *ConversationMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *ConversationMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *ConversationMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetSubject sets the "subject" field.
+func (m *ConversationMutation) SetSubject(s string) {
+	m.subject = &s
+}
+
+// Subject returns the value of the "subject" field in the mutation.
+func (m *ConversationMutation) Subject() (r string, exists bool) {
+	v := m.subject
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSubject returns the old "subject" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldSubject(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSubject is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSubject requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSubject: %w", err)
+	}
+	return oldValue.Subject, nil
+}
+
+// ClearSubject clears the value of the "subject" field.
+func (m *ConversationMutation) ClearSubject() {
+	m.subject = nil
+	m.clearedFields[conversation.FieldSubject] = struct{}{}
+}
+
+// SubjectCleared returns if the "subject" field was cleared in this mutation.
+func (m *ConversationMutation) SubjectCleared() bool {
+	_, ok := m.clearedFields[conversation.FieldSubject]
+	return ok
+}
+
+// ResetSubject resets all changes to the "subject" field.
+func (m *ConversationMutation) ResetSubject() {
+	m.subject = nil
+	delete(m.clearedFields, conversation.FieldSubject)
+}
+
+// SetParts sets the "parts" field.
+func (m *ConversationMutation) SetParts(sp []schema.ConversationPart) {
+	m.parts = &sp
+	m.appendparts = nil
+}
+
+// Parts returns the value of the "parts" field in the mutation.
+func (m *ConversationMutation) Parts() (r []schema.ConversationPart, exists bool) {
+	v := m.parts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParts returns the old "parts" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldParts(ctx context.Context) (v []schema.ConversationPart, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParts: %w", err)
+	}
+	return oldValue.Parts, nil
+}
+
+// AppendParts adds sp to the "parts" field.
+func (m *ConversationMutation) AppendParts(sp []schema.ConversationPart) {
+	m.appendparts = append(m.appendparts, sp...)
+}
+
+// AppendedParts returns the list of values that were appended to the "parts" field in this mutation.
+func (m *ConversationMutation) AppendedParts() ([]schema.ConversationPart, bool) {
+	if len(m.appendparts) == 0 {
+		return nil, false
+	}
+	return m.appendparts, true
+}
+
+// ResetParts resets all changes to the "parts" field.
+func (m *ConversationMutation) ResetParts() {
+	m.parts = nil
+	m.appendparts = nil
+}
+
+// SetMetadataURL sets the "metadata_url" field.
+func (m *ConversationMutation) SetMetadataURL(s string) {
+	m.metadata_url = &s
+}
+
+// MetadataURL returns the value of the "metadata_url" field in the mutation.
+func (m *ConversationMutation) MetadataURL() (r string, exists bool) {
+	v := m.metadata_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadataURL returns the old "metadata_url" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldMetadataURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadataURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadataURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadataURL: %w", err)
+	}
+	return oldValue.MetadataURL, nil
+}
+
+// ClearMetadataURL clears the value of the "metadata_url" field.
+func (m *ConversationMutation) ClearMetadataURL() {
+	m.metadata_url = nil
+	m.clearedFields[conversation.FieldMetadataURL] = struct{}{}
+}
+
+// MetadataURLCleared returns if the "metadata_url" field was cleared in this mutation.
+func (m *ConversationMutation) MetadataURLCleared() bool {
+	_, ok := m.clearedFields[conversation.FieldMetadataURL]
+	return ok
+}
+
+// ResetMetadataURL resets all changes to the "metadata_url" field.
+func (m *ConversationMutation) ResetMetadataURL() {
+	m.metadata_url = nil
+	delete(m.clearedFields, conversation.FieldMetadataURL)
+}
+
+// SetMetadataAttributes sets the "metadata_attributes" field.
+func (m *ConversationMutation) SetMetadataAttributes(value map[string]string) {
+	m.metadata_attributes = &value
+}
+
+// MetadataAttributes returns the value of the "metadata_attributes" field in the mutation.
+func (m *ConversationMutation) MetadataAttributes() (r map[string]string, exists bool) {
+	v := m.metadata_attributes
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadataAttributes returns the old "metadata_attributes" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldMetadataAttributes(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadataAttributes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadataAttributes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadataAttributes: %w", err)
+	}
+	return oldValue.MetadataAttributes, nil
+}
+
+// ClearMetadataAttributes clears the value of the "metadata_attributes" field.
+func (m *ConversationMutation) ClearMetadataAttributes() {
+	m.metadata_attributes = nil
+	m.clearedFields[conversation.FieldMetadataAttributes] = struct{}{}
+}
+
+// MetadataAttributesCleared returns if the "metadata_attributes" field was cleared in this mutation.
+func (m *ConversationMutation) MetadataAttributesCleared() bool {
+	_, ok := m.clearedFields[conversation.FieldMetadataAttributes]
+	return ok
+}
+
+// ResetMetadataAttributes resets all changes to the "metadata_attributes" field.
+func (m *ConversationMutation) ResetMetadataAttributes() {
+	m.metadata_attributes = nil
+	delete(m.clearedFields, conversation.FieldMetadataAttributes)
+}
+
+// SetMetadataCreatedAt sets the "metadata_created_at" field.
+func (m *ConversationMutation) SetMetadataCreatedAt(t time.Time) {
+	m.metadata_created_at = &t
+}
+
+// MetadataCreatedAt returns the value of the "metadata_created_at" field in the mutation.
+func (m *ConversationMutation) MetadataCreatedAt() (r time.Time, exists bool) {
+	v := m.metadata_created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetadataCreatedAt returns the old "metadata_created_at" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldMetadataCreatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetadataCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetadataCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetadataCreatedAt: %w", err)
+	}
+	return oldValue.MetadataCreatedAt, nil
+}
+
+// ClearMetadataCreatedAt clears the value of the "metadata_created_at" field.
+func (m *ConversationMutation) ClearMetadataCreatedAt() {
+	m.metadata_created_at = nil
+	m.clearedFields[conversation.FieldMetadataCreatedAt] = struct{}{}
+}
+
+// MetadataCreatedAtCleared returns if the "metadata_created_at" field was cleared in this mutation.
+func (m *ConversationMutation) MetadataCreatedAtCleared() bool {
+	_, ok := m.clearedFields[conversation.FieldMetadataCreatedAt]
+	return ok
+}
+
+// ResetMetadataCreatedAt resets all changes to the "metadata_created_at" field.
+func (m *ConversationMutation) ResetMetadataCreatedAt() {
+	m.metadata_created_at = nil
+	delete(m.clearedFields, conversation.FieldMetadataCreatedAt)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConversationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConversationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConversationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetIngestedAt sets the "ingested_at" field.
+func (m *ConversationMutation) SetIngestedAt(t time.Time) {
+	m.ingested_at = &t
+}
+
+// IngestedAt returns the value of the "ingested_at" field in the mutation.
+func (m *ConversationMutation) IngestedAt() (r time.Time, exists bool) {
+	v := m.ingested_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIngestedAt returns the old "ingested_at" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldIngestedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIngestedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIngestedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIngestedAt: %w", err)
+	}
+	return oldValue.IngestedAt, nil
+}
+
+// ResetIngestedAt resets all changes to the "ingested_at" field.
+func (m *ConversationMutation) ResetIngestedAt() {
+	m.ingested_at = nil
+}
+
+// SetContentHash sets the "content_hash" field.
+func (m *ConversationMutation) SetContentHash(s string) {
+	m.content_hash = &s
+}
+
+// ContentHash returns the value of the "content_hash" field in the mutation.
+func (m *ConversationMutation) ContentHash() (r string, exists bool) {
+	v := m.content_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentHash returns the old "content_hash" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldContentHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentHash: %w", err)
+	}
+	return oldValue.ContentHash, nil
+}
+
+// ResetContentHash resets all changes to the "content_hash" field.
+func (m *ConversationMutation) ResetContentHash() {
+	m.content_hash = nil
+}
+
+// SetPending sets the "pending" field.
+func (m *ConversationMutation) SetPending(b bool) {
+	m.pending = &b
+}
+
+// Pending returns the value of the "pending" field in the mutation.
+func (m *ConversationMutation) Pending() (r bool, exists bool) {
+	v := m.pending
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPending returns the old "pending" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldPending(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPending is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPending requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPending: %w", err)
+	}
+	return oldValue.Pending, nil
+}
+
+// ResetPending resets all changes to the "pending" field.
+func (m *ConversationMutation) ResetPending() {
+	m.pending = nil
+}
+
+// SetProcessedAt sets the "processed_at" field.
+func (m *ConversationMutation) SetProcessedAt(t time.Time) {
+	m.processed_at = &t
+}
+
+// ProcessedAt returns the value of the "processed_at" field in the mutation.
+func (m *ConversationMutation) ProcessedAt() (r time.Time, exists bool) {
+	v := m.processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessedAt returns the old "processed_at" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessedAt: %w", err)
+	}
+	return oldValue.ProcessedAt, nil
+}
+
+// ClearProcessedAt clears the value of the "processed_at" field.
+func (m *ConversationMutation) ClearProcessedAt() {
+	m.processed_at = nil
+	m.clearedFields[conversation.FieldProcessedAt] = struct{}{}
+}
+
+// ProcessedAtCleared returns if the "processed_at" field was cleared in this mutation.
+func (m *ConversationMutation) ProcessedAtCleared() bool {
+	_, ok := m.clearedFields[conversation.FieldProcessedAt]
+	return ok
+}
+
+// ResetProcessedAt resets all changes to the "processed_at" field.
+func (m *ConversationMutation) ResetProcessedAt() {
+	m.processed_at = nil
+	delete(m.clearedFields, conversation.FieldProcessedAt)
+}
+
+// SetImpact sets the "impact" field.
+func (m *ConversationMutation) SetImpact(s string) {
+	m.impact = &s
+}
+
+// Impact returns the value of the "impact" field in the mutation.
+func (m *ConversationMutation) Impact() (r string, exists bool) {
+	v := m.impact
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImpact returns the old "impact" field's value of the Conversation entity.
+// If the Conversation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationMutation) OldImpact(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImpact is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImpact requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImpact: %w", err)
+	}
+	return oldValue.Impact, nil
+}
+
+// ResetImpact resets all changes to the "impact" field.
+func (m *ConversationMutation) ResetImpact() {
+	m.impact = nil
+}
+
+// AddIssueIDs adds the "issues" edge to the ConversationIssue entity by ids.
+func (m *ConversationMutation) AddIssueIDs(ids ...string) {
+	if m.issues == nil {
+		m.issues = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.issues[ids[i]] = struct{}{}
+	}
+}
+
+// ClearIssues clears the "issues" edge to the ConversationIssue entity.
+func (m *ConversationMutation) ClearIssues() {
+	m.clearedissues = true
+}
+
+// IssuesCleared reports if the "issues" edge to the ConversationIssue entity was cleared.
+func (m *ConversationMutation) IssuesCleared() bool {
+	return m.clearedissues
+}
+
+// RemoveIssueIDs removes the "issues" edge to the ConversationIssue entity by IDs.
+func (m *ConversationMutation) RemoveIssueIDs(ids ...string) {
+	if m.removedissues == nil {
+		m.removedissues = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.issues, ids[i])
+		m.removedissues[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedIssues returns the removed IDs of the "issues" edge to the ConversationIssue entity.
+func (m *ConversationMutation) RemovedIssuesIDs() (ids []string) {
+	for id := range m.removedissues {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// IssuesIDs returns the "issues" edge IDs in the mutation.
+func (m *ConversationMutation) IssuesIDs() (ids []string) {
+	for id := range m.issues {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetIssues resets all changes to the "issues" edge.
+func (m *ConversationMutation) ResetIssues() {
+	m.issues = nil
+	m.clearedissues = false
+	m.removedissues = nil
+}
+
+// Where appends a list predicates to the ConversationMutation builder.
+func (m *ConversationMutation) Where(ps ...predicate.Conversation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConversationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConversationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Conversation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConversationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConversationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Conversation).
+func (m *ConversationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConversationMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.organization_id != nil {
+		fields = append(fields, conversation.FieldOrganizationID)
+	}
+	if m.external_id != nil {
+		fields = append(fields, conversation.FieldExternalID)
+	}
+	if m.source != nil {
+		fields = append(fields, conversation.FieldSource)
+	}
+	if m.subject != nil {
+		fields = append(fields, conversation.FieldSubject)
+	}
+	if m.parts != nil {
+		fields = append(fields, conversation.FieldParts)
+	}
+	if m.metadata_url != nil {
+		fields = append(fields, conversation.FieldMetadataURL)
+	}
+	if m.metadata_attributes != nil {
+		fields = append(fields, conversation.FieldMetadataAttributes)
+	}
+	if m.metadata_created_at != nil {
+		fields = append(fields, conversation.FieldMetadataCreatedAt)
+	}
+	if m.created_at != nil {
+		fields = append(fields, conversation.FieldCreatedAt)
+	}
+	if m.ingested_at != nil {
+		fields = append(fields, conversation.FieldIngestedAt)
+	}
+	if m.content_hash != nil {
+		fields = append(fields, conversation.FieldContentHash)
+	}
+	if m.pending != nil {
+		fields = append(fields, conversation.FieldPending)
+	}
+	if m.processed_at != nil {
+		fields = append(fields, conversation.FieldProcessedAt)
+	}
+	if m.impact != nil {
+		fields = append(fields, conversation.FieldImpact)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConversationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case conversation.FieldOrganizationID:
+		return m.OrganizationID()
+	case conversation.FieldExternalID:
+		return m.ExternalID()
+	case conversation.FieldSource:
+		return m.Source()
+	case conversation.FieldSubject:
+		return m.Subject()
+	case conversation.FieldParts:
+		return m.Parts()
+	case conversation.FieldMetadataURL:
+		return m.MetadataURL()
+	case conversation.FieldMetadataAttributes:
+		return m.MetadataAttributes()
+	case conversation.FieldMetadataCreatedAt:
+		return m.MetadataCreatedAt()
+	case conversation.FieldCreatedAt:
+		return m.CreatedAt()
+	case conversation.FieldIngestedAt:
+		return m.IngestedAt()
+	case conversation.FieldContentHash:
+		return m.ContentHash()
+	case conversation.FieldPending:
+		return m.Pending()
+	case conversation.FieldProcessedAt:
+		return m.ProcessedAt()
+	case conversation.FieldImpact:
+		return m.Impact()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConversationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case conversation.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case conversation.FieldExternalID:
+		return m.OldExternalID(ctx)
+	case conversation.FieldSource:
+		return m.OldSource(ctx)
+	case conversation.FieldSubject:
+		return m.OldSubject(ctx)
+	case conversation.FieldParts:
+		return m.OldParts(ctx)
+	case conversation.FieldMetadataURL:
+		return m.OldMetadataURL(ctx)
+	case conversation.FieldMetadataAttributes:
+		return m.OldMetadataAttributes(ctx)
+	case conversation.FieldMetadataCreatedAt:
+		return m.OldMetadataCreatedAt(ctx)
+	case conversation.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case conversation.FieldIngestedAt:
+		return m.OldIngestedAt(ctx)
+	case conversation.FieldContentHash:
+		return m.OldContentHash(ctx)
+	case conversation.FieldPending:
+		return m.OldPending(ctx)
+	case conversation.FieldProcessedAt:
+		return m.OldProcessedAt(ctx)
+	case conversation.FieldImpact:
+		return m.OldImpact(ctx)
+	}
+	return nil, fmt.Errorf("unknown Conversation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case conversation.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case conversation.FieldExternalID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExternalID(v)
+		return nil
+	case conversation.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case conversation.FieldSubject:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubject(v)
+		return nil
+	case conversation.FieldParts:
+		v, ok := value.([]schema.ConversationPart)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParts(v)
+		return nil
+	case conversation.FieldMetadataURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadataURL(v)
+		return nil
+	case conversation.FieldMetadataAttributes:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadataAttributes(v)
+		return nil
+	case conversation.FieldMetadataCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetadataCreatedAt(v)
+		return nil
+	case conversation.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case conversation.FieldIngestedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIngestedAt(v)
+		return nil
+	case conversation.FieldContentHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentHash(v)
+		return nil
+	case conversation.FieldPending:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPending(v)
+		return nil
+	case conversation.FieldProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessedAt(v)
+		return nil
+	case conversation.FieldImpact:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImpact(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Conversation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConversationMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConversationMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Conversation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConversationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(conversation.FieldSubject) {
+		fields = append(fields, conversation.FieldSubject)
+	}
+	if m.FieldCleared(conversation.FieldMetadataURL) {
+		fields = append(fields, conversation.FieldMetadataURL)
+	}
+	if m.FieldCleared(conversation.FieldMetadataAttributes) {
+		fields = append(fields, conversation.FieldMetadataAttributes)
+	}
+	if m.FieldCleared(conversation.FieldMetadataCreatedAt) {
+		fields = append(fields, conversation.FieldMetadataCreatedAt)
+	}
+	if m.FieldCleared(conversation.FieldProcessedAt) {
+		fields = append(fields, conversation.FieldProcessedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConversationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConversationMutation) ClearField(name string) error {
+	switch name {
+	case conversation.FieldSubject:
+		m.ClearSubject()
+		return nil
+	case conversation.FieldMetadataURL:
+		m.ClearMetadataURL()
+		return nil
+	case conversation.FieldMetadataAttributes:
+		m.ClearMetadataAttributes()
+		return nil
+	case conversation.FieldMetadataCreatedAt:
+		m.ClearMetadataCreatedAt()
+		return nil
+	case conversation.FieldProcessedAt:
+		m.ClearProcessedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Conversation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConversationMutation) ResetField(name string) error {
+	switch name {
+	case conversation.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case conversation.FieldExternalID:
+		m.ResetExternalID()
+		return nil
+	case conversation.FieldSource:
+		m.ResetSource()
+		return nil
+	case conversation.FieldSubject:
+		m.ResetSubject()
+		return nil
+	case conversation.FieldParts:
+		m.ResetParts()
+		return nil
+	case conversation.FieldMetadataURL:
+		m.ResetMetadataURL()
+		return nil
+	case conversation.FieldMetadataAttributes:
+		m.ResetMetadataAttributes()
+		return nil
+	case conversation.FieldMetadataCreatedAt:
+		m.ResetMetadataCreatedAt()
+		return nil
+	case conversation.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case conversation.FieldIngestedAt:
+		m.ResetIngestedAt()
+		return nil
+	case conversation.FieldContentHash:
+		m.ResetContentHash()
+		return nil
+	case conversation.FieldPending:
+		m.ResetPending()
+		return nil
+	case conversation.FieldProcessedAt:
+		m.ResetProcessedAt()
+		return nil
+	case conversation.FieldImpact:
+		m.ResetImpact()
+		return nil
+	}
+	return fmt.Errorf("unknown Conversation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConversationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.issues != nil {
+		edges = append(edges, conversation.EdgeIssues)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConversationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case conversation.EdgeIssues:
+		ids := make([]ent.Value, 0, len(m.issues))
+		for id := range m.issues {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConversationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedissues != nil {
+		edges = append(edges, conversation.EdgeIssues)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConversationMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case conversation.EdgeIssues:
+		ids := make([]ent.Value, 0, len(m.removedissues))
+		for id := range m.removedissues {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConversationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedissues {
+		edges = append(edges, conversation.EdgeIssues)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConversationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case conversation.EdgeIssues:
+		return m.clearedissues
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConversationMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Conversation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConversationMutation) ResetEdge(name string) error {
+	switch name {
+	case conversation.EdgeIssues:
+		m.ResetIssues()
+		return nil
+	}
+	return fmt.Errorf("unknown Conversation edge %s", name)
+}
+
+// ConversationCorpusMutation represents an operation that mutates the ConversationCorpus nodes in the graph.
+type ConversationCorpusMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	documents       *int
+	adddocuments    *int
+	df              *map[string]int
+	next_cluster    *int
+	addnext_cluster *int
+	updated_at      *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*ConversationCorpus, error)
+	predicates      []predicate.ConversationCorpus
+}
+
+var _ ent.Mutation = (*ConversationCorpusMutation)(nil)
+
+// conversationcorpusOption allows management of the mutation configuration using functional options.
+type conversationcorpusOption func(*ConversationCorpusMutation)
+
+// newConversationCorpusMutation creates new mutation for the ConversationCorpus entity.
+func newConversationCorpusMutation(c config, op Op, opts ...conversationcorpusOption) *ConversationCorpusMutation {
+	m := &ConversationCorpusMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConversationCorpus,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConversationCorpusID sets the ID field of the mutation.
+func withConversationCorpusID(id string) conversationcorpusOption {
+	return func(m *ConversationCorpusMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConversationCorpus
+		)
+		m.oldValue = func(ctx context.Context) (*ConversationCorpus, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConversationCorpus.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConversationCorpus sets the old ConversationCorpus of the mutation.
+func withConversationCorpus(node *ConversationCorpus) conversationcorpusOption {
+	return func(m *ConversationCorpusMutation) {
+		m.oldValue = func(context.Context) (*ConversationCorpus, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConversationCorpusMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConversationCorpusMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ConversationCorpus entities.
+func (m *ConversationCorpusMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConversationCorpusMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConversationCorpusMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConversationCorpus.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetDocuments sets the "documents" field.
+func (m *ConversationCorpusMutation) SetDocuments(i int) {
+	m.documents = &i
+	m.adddocuments = nil
+}
+
+// Documents returns the value of the "documents" field in the mutation.
+func (m *ConversationCorpusMutation) Documents() (r int, exists bool) {
+	v := m.documents
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocuments returns the old "documents" field's value of the ConversationCorpus entity.
+// If the ConversationCorpus object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationCorpusMutation) OldDocuments(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocuments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocuments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocuments: %w", err)
+	}
+	return oldValue.Documents, nil
+}
+
+// AddDocuments adds i to the "documents" field.
+func (m *ConversationCorpusMutation) AddDocuments(i int) {
+	if m.adddocuments != nil {
+		*m.adddocuments += i
+	} else {
+		m.adddocuments = &i
+	}
+}
+
+// AddedDocuments returns the value that was added to the "documents" field in this mutation.
+func (m *ConversationCorpusMutation) AddedDocuments() (r int, exists bool) {
+	v := m.adddocuments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDocuments resets all changes to the "documents" field.
+func (m *ConversationCorpusMutation) ResetDocuments() {
+	m.documents = nil
+	m.adddocuments = nil
+}
+
+// SetDf sets the "df" field.
+func (m *ConversationCorpusMutation) SetDf(value map[string]int) {
+	m.df = &value
+}
+
+// Df returns the value of the "df" field in the mutation.
+func (m *ConversationCorpusMutation) Df() (r map[string]int, exists bool) {
+	v := m.df
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDf returns the old "df" field's value of the ConversationCorpus entity.
+// If the ConversationCorpus object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationCorpusMutation) OldDf(ctx context.Context) (v map[string]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDf is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDf requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDf: %w", err)
+	}
+	return oldValue.Df, nil
+}
+
+// ResetDf resets all changes to the "df" field.
+func (m *ConversationCorpusMutation) ResetDf() {
+	m.df = nil
+}
+
+// SetNextCluster sets the "next_cluster" field.
+func (m *ConversationCorpusMutation) SetNextCluster(i int) {
+	m.next_cluster = &i
+	m.addnext_cluster = nil
+}
+
+// NextCluster returns the value of the "next_cluster" field in the mutation.
+func (m *ConversationCorpusMutation) NextCluster() (r int, exists bool) {
+	v := m.next_cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextCluster returns the old "next_cluster" field's value of the ConversationCorpus entity.
+// If the ConversationCorpus object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationCorpusMutation) OldNextCluster(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextCluster is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextCluster requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextCluster: %w", err)
+	}
+	return oldValue.NextCluster, nil
+}
+
+// AddNextCluster adds i to the "next_cluster" field.
+func (m *ConversationCorpusMutation) AddNextCluster(i int) {
+	if m.addnext_cluster != nil {
+		*m.addnext_cluster += i
+	} else {
+		m.addnext_cluster = &i
+	}
+}
+
+// AddedNextCluster returns the value that was added to the "next_cluster" field in this mutation.
+func (m *ConversationCorpusMutation) AddedNextCluster() (r int, exists bool) {
+	v := m.addnext_cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNextCluster resets all changes to the "next_cluster" field.
+func (m *ConversationCorpusMutation) ResetNextCluster() {
+	m.next_cluster = nil
+	m.addnext_cluster = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ConversationCorpusMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ConversationCorpusMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ConversationCorpus entity.
+// If the ConversationCorpus object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationCorpusMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ConversationCorpusMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// Where appends a list predicates to the ConversationCorpusMutation builder.
+func (m *ConversationCorpusMutation) Where(ps ...predicate.ConversationCorpus) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConversationCorpusMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConversationCorpusMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConversationCorpus, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConversationCorpusMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConversationCorpusMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConversationCorpus).
+func (m *ConversationCorpusMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConversationCorpusMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.documents != nil {
+		fields = append(fields, conversationcorpus.FieldDocuments)
+	}
+	if m.df != nil {
+		fields = append(fields, conversationcorpus.FieldDf)
+	}
+	if m.next_cluster != nil {
+		fields = append(fields, conversationcorpus.FieldNextCluster)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, conversationcorpus.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConversationCorpusMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		return m.Documents()
+	case conversationcorpus.FieldDf:
+		return m.Df()
+	case conversationcorpus.FieldNextCluster:
+		return m.NextCluster()
+	case conversationcorpus.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConversationCorpusMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		return m.OldDocuments(ctx)
+	case conversationcorpus.FieldDf:
+		return m.OldDf(ctx)
+	case conversationcorpus.FieldNextCluster:
+		return m.OldNextCluster(ctx)
+	case conversationcorpus.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConversationCorpus field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationCorpusMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocuments(v)
+		return nil
+	case conversationcorpus.FieldDf:
+		v, ok := value.(map[string]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDf(v)
+		return nil
+	case conversationcorpus.FieldNextCluster:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextCluster(v)
+		return nil
+	case conversationcorpus.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationCorpus field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConversationCorpusMutation) AddedFields() []string {
+	var fields []string
+	if m.adddocuments != nil {
+		fields = append(fields, conversationcorpus.FieldDocuments)
+	}
+	if m.addnext_cluster != nil {
+		fields = append(fields, conversationcorpus.FieldNextCluster)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConversationCorpusMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		return m.AddedDocuments()
+	case conversationcorpus.FieldNextCluster:
+		return m.AddedNextCluster()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationCorpusMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDocuments(v)
+		return nil
+	case conversationcorpus.FieldNextCluster:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddNextCluster(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationCorpus numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConversationCorpusMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConversationCorpusMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConversationCorpusMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ConversationCorpus nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConversationCorpusMutation) ResetField(name string) error {
+	switch name {
+	case conversationcorpus.FieldDocuments:
+		m.ResetDocuments()
+		return nil
+	case conversationcorpus.FieldDf:
+		m.ResetDf()
+		return nil
+	case conversationcorpus.FieldNextCluster:
+		m.ResetNextCluster()
+		return nil
+	case conversationcorpus.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationCorpus field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConversationCorpusMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConversationCorpusMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConversationCorpusMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConversationCorpusMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConversationCorpusMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConversationCorpusMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConversationCorpusMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ConversationCorpus unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConversationCorpusMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ConversationCorpus edge %s", name)
+}
+
+// ConversationIssueMutation represents an operation that mutates the ConversationIssue nodes in the graph.
+type ConversationIssueMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	organization_id     *string
+	ordinal             *int
+	addordinal          *int
+	title               *string
+	details             *string
+	excerpt             *string
+	impact              *string
+	signals             *[]schema.IssueSignal
+	appendsignals       []schema.IssueSignal
+	terms               *map[string]float64
+	forms               *map[string]string
+	source              *string
+	created_at          *time.Time
+	ingested_at         *time.Time
+	clearedFields       map[string]struct{}
+	conversation        *string
+	clearedconversation bool
+	cluster             *string
+	clearedcluster      bool
+	done                bool
+	oldValue            func(context.Context) (*ConversationIssue, error)
+	predicates          []predicate.ConversationIssue
+}
+
+var _ ent.Mutation = (*ConversationIssueMutation)(nil)
+
+// conversationissueOption allows management of the mutation configuration using functional options.
+type conversationissueOption func(*ConversationIssueMutation)
+
+// newConversationIssueMutation creates new mutation for the ConversationIssue entity.
+func newConversationIssueMutation(c config, op Op, opts ...conversationissueOption) *ConversationIssueMutation {
+	m := &ConversationIssueMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConversationIssue,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConversationIssueID sets the ID field of the mutation.
+func withConversationIssueID(id string) conversationissueOption {
+	return func(m *ConversationIssueMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConversationIssue
+		)
+		m.oldValue = func(ctx context.Context) (*ConversationIssue, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConversationIssue.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConversationIssue sets the old ConversationIssue of the mutation.
+func withConversationIssue(node *ConversationIssue) conversationissueOption {
+	return func(m *ConversationIssueMutation) {
+		m.oldValue = func(context.Context) (*ConversationIssue, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConversationIssueMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConversationIssueMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ConversationIssue entities.
+func (m *ConversationIssueMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConversationIssueMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConversationIssueMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConversationIssue.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ConversationIssueMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ConversationIssueMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ConversationIssueMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetConversationID sets the "conversation_id" field.
+func (m *ConversationIssueMutation) SetConversationID(s string) {
+	m.conversation = &s
+}
+
+// ConversationID returns the value of the "conversation_id" field in the mutation.
+func (m *ConversationIssueMutation) ConversationID() (r string, exists bool) {
+	v := m.conversation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConversationID returns the old "conversation_id" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldConversationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConversationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConversationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConversationID: %w", err)
+	}
+	return oldValue.ConversationID, nil
+}
+
+// ResetConversationID resets all changes to the "conversation_id" field.
+func (m *ConversationIssueMutation) ResetConversationID() {
+	m.conversation = nil
+}
+
+// SetClusterID sets the "cluster_id" field.
+func (m *ConversationIssueMutation) SetClusterID(s string) {
+	m.cluster = &s
+}
+
+// ClusterID returns the value of the "cluster_id" field in the mutation.
+func (m *ConversationIssueMutation) ClusterID() (r string, exists bool) {
+	v := m.cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClusterID returns the old "cluster_id" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldClusterID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClusterID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClusterID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClusterID: %w", err)
+	}
+	return oldValue.ClusterID, nil
+}
+
+// ClearClusterID clears the value of the "cluster_id" field.
+func (m *ConversationIssueMutation) ClearClusterID() {
+	m.cluster = nil
+	m.clearedFields[conversationissue.FieldClusterID] = struct{}{}
+}
+
+// ClusterIDCleared returns if the "cluster_id" field was cleared in this mutation.
+func (m *ConversationIssueMutation) ClusterIDCleared() bool {
+	_, ok := m.clearedFields[conversationissue.FieldClusterID]
+	return ok
+}
+
+// ResetClusterID resets all changes to the "cluster_id" field.
+func (m *ConversationIssueMutation) ResetClusterID() {
+	m.cluster = nil
+	delete(m.clearedFields, conversationissue.FieldClusterID)
+}
+
+// SetOrdinal sets the "ordinal" field.
+func (m *ConversationIssueMutation) SetOrdinal(i int) {
+	m.ordinal = &i
+	m.addordinal = nil
+}
+
+// Ordinal returns the value of the "ordinal" field in the mutation.
+func (m *ConversationIssueMutation) Ordinal() (r int, exists bool) {
+	v := m.ordinal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrdinal returns the old "ordinal" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldOrdinal(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrdinal is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrdinal requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrdinal: %w", err)
+	}
+	return oldValue.Ordinal, nil
+}
+
+// AddOrdinal adds i to the "ordinal" field.
+func (m *ConversationIssueMutation) AddOrdinal(i int) {
+	if m.addordinal != nil {
+		*m.addordinal += i
+	} else {
+		m.addordinal = &i
+	}
+}
+
+// AddedOrdinal returns the value that was added to the "ordinal" field in this mutation.
+func (m *ConversationIssueMutation) AddedOrdinal() (r int, exists bool) {
+	v := m.addordinal
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOrdinal resets all changes to the "ordinal" field.
+func (m *ConversationIssueMutation) ResetOrdinal() {
+	m.ordinal = nil
+	m.addordinal = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *ConversationIssueMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *ConversationIssueMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *ConversationIssueMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDetails sets the "details" field.
+func (m *ConversationIssueMutation) SetDetails(s string) {
+	m.details = &s
+}
+
+// Details returns the value of the "details" field in the mutation.
+func (m *ConversationIssueMutation) Details() (r string, exists bool) {
+	v := m.details
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDetails returns the old "details" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldDetails(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDetails is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDetails requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDetails: %w", err)
+	}
+	return oldValue.Details, nil
+}
+
+// ResetDetails resets all changes to the "details" field.
+func (m *ConversationIssueMutation) ResetDetails() {
+	m.details = nil
+}
+
+// SetExcerpt sets the "excerpt" field.
+func (m *ConversationIssueMutation) SetExcerpt(s string) {
+	m.excerpt = &s
+}
+
+// Excerpt returns the value of the "excerpt" field in the mutation.
+func (m *ConversationIssueMutation) Excerpt() (r string, exists bool) {
+	v := m.excerpt
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExcerpt returns the old "excerpt" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldExcerpt(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExcerpt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExcerpt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExcerpt: %w", err)
+	}
+	return oldValue.Excerpt, nil
+}
+
+// ResetExcerpt resets all changes to the "excerpt" field.
+func (m *ConversationIssueMutation) ResetExcerpt() {
+	m.excerpt = nil
+}
+
+// SetImpact sets the "impact" field.
+func (m *ConversationIssueMutation) SetImpact(s string) {
+	m.impact = &s
+}
+
+// Impact returns the value of the "impact" field in the mutation.
+func (m *ConversationIssueMutation) Impact() (r string, exists bool) {
+	v := m.impact
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImpact returns the old "impact" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldImpact(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImpact is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImpact requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImpact: %w", err)
+	}
+	return oldValue.Impact, nil
+}
+
+// ResetImpact resets all changes to the "impact" field.
+func (m *ConversationIssueMutation) ResetImpact() {
+	m.impact = nil
+}
+
+// SetSignals sets the "signals" field.
+func (m *ConversationIssueMutation) SetSignals(ss []schema.IssueSignal) {
+	m.signals = &ss
+	m.appendsignals = nil
+}
+
+// Signals returns the value of the "signals" field in the mutation.
+func (m *ConversationIssueMutation) Signals() (r []schema.IssueSignal, exists bool) {
+	v := m.signals
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSignals returns the old "signals" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldSignals(ctx context.Context) (v []schema.IssueSignal, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSignals is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSignals requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSignals: %w", err)
+	}
+	return oldValue.Signals, nil
+}
+
+// AppendSignals adds ss to the "signals" field.
+func (m *ConversationIssueMutation) AppendSignals(ss []schema.IssueSignal) {
+	m.appendsignals = append(m.appendsignals, ss...)
+}
+
+// AppendedSignals returns the list of values that were appended to the "signals" field in this mutation.
+func (m *ConversationIssueMutation) AppendedSignals() ([]schema.IssueSignal, bool) {
+	if len(m.appendsignals) == 0 {
+		return nil, false
+	}
+	return m.appendsignals, true
+}
+
+// ResetSignals resets all changes to the "signals" field.
+func (m *ConversationIssueMutation) ResetSignals() {
+	m.signals = nil
+	m.appendsignals = nil
+}
+
+// SetTerms sets the "terms" field.
+func (m *ConversationIssueMutation) SetTerms(value map[string]float64) {
+	m.terms = &value
+}
+
+// Terms returns the value of the "terms" field in the mutation.
+func (m *ConversationIssueMutation) Terms() (r map[string]float64, exists bool) {
+	v := m.terms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTerms returns the old "terms" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldTerms(ctx context.Context) (v map[string]float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTerms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTerms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTerms: %w", err)
+	}
+	return oldValue.Terms, nil
+}
+
+// ResetTerms resets all changes to the "terms" field.
+func (m *ConversationIssueMutation) ResetTerms() {
+	m.terms = nil
+}
+
+// SetForms sets the "forms" field.
+func (m *ConversationIssueMutation) SetForms(value map[string]string) {
+	m.forms = &value
+}
+
+// Forms returns the value of the "forms" field in the mutation.
+func (m *ConversationIssueMutation) Forms() (r map[string]string, exists bool) {
+	v := m.forms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForms returns the old "forms" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldForms(ctx context.Context) (v map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForms: %w", err)
+	}
+	return oldValue.Forms, nil
+}
+
+// ResetForms resets all changes to the "forms" field.
+func (m *ConversationIssueMutation) ResetForms() {
+	m.forms = nil
+}
+
+// SetSource sets the "source" field.
+func (m *ConversationIssueMutation) SetSource(s string) {
+	m.source = &s
+}
+
+// Source returns the value of the "source" field in the mutation.
+func (m *ConversationIssueMutation) Source() (r string, exists bool) {
+	v := m.source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSource returns the old "source" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldSource(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSource: %w", err)
+	}
+	return oldValue.Source, nil
+}
+
+// ResetSource resets all changes to the "source" field.
+func (m *ConversationIssueMutation) ResetSource() {
+	m.source = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ConversationIssueMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ConversationIssueMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ConversationIssueMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetIngestedAt sets the "ingested_at" field.
+func (m *ConversationIssueMutation) SetIngestedAt(t time.Time) {
+	m.ingested_at = &t
+}
+
+// IngestedAt returns the value of the "ingested_at" field in the mutation.
+func (m *ConversationIssueMutation) IngestedAt() (r time.Time, exists bool) {
+	v := m.ingested_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIngestedAt returns the old "ingested_at" field's value of the ConversationIssue entity.
+// If the ConversationIssue object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ConversationIssueMutation) OldIngestedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIngestedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIngestedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIngestedAt: %w", err)
+	}
+	return oldValue.IngestedAt, nil
+}
+
+// ResetIngestedAt resets all changes to the "ingested_at" field.
+func (m *ConversationIssueMutation) ResetIngestedAt() {
+	m.ingested_at = nil
+}
+
+// ClearConversation clears the "conversation" edge to the Conversation entity.
+func (m *ConversationIssueMutation) ClearConversation() {
+	m.clearedconversation = true
+	m.clearedFields[conversationissue.FieldConversationID] = struct{}{}
+}
+
+// ConversationCleared reports if the "conversation" edge to the Conversation entity was cleared.
+func (m *ConversationIssueMutation) ConversationCleared() bool {
+	return m.clearedconversation
+}
+
+// ConversationIDs returns the "conversation" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ConversationID instead. It exists only for internal usage by the builders.
+func (m *ConversationIssueMutation) ConversationIDs() (ids []string) {
+	if id := m.conversation; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetConversation resets all changes to the "conversation" edge.
+func (m *ConversationIssueMutation) ResetConversation() {
+	m.conversation = nil
+	m.clearedconversation = false
+}
+
+// ClearCluster clears the "cluster" edge to the IssuesCluster entity.
+func (m *ConversationIssueMutation) ClearCluster() {
+	m.clearedcluster = true
+	m.clearedFields[conversationissue.FieldClusterID] = struct{}{}
+}
+
+// ClusterCleared reports if the "cluster" edge to the IssuesCluster entity was cleared.
+func (m *ConversationIssueMutation) ClusterCleared() bool {
+	return m.ClusterIDCleared() || m.clearedcluster
+}
+
+// ClusterIDs returns the "cluster" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClusterID instead. It exists only for internal usage by the builders.
+func (m *ConversationIssueMutation) ClusterIDs() (ids []string) {
+	if id := m.cluster; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCluster resets all changes to the "cluster" edge.
+func (m *ConversationIssueMutation) ResetCluster() {
+	m.cluster = nil
+	m.clearedcluster = false
+}
+
+// Where appends a list predicates to the ConversationIssueMutation builder.
+func (m *ConversationIssueMutation) Where(ps ...predicate.ConversationIssue) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConversationIssueMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConversationIssueMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConversationIssue, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConversationIssueMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConversationIssueMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConversationIssue).
+func (m *ConversationIssueMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConversationIssueMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.organization_id != nil {
+		fields = append(fields, conversationissue.FieldOrganizationID)
+	}
+	if m.conversation != nil {
+		fields = append(fields, conversationissue.FieldConversationID)
+	}
+	if m.cluster != nil {
+		fields = append(fields, conversationissue.FieldClusterID)
+	}
+	if m.ordinal != nil {
+		fields = append(fields, conversationissue.FieldOrdinal)
+	}
+	if m.title != nil {
+		fields = append(fields, conversationissue.FieldTitle)
+	}
+	if m.details != nil {
+		fields = append(fields, conversationissue.FieldDetails)
+	}
+	if m.excerpt != nil {
+		fields = append(fields, conversationissue.FieldExcerpt)
+	}
+	if m.impact != nil {
+		fields = append(fields, conversationissue.FieldImpact)
+	}
+	if m.signals != nil {
+		fields = append(fields, conversationissue.FieldSignals)
+	}
+	if m.terms != nil {
+		fields = append(fields, conversationissue.FieldTerms)
+	}
+	if m.forms != nil {
+		fields = append(fields, conversationissue.FieldForms)
+	}
+	if m.source != nil {
+		fields = append(fields, conversationissue.FieldSource)
+	}
+	if m.created_at != nil {
+		fields = append(fields, conversationissue.FieldCreatedAt)
+	}
+	if m.ingested_at != nil {
+		fields = append(fields, conversationissue.FieldIngestedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConversationIssueMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case conversationissue.FieldOrganizationID:
+		return m.OrganizationID()
+	case conversationissue.FieldConversationID:
+		return m.ConversationID()
+	case conversationissue.FieldClusterID:
+		return m.ClusterID()
+	case conversationissue.FieldOrdinal:
+		return m.Ordinal()
+	case conversationissue.FieldTitle:
+		return m.Title()
+	case conversationissue.FieldDetails:
+		return m.Details()
+	case conversationissue.FieldExcerpt:
+		return m.Excerpt()
+	case conversationissue.FieldImpact:
+		return m.Impact()
+	case conversationissue.FieldSignals:
+		return m.Signals()
+	case conversationissue.FieldTerms:
+		return m.Terms()
+	case conversationissue.FieldForms:
+		return m.Forms()
+	case conversationissue.FieldSource:
+		return m.Source()
+	case conversationissue.FieldCreatedAt:
+		return m.CreatedAt()
+	case conversationissue.FieldIngestedAt:
+		return m.IngestedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConversationIssueMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case conversationissue.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case conversationissue.FieldConversationID:
+		return m.OldConversationID(ctx)
+	case conversationissue.FieldClusterID:
+		return m.OldClusterID(ctx)
+	case conversationissue.FieldOrdinal:
+		return m.OldOrdinal(ctx)
+	case conversationissue.FieldTitle:
+		return m.OldTitle(ctx)
+	case conversationissue.FieldDetails:
+		return m.OldDetails(ctx)
+	case conversationissue.FieldExcerpt:
+		return m.OldExcerpt(ctx)
+	case conversationissue.FieldImpact:
+		return m.OldImpact(ctx)
+	case conversationissue.FieldSignals:
+		return m.OldSignals(ctx)
+	case conversationissue.FieldTerms:
+		return m.OldTerms(ctx)
+	case conversationissue.FieldForms:
+		return m.OldForms(ctx)
+	case conversationissue.FieldSource:
+		return m.OldSource(ctx)
+	case conversationissue.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case conversationissue.FieldIngestedAt:
+		return m.OldIngestedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ConversationIssue field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationIssueMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case conversationissue.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case conversationissue.FieldConversationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConversationID(v)
+		return nil
+	case conversationissue.FieldClusterID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClusterID(v)
+		return nil
+	case conversationissue.FieldOrdinal:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrdinal(v)
+		return nil
+	case conversationissue.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case conversationissue.FieldDetails:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDetails(v)
+		return nil
+	case conversationissue.FieldExcerpt:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExcerpt(v)
+		return nil
+	case conversationissue.FieldImpact:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImpact(v)
+		return nil
+	case conversationissue.FieldSignals:
+		v, ok := value.([]schema.IssueSignal)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSignals(v)
+		return nil
+	case conversationissue.FieldTerms:
+		v, ok := value.(map[string]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerms(v)
+		return nil
+	case conversationissue.FieldForms:
+		v, ok := value.(map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForms(v)
+		return nil
+	case conversationissue.FieldSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSource(v)
+		return nil
+	case conversationissue.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case conversationissue.FieldIngestedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIngestedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConversationIssueMutation) AddedFields() []string {
+	var fields []string
+	if m.addordinal != nil {
+		fields = append(fields, conversationissue.FieldOrdinal)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConversationIssueMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case conversationissue.FieldOrdinal:
+		return m.AddedOrdinal()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConversationIssueMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case conversationissue.FieldOrdinal:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOrdinal(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConversationIssueMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(conversationissue.FieldClusterID) {
+		fields = append(fields, conversationissue.FieldClusterID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConversationIssueMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConversationIssueMutation) ClearField(name string) error {
+	switch name {
+	case conversationissue.FieldClusterID:
+		m.ClearClusterID()
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConversationIssueMutation) ResetField(name string) error {
+	switch name {
+	case conversationissue.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case conversationissue.FieldConversationID:
+		m.ResetConversationID()
+		return nil
+	case conversationissue.FieldClusterID:
+		m.ResetClusterID()
+		return nil
+	case conversationissue.FieldOrdinal:
+		m.ResetOrdinal()
+		return nil
+	case conversationissue.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case conversationissue.FieldDetails:
+		m.ResetDetails()
+		return nil
+	case conversationissue.FieldExcerpt:
+		m.ResetExcerpt()
+		return nil
+	case conversationissue.FieldImpact:
+		m.ResetImpact()
+		return nil
+	case conversationissue.FieldSignals:
+		m.ResetSignals()
+		return nil
+	case conversationissue.FieldTerms:
+		m.ResetTerms()
+		return nil
+	case conversationissue.FieldForms:
+		m.ResetForms()
+		return nil
+	case conversationissue.FieldSource:
+		m.ResetSource()
+		return nil
+	case conversationissue.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case conversationissue.FieldIngestedAt:
+		m.ResetIngestedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConversationIssueMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.conversation != nil {
+		edges = append(edges, conversationissue.EdgeConversation)
+	}
+	if m.cluster != nil {
+		edges = append(edges, conversationissue.EdgeCluster)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConversationIssueMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case conversationissue.EdgeConversation:
+		if id := m.conversation; id != nil {
+			return []ent.Value{*id}
+		}
+	case conversationissue.EdgeCluster:
+		if id := m.cluster; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConversationIssueMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConversationIssueMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConversationIssueMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedconversation {
+		edges = append(edges, conversationissue.EdgeConversation)
+	}
+	if m.clearedcluster {
+		edges = append(edges, conversationissue.EdgeCluster)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConversationIssueMutation) EdgeCleared(name string) bool {
+	switch name {
+	case conversationissue.EdgeConversation:
+		return m.clearedconversation
+	case conversationissue.EdgeCluster:
+		return m.clearedcluster
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConversationIssueMutation) ClearEdge(name string) error {
+	switch name {
+	case conversationissue.EdgeConversation:
+		m.ClearConversation()
+		return nil
+	case conversationissue.EdgeCluster:
+		m.ClearCluster()
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConversationIssueMutation) ResetEdge(name string) error {
+	switch name {
+	case conversationissue.EdgeConversation:
+		m.ResetConversation()
+		return nil
+	case conversationissue.EdgeCluster:
+		m.ResetCluster()
+		return nil
+	}
+	return fmt.Errorf("unknown ConversationIssue edge %s", name)
+}
+
 // FileVersionMutation represents an operation that mutates the FileVersion nodes in the graph.
 type FileVersionMutation struct {
 	config
@@ -4348,6 +7448,1483 @@ func (m *FileVersionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *FileVersionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FileVersion edge %s", name)
+}
+
+// IssuesClusterMutation represents an operation that mutates the IssuesCluster nodes in the graph.
+type IssuesClusterMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	organization_id       *string
+	seq                   *int
+	addseq                *int
+	label                 *string
+	icon                  *string
+	summary               *string
+	muted                 *bool
+	impact                *string
+	key_terms             *[]string
+	appendkey_terms       []string
+	centroid              *map[string]float64
+	forms                 *map[string]map[string]int
+	examples              *[]schema.ClusterExample
+	appendexamples        []schema.ClusterExample
+	issue_count           *int
+	addissue_count        *int
+	conversation_count    *int
+	addconversation_count *int
+	sources               *map[string]int
+	impacts               *map[string]int
+	weeks                 *map[string]int
+	created_at            *time.Time
+	updated_at            *time.Time
+	clearedFields         map[string]struct{}
+	issues                map[string]struct{}
+	removedissues         map[string]struct{}
+	clearedissues         bool
+	done                  bool
+	oldValue              func(context.Context) (*IssuesCluster, error)
+	predicates            []predicate.IssuesCluster
+}
+
+var _ ent.Mutation = (*IssuesClusterMutation)(nil)
+
+// issuesclusterOption allows management of the mutation configuration using functional options.
+type issuesclusterOption func(*IssuesClusterMutation)
+
+// newIssuesClusterMutation creates new mutation for the IssuesCluster entity.
+func newIssuesClusterMutation(c config, op Op, opts ...issuesclusterOption) *IssuesClusterMutation {
+	m := &IssuesClusterMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIssuesCluster,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIssuesClusterID sets the ID field of the mutation.
+func withIssuesClusterID(id string) issuesclusterOption {
+	return func(m *IssuesClusterMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IssuesCluster
+		)
+		m.oldValue = func(ctx context.Context) (*IssuesCluster, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IssuesCluster.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIssuesCluster sets the old IssuesCluster of the mutation.
+func withIssuesCluster(node *IssuesCluster) issuesclusterOption {
+	return func(m *IssuesClusterMutation) {
+		m.oldValue = func(context.Context) (*IssuesCluster, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IssuesClusterMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IssuesClusterMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of IssuesCluster entities.
+func (m *IssuesClusterMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IssuesClusterMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IssuesClusterMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IssuesCluster.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *IssuesClusterMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *IssuesClusterMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *IssuesClusterMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSeq sets the "seq" field.
+func (m *IssuesClusterMutation) SetSeq(i int) {
+	m.seq = &i
+	m.addseq = nil
+}
+
+// Seq returns the value of the "seq" field in the mutation.
+func (m *IssuesClusterMutation) Seq() (r int, exists bool) {
+	v := m.seq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSeq returns the old "seq" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldSeq(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSeq is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSeq requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSeq: %w", err)
+	}
+	return oldValue.Seq, nil
+}
+
+// AddSeq adds i to the "seq" field.
+func (m *IssuesClusterMutation) AddSeq(i int) {
+	if m.addseq != nil {
+		*m.addseq += i
+	} else {
+		m.addseq = &i
+	}
+}
+
+// AddedSeq returns the value that was added to the "seq" field in this mutation.
+func (m *IssuesClusterMutation) AddedSeq() (r int, exists bool) {
+	v := m.addseq
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSeq resets all changes to the "seq" field.
+func (m *IssuesClusterMutation) ResetSeq() {
+	m.seq = nil
+	m.addseq = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *IssuesClusterMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *IssuesClusterMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabel returns the old "label" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
+	}
+	return oldValue.Label, nil
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *IssuesClusterMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *IssuesClusterMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *IssuesClusterMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldIcon(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *IssuesClusterMutation) ResetIcon() {
+	m.icon = nil
+}
+
+// SetSummary sets the "summary" field.
+func (m *IssuesClusterMutation) SetSummary(s string) {
+	m.summary = &s
+}
+
+// Summary returns the value of the "summary" field in the mutation.
+func (m *IssuesClusterMutation) Summary() (r string, exists bool) {
+	v := m.summary
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSummary returns the old "summary" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldSummary(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSummary is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSummary requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSummary: %w", err)
+	}
+	return oldValue.Summary, nil
+}
+
+// ResetSummary resets all changes to the "summary" field.
+func (m *IssuesClusterMutation) ResetSummary() {
+	m.summary = nil
+}
+
+// SetMuted sets the "muted" field.
+func (m *IssuesClusterMutation) SetMuted(b bool) {
+	m.muted = &b
+}
+
+// Muted returns the value of the "muted" field in the mutation.
+func (m *IssuesClusterMutation) Muted() (r bool, exists bool) {
+	v := m.muted
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMuted returns the old "muted" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldMuted(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMuted is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMuted requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMuted: %w", err)
+	}
+	return oldValue.Muted, nil
+}
+
+// ResetMuted resets all changes to the "muted" field.
+func (m *IssuesClusterMutation) ResetMuted() {
+	m.muted = nil
+}
+
+// SetImpact sets the "impact" field.
+func (m *IssuesClusterMutation) SetImpact(s string) {
+	m.impact = &s
+}
+
+// Impact returns the value of the "impact" field in the mutation.
+func (m *IssuesClusterMutation) Impact() (r string, exists bool) {
+	v := m.impact
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImpact returns the old "impact" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldImpact(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImpact is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImpact requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImpact: %w", err)
+	}
+	return oldValue.Impact, nil
+}
+
+// ResetImpact resets all changes to the "impact" field.
+func (m *IssuesClusterMutation) ResetImpact() {
+	m.impact = nil
+}
+
+// SetKeyTerms sets the "key_terms" field.
+func (m *IssuesClusterMutation) SetKeyTerms(s []string) {
+	m.key_terms = &s
+	m.appendkey_terms = nil
+}
+
+// KeyTerms returns the value of the "key_terms" field in the mutation.
+func (m *IssuesClusterMutation) KeyTerms() (r []string, exists bool) {
+	v := m.key_terms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKeyTerms returns the old "key_terms" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldKeyTerms(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKeyTerms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKeyTerms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKeyTerms: %w", err)
+	}
+	return oldValue.KeyTerms, nil
+}
+
+// AppendKeyTerms adds s to the "key_terms" field.
+func (m *IssuesClusterMutation) AppendKeyTerms(s []string) {
+	m.appendkey_terms = append(m.appendkey_terms, s...)
+}
+
+// AppendedKeyTerms returns the list of values that were appended to the "key_terms" field in this mutation.
+func (m *IssuesClusterMutation) AppendedKeyTerms() ([]string, bool) {
+	if len(m.appendkey_terms) == 0 {
+		return nil, false
+	}
+	return m.appendkey_terms, true
+}
+
+// ResetKeyTerms resets all changes to the "key_terms" field.
+func (m *IssuesClusterMutation) ResetKeyTerms() {
+	m.key_terms = nil
+	m.appendkey_terms = nil
+}
+
+// SetCentroid sets the "centroid" field.
+func (m *IssuesClusterMutation) SetCentroid(value map[string]float64) {
+	m.centroid = &value
+}
+
+// Centroid returns the value of the "centroid" field in the mutation.
+func (m *IssuesClusterMutation) Centroid() (r map[string]float64, exists bool) {
+	v := m.centroid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCentroid returns the old "centroid" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldCentroid(ctx context.Context) (v map[string]float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCentroid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCentroid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCentroid: %w", err)
+	}
+	return oldValue.Centroid, nil
+}
+
+// ResetCentroid resets all changes to the "centroid" field.
+func (m *IssuesClusterMutation) ResetCentroid() {
+	m.centroid = nil
+}
+
+// SetForms sets the "forms" field.
+func (m *IssuesClusterMutation) SetForms(value map[string]map[string]int) {
+	m.forms = &value
+}
+
+// Forms returns the value of the "forms" field in the mutation.
+func (m *IssuesClusterMutation) Forms() (r map[string]map[string]int, exists bool) {
+	v := m.forms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldForms returns the old "forms" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldForms(ctx context.Context) (v map[string]map[string]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldForms is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldForms requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldForms: %w", err)
+	}
+	return oldValue.Forms, nil
+}
+
+// ResetForms resets all changes to the "forms" field.
+func (m *IssuesClusterMutation) ResetForms() {
+	m.forms = nil
+}
+
+// SetExamples sets the "examples" field.
+func (m *IssuesClusterMutation) SetExamples(se []schema.ClusterExample) {
+	m.examples = &se
+	m.appendexamples = nil
+}
+
+// Examples returns the value of the "examples" field in the mutation.
+func (m *IssuesClusterMutation) Examples() (r []schema.ClusterExample, exists bool) {
+	v := m.examples
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExamples returns the old "examples" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldExamples(ctx context.Context) (v []schema.ClusterExample, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExamples is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExamples requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExamples: %w", err)
+	}
+	return oldValue.Examples, nil
+}
+
+// AppendExamples adds se to the "examples" field.
+func (m *IssuesClusterMutation) AppendExamples(se []schema.ClusterExample) {
+	m.appendexamples = append(m.appendexamples, se...)
+}
+
+// AppendedExamples returns the list of values that were appended to the "examples" field in this mutation.
+func (m *IssuesClusterMutation) AppendedExamples() ([]schema.ClusterExample, bool) {
+	if len(m.appendexamples) == 0 {
+		return nil, false
+	}
+	return m.appendexamples, true
+}
+
+// ResetExamples resets all changes to the "examples" field.
+func (m *IssuesClusterMutation) ResetExamples() {
+	m.examples = nil
+	m.appendexamples = nil
+}
+
+// SetIssueCount sets the "issue_count" field.
+func (m *IssuesClusterMutation) SetIssueCount(i int) {
+	m.issue_count = &i
+	m.addissue_count = nil
+}
+
+// IssueCount returns the value of the "issue_count" field in the mutation.
+func (m *IssuesClusterMutation) IssueCount() (r int, exists bool) {
+	v := m.issue_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIssueCount returns the old "issue_count" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldIssueCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIssueCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIssueCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIssueCount: %w", err)
+	}
+	return oldValue.IssueCount, nil
+}
+
+// AddIssueCount adds i to the "issue_count" field.
+func (m *IssuesClusterMutation) AddIssueCount(i int) {
+	if m.addissue_count != nil {
+		*m.addissue_count += i
+	} else {
+		m.addissue_count = &i
+	}
+}
+
+// AddedIssueCount returns the value that was added to the "issue_count" field in this mutation.
+func (m *IssuesClusterMutation) AddedIssueCount() (r int, exists bool) {
+	v := m.addissue_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIssueCount resets all changes to the "issue_count" field.
+func (m *IssuesClusterMutation) ResetIssueCount() {
+	m.issue_count = nil
+	m.addissue_count = nil
+}
+
+// SetConversationCount sets the "conversation_count" field.
+func (m *IssuesClusterMutation) SetConversationCount(i int) {
+	m.conversation_count = &i
+	m.addconversation_count = nil
+}
+
+// ConversationCount returns the value of the "conversation_count" field in the mutation.
+func (m *IssuesClusterMutation) ConversationCount() (r int, exists bool) {
+	v := m.conversation_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConversationCount returns the old "conversation_count" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldConversationCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConversationCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConversationCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConversationCount: %w", err)
+	}
+	return oldValue.ConversationCount, nil
+}
+
+// AddConversationCount adds i to the "conversation_count" field.
+func (m *IssuesClusterMutation) AddConversationCount(i int) {
+	if m.addconversation_count != nil {
+		*m.addconversation_count += i
+	} else {
+		m.addconversation_count = &i
+	}
+}
+
+// AddedConversationCount returns the value that was added to the "conversation_count" field in this mutation.
+func (m *IssuesClusterMutation) AddedConversationCount() (r int, exists bool) {
+	v := m.addconversation_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetConversationCount resets all changes to the "conversation_count" field.
+func (m *IssuesClusterMutation) ResetConversationCount() {
+	m.conversation_count = nil
+	m.addconversation_count = nil
+}
+
+// SetSources sets the "sources" field.
+func (m *IssuesClusterMutation) SetSources(value map[string]int) {
+	m.sources = &value
+}
+
+// Sources returns the value of the "sources" field in the mutation.
+func (m *IssuesClusterMutation) Sources() (r map[string]int, exists bool) {
+	v := m.sources
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSources returns the old "sources" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldSources(ctx context.Context) (v map[string]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSources is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSources requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSources: %w", err)
+	}
+	return oldValue.Sources, nil
+}
+
+// ResetSources resets all changes to the "sources" field.
+func (m *IssuesClusterMutation) ResetSources() {
+	m.sources = nil
+}
+
+// SetImpacts sets the "impacts" field.
+func (m *IssuesClusterMutation) SetImpacts(value map[string]int) {
+	m.impacts = &value
+}
+
+// Impacts returns the value of the "impacts" field in the mutation.
+func (m *IssuesClusterMutation) Impacts() (r map[string]int, exists bool) {
+	v := m.impacts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldImpacts returns the old "impacts" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldImpacts(ctx context.Context) (v map[string]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldImpacts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldImpacts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldImpacts: %w", err)
+	}
+	return oldValue.Impacts, nil
+}
+
+// ResetImpacts resets all changes to the "impacts" field.
+func (m *IssuesClusterMutation) ResetImpacts() {
+	m.impacts = nil
+}
+
+// SetWeeks sets the "weeks" field.
+func (m *IssuesClusterMutation) SetWeeks(value map[string]int) {
+	m.weeks = &value
+}
+
+// Weeks returns the value of the "weeks" field in the mutation.
+func (m *IssuesClusterMutation) Weeks() (r map[string]int, exists bool) {
+	v := m.weeks
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeeks returns the old "weeks" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldWeeks(ctx context.Context) (v map[string]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeeks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeeks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeeks: %w", err)
+	}
+	return oldValue.Weeks, nil
+}
+
+// ResetWeeks resets all changes to the "weeks" field.
+func (m *IssuesClusterMutation) ResetWeeks() {
+	m.weeks = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *IssuesClusterMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *IssuesClusterMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *IssuesClusterMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *IssuesClusterMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *IssuesClusterMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the IssuesCluster entity.
+// If the IssuesCluster object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *IssuesClusterMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *IssuesClusterMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// AddIssueIDs adds the "issues" edge to the ConversationIssue entity by ids.
+func (m *IssuesClusterMutation) AddIssueIDs(ids ...string) {
+	if m.issues == nil {
+		m.issues = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.issues[ids[i]] = struct{}{}
+	}
+}
+
+// ClearIssues clears the "issues" edge to the ConversationIssue entity.
+func (m *IssuesClusterMutation) ClearIssues() {
+	m.clearedissues = true
+}
+
+// IssuesCleared reports if the "issues" edge to the ConversationIssue entity was cleared.
+func (m *IssuesClusterMutation) IssuesCleared() bool {
+	return m.clearedissues
+}
+
+// RemoveIssueIDs removes the "issues" edge to the ConversationIssue entity by IDs.
+func (m *IssuesClusterMutation) RemoveIssueIDs(ids ...string) {
+	if m.removedissues == nil {
+		m.removedissues = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.issues, ids[i])
+		m.removedissues[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedIssues returns the removed IDs of the "issues" edge to the ConversationIssue entity.
+func (m *IssuesClusterMutation) RemovedIssuesIDs() (ids []string) {
+	for id := range m.removedissues {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// IssuesIDs returns the "issues" edge IDs in the mutation.
+func (m *IssuesClusterMutation) IssuesIDs() (ids []string) {
+	for id := range m.issues {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetIssues resets all changes to the "issues" edge.
+func (m *IssuesClusterMutation) ResetIssues() {
+	m.issues = nil
+	m.clearedissues = false
+	m.removedissues = nil
+}
+
+// Where appends a list predicates to the IssuesClusterMutation builder.
+func (m *IssuesClusterMutation) Where(ps ...predicate.IssuesCluster) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IssuesClusterMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IssuesClusterMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IssuesCluster, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IssuesClusterMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IssuesClusterMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IssuesCluster).
+func (m *IssuesClusterMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IssuesClusterMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.organization_id != nil {
+		fields = append(fields, issuescluster.FieldOrganizationID)
+	}
+	if m.seq != nil {
+		fields = append(fields, issuescluster.FieldSeq)
+	}
+	if m.label != nil {
+		fields = append(fields, issuescluster.FieldLabel)
+	}
+	if m.icon != nil {
+		fields = append(fields, issuescluster.FieldIcon)
+	}
+	if m.summary != nil {
+		fields = append(fields, issuescluster.FieldSummary)
+	}
+	if m.muted != nil {
+		fields = append(fields, issuescluster.FieldMuted)
+	}
+	if m.impact != nil {
+		fields = append(fields, issuescluster.FieldImpact)
+	}
+	if m.key_terms != nil {
+		fields = append(fields, issuescluster.FieldKeyTerms)
+	}
+	if m.centroid != nil {
+		fields = append(fields, issuescluster.FieldCentroid)
+	}
+	if m.forms != nil {
+		fields = append(fields, issuescluster.FieldForms)
+	}
+	if m.examples != nil {
+		fields = append(fields, issuescluster.FieldExamples)
+	}
+	if m.issue_count != nil {
+		fields = append(fields, issuescluster.FieldIssueCount)
+	}
+	if m.conversation_count != nil {
+		fields = append(fields, issuescluster.FieldConversationCount)
+	}
+	if m.sources != nil {
+		fields = append(fields, issuescluster.FieldSources)
+	}
+	if m.impacts != nil {
+		fields = append(fields, issuescluster.FieldImpacts)
+	}
+	if m.weeks != nil {
+		fields = append(fields, issuescluster.FieldWeeks)
+	}
+	if m.created_at != nil {
+		fields = append(fields, issuescluster.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, issuescluster.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IssuesClusterMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case issuescluster.FieldOrganizationID:
+		return m.OrganizationID()
+	case issuescluster.FieldSeq:
+		return m.Seq()
+	case issuescluster.FieldLabel:
+		return m.Label()
+	case issuescluster.FieldIcon:
+		return m.Icon()
+	case issuescluster.FieldSummary:
+		return m.Summary()
+	case issuescluster.FieldMuted:
+		return m.Muted()
+	case issuescluster.FieldImpact:
+		return m.Impact()
+	case issuescluster.FieldKeyTerms:
+		return m.KeyTerms()
+	case issuescluster.FieldCentroid:
+		return m.Centroid()
+	case issuescluster.FieldForms:
+		return m.Forms()
+	case issuescluster.FieldExamples:
+		return m.Examples()
+	case issuescluster.FieldIssueCount:
+		return m.IssueCount()
+	case issuescluster.FieldConversationCount:
+		return m.ConversationCount()
+	case issuescluster.FieldSources:
+		return m.Sources()
+	case issuescluster.FieldImpacts:
+		return m.Impacts()
+	case issuescluster.FieldWeeks:
+		return m.Weeks()
+	case issuescluster.FieldCreatedAt:
+		return m.CreatedAt()
+	case issuescluster.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IssuesClusterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case issuescluster.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case issuescluster.FieldSeq:
+		return m.OldSeq(ctx)
+	case issuescluster.FieldLabel:
+		return m.OldLabel(ctx)
+	case issuescluster.FieldIcon:
+		return m.OldIcon(ctx)
+	case issuescluster.FieldSummary:
+		return m.OldSummary(ctx)
+	case issuescluster.FieldMuted:
+		return m.OldMuted(ctx)
+	case issuescluster.FieldImpact:
+		return m.OldImpact(ctx)
+	case issuescluster.FieldKeyTerms:
+		return m.OldKeyTerms(ctx)
+	case issuescluster.FieldCentroid:
+		return m.OldCentroid(ctx)
+	case issuescluster.FieldForms:
+		return m.OldForms(ctx)
+	case issuescluster.FieldExamples:
+		return m.OldExamples(ctx)
+	case issuescluster.FieldIssueCount:
+		return m.OldIssueCount(ctx)
+	case issuescluster.FieldConversationCount:
+		return m.OldConversationCount(ctx)
+	case issuescluster.FieldSources:
+		return m.OldSources(ctx)
+	case issuescluster.FieldImpacts:
+		return m.OldImpacts(ctx)
+	case issuescluster.FieldWeeks:
+		return m.OldWeeks(ctx)
+	case issuescluster.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case issuescluster.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown IssuesCluster field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssuesClusterMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case issuescluster.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case issuescluster.FieldSeq:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSeq(v)
+		return nil
+	case issuescluster.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case issuescluster.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case issuescluster.FieldSummary:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSummary(v)
+		return nil
+	case issuescluster.FieldMuted:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMuted(v)
+		return nil
+	case issuescluster.FieldImpact:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImpact(v)
+		return nil
+	case issuescluster.FieldKeyTerms:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKeyTerms(v)
+		return nil
+	case issuescluster.FieldCentroid:
+		v, ok := value.(map[string]float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCentroid(v)
+		return nil
+	case issuescluster.FieldForms:
+		v, ok := value.(map[string]map[string]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetForms(v)
+		return nil
+	case issuescluster.FieldExamples:
+		v, ok := value.([]schema.ClusterExample)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExamples(v)
+		return nil
+	case issuescluster.FieldIssueCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIssueCount(v)
+		return nil
+	case issuescluster.FieldConversationCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConversationCount(v)
+		return nil
+	case issuescluster.FieldSources:
+		v, ok := value.(map[string]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSources(v)
+		return nil
+	case issuescluster.FieldImpacts:
+		v, ok := value.(map[string]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetImpacts(v)
+		return nil
+	case issuescluster.FieldWeeks:
+		v, ok := value.(map[string]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeeks(v)
+		return nil
+	case issuescluster.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case issuescluster.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IssuesCluster field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IssuesClusterMutation) AddedFields() []string {
+	var fields []string
+	if m.addseq != nil {
+		fields = append(fields, issuescluster.FieldSeq)
+	}
+	if m.addissue_count != nil {
+		fields = append(fields, issuescluster.FieldIssueCount)
+	}
+	if m.addconversation_count != nil {
+		fields = append(fields, issuescluster.FieldConversationCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IssuesClusterMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case issuescluster.FieldSeq:
+		return m.AddedSeq()
+	case issuescluster.FieldIssueCount:
+		return m.AddedIssueCount()
+	case issuescluster.FieldConversationCount:
+		return m.AddedConversationCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IssuesClusterMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case issuescluster.FieldSeq:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSeq(v)
+		return nil
+	case issuescluster.FieldIssueCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIssueCount(v)
+		return nil
+	case issuescluster.FieldConversationCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddConversationCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IssuesCluster numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IssuesClusterMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IssuesClusterMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IssuesClusterMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown IssuesCluster nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IssuesClusterMutation) ResetField(name string) error {
+	switch name {
+	case issuescluster.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case issuescluster.FieldSeq:
+		m.ResetSeq()
+		return nil
+	case issuescluster.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case issuescluster.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case issuescluster.FieldSummary:
+		m.ResetSummary()
+		return nil
+	case issuescluster.FieldMuted:
+		m.ResetMuted()
+		return nil
+	case issuescluster.FieldImpact:
+		m.ResetImpact()
+		return nil
+	case issuescluster.FieldKeyTerms:
+		m.ResetKeyTerms()
+		return nil
+	case issuescluster.FieldCentroid:
+		m.ResetCentroid()
+		return nil
+	case issuescluster.FieldForms:
+		m.ResetForms()
+		return nil
+	case issuescluster.FieldExamples:
+		m.ResetExamples()
+		return nil
+	case issuescluster.FieldIssueCount:
+		m.ResetIssueCount()
+		return nil
+	case issuescluster.FieldConversationCount:
+		m.ResetConversationCount()
+		return nil
+	case issuescluster.FieldSources:
+		m.ResetSources()
+		return nil
+	case issuescluster.FieldImpacts:
+		m.ResetImpacts()
+		return nil
+	case issuescluster.FieldWeeks:
+		m.ResetWeeks()
+		return nil
+	case issuescluster.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case issuescluster.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown IssuesCluster field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IssuesClusterMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.issues != nil {
+		edges = append(edges, issuescluster.EdgeIssues)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IssuesClusterMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case issuescluster.EdgeIssues:
+		ids := make([]ent.Value, 0, len(m.issues))
+		for id := range m.issues {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IssuesClusterMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedissues != nil {
+		edges = append(edges, issuescluster.EdgeIssues)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IssuesClusterMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case issuescluster.EdgeIssues:
+		ids := make([]ent.Value, 0, len(m.removedissues))
+		for id := range m.removedissues {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IssuesClusterMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedissues {
+		edges = append(edges, issuescluster.EdgeIssues)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IssuesClusterMutation) EdgeCleared(name string) bool {
+	switch name {
+	case issuescluster.EdgeIssues:
+		return m.clearedissues
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IssuesClusterMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown IssuesCluster unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IssuesClusterMutation) ResetEdge(name string) error {
+	switch name {
+	case issuescluster.EdgeIssues:
+		m.ResetIssues()
+		return nil
+	}
+	return fmt.Errorf("unknown IssuesCluster edge %s", name)
 }
 
 // JobMutation represents an operation that mutates the Job nodes in the graph.
@@ -18825,6 +23402,2918 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)
+}
+
+// TranslationMutation represents an operation that mutates the Translation nodes in the graph.
+type TranslationMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	organization_id       *string
+	source_space_id       *string
+	source_language       *string
+	language              *string
+	instructions          *string
+	status                *string
+	result_space_id       *string
+	result_revision_id    *string
+	applied_instructions  *string
+	runs                  *int
+	addruns               *int
+	total_words           *int
+	addtotal_words        *int
+	total_pages           *int
+	addtotal_pages        *int
+	total_duration_ms     *int64
+	addtotal_duration_ms  *int64
+	latest_duration_ms    *int64
+	addlatest_duration_ms *int64
+	latest_pages          *int
+	addlatest_pages       *int
+	latest_words          *int
+	addlatest_words       *int
+	created_by            *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	clearedFields         map[string]struct{}
+	pages                 map[int]struct{}
+	removedpages          map[int]struct{}
+	clearedpages          bool
+	files                 map[int]struct{}
+	removedfiles          map[int]struct{}
+	clearedfiles          bool
+	done                  bool
+	oldValue              func(context.Context) (*Translation, error)
+	predicates            []predicate.Translation
+}
+
+var _ ent.Mutation = (*TranslationMutation)(nil)
+
+// translationOption allows management of the mutation configuration using functional options.
+type translationOption func(*TranslationMutation)
+
+// newTranslationMutation creates new mutation for the Translation entity.
+func newTranslationMutation(c config, op Op, opts ...translationOption) *TranslationMutation {
+	m := &TranslationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTranslation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTranslationID sets the ID field of the mutation.
+func withTranslationID(id string) translationOption {
+	return func(m *TranslationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Translation
+		)
+		m.oldValue = func(ctx context.Context) (*Translation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Translation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTranslation sets the old Translation of the mutation.
+func withTranslation(node *Translation) translationOption {
+	return func(m *TranslationMutation) {
+		m.oldValue = func(context.Context) (*Translation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TranslationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TranslationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Translation entities.
+func (m *TranslationMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TranslationMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TranslationMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Translation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *TranslationMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *TranslationMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *TranslationMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSourceSpaceID sets the "source_space_id" field.
+func (m *TranslationMutation) SetSourceSpaceID(s string) {
+	m.source_space_id = &s
+}
+
+// SourceSpaceID returns the value of the "source_space_id" field in the mutation.
+func (m *TranslationMutation) SourceSpaceID() (r string, exists bool) {
+	v := m.source_space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceSpaceID returns the old "source_space_id" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldSourceSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceSpaceID: %w", err)
+	}
+	return oldValue.SourceSpaceID, nil
+}
+
+// ResetSourceSpaceID resets all changes to the "source_space_id" field.
+func (m *TranslationMutation) ResetSourceSpaceID() {
+	m.source_space_id = nil
+}
+
+// SetSourceLanguage sets the "source_language" field.
+func (m *TranslationMutation) SetSourceLanguage(s string) {
+	m.source_language = &s
+}
+
+// SourceLanguage returns the value of the "source_language" field in the mutation.
+func (m *TranslationMutation) SourceLanguage() (r string, exists bool) {
+	v := m.source_language
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceLanguage returns the old "source_language" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldSourceLanguage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceLanguage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceLanguage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceLanguage: %w", err)
+	}
+	return oldValue.SourceLanguage, nil
+}
+
+// ResetSourceLanguage resets all changes to the "source_language" field.
+func (m *TranslationMutation) ResetSourceLanguage() {
+	m.source_language = nil
+}
+
+// SetLanguage sets the "language" field.
+func (m *TranslationMutation) SetLanguage(s string) {
+	m.language = &s
+}
+
+// Language returns the value of the "language" field in the mutation.
+func (m *TranslationMutation) Language() (r string, exists bool) {
+	v := m.language
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLanguage returns the old "language" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldLanguage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLanguage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLanguage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLanguage: %w", err)
+	}
+	return oldValue.Language, nil
+}
+
+// ResetLanguage resets all changes to the "language" field.
+func (m *TranslationMutation) ResetLanguage() {
+	m.language = nil
+}
+
+// SetInstructions sets the "instructions" field.
+func (m *TranslationMutation) SetInstructions(s string) {
+	m.instructions = &s
+}
+
+// Instructions returns the value of the "instructions" field in the mutation.
+func (m *TranslationMutation) Instructions() (r string, exists bool) {
+	v := m.instructions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldInstructions returns the old "instructions" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldInstructions(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldInstructions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldInstructions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldInstructions: %w", err)
+	}
+	return oldValue.Instructions, nil
+}
+
+// ClearInstructions clears the value of the "instructions" field.
+func (m *TranslationMutation) ClearInstructions() {
+	m.instructions = nil
+	m.clearedFields[translation.FieldInstructions] = struct{}{}
+}
+
+// InstructionsCleared returns if the "instructions" field was cleared in this mutation.
+func (m *TranslationMutation) InstructionsCleared() bool {
+	_, ok := m.clearedFields[translation.FieldInstructions]
+	return ok
+}
+
+// ResetInstructions resets all changes to the "instructions" field.
+func (m *TranslationMutation) ResetInstructions() {
+	m.instructions = nil
+	delete(m.clearedFields, translation.FieldInstructions)
+}
+
+// SetStatus sets the "status" field.
+func (m *TranslationMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *TranslationMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *TranslationMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetResultSpaceID sets the "result_space_id" field.
+func (m *TranslationMutation) SetResultSpaceID(s string) {
+	m.result_space_id = &s
+}
+
+// ResultSpaceID returns the value of the "result_space_id" field in the mutation.
+func (m *TranslationMutation) ResultSpaceID() (r string, exists bool) {
+	v := m.result_space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResultSpaceID returns the old "result_space_id" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldResultSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResultSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResultSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResultSpaceID: %w", err)
+	}
+	return oldValue.ResultSpaceID, nil
+}
+
+// ClearResultSpaceID clears the value of the "result_space_id" field.
+func (m *TranslationMutation) ClearResultSpaceID() {
+	m.result_space_id = nil
+	m.clearedFields[translation.FieldResultSpaceID] = struct{}{}
+}
+
+// ResultSpaceIDCleared returns if the "result_space_id" field was cleared in this mutation.
+func (m *TranslationMutation) ResultSpaceIDCleared() bool {
+	_, ok := m.clearedFields[translation.FieldResultSpaceID]
+	return ok
+}
+
+// ResetResultSpaceID resets all changes to the "result_space_id" field.
+func (m *TranslationMutation) ResetResultSpaceID() {
+	m.result_space_id = nil
+	delete(m.clearedFields, translation.FieldResultSpaceID)
+}
+
+// SetResultRevisionID sets the "result_revision_id" field.
+func (m *TranslationMutation) SetResultRevisionID(s string) {
+	m.result_revision_id = &s
+}
+
+// ResultRevisionID returns the value of the "result_revision_id" field in the mutation.
+func (m *TranslationMutation) ResultRevisionID() (r string, exists bool) {
+	v := m.result_revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResultRevisionID returns the old "result_revision_id" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldResultRevisionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResultRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResultRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResultRevisionID: %w", err)
+	}
+	return oldValue.ResultRevisionID, nil
+}
+
+// ClearResultRevisionID clears the value of the "result_revision_id" field.
+func (m *TranslationMutation) ClearResultRevisionID() {
+	m.result_revision_id = nil
+	m.clearedFields[translation.FieldResultRevisionID] = struct{}{}
+}
+
+// ResultRevisionIDCleared returns if the "result_revision_id" field was cleared in this mutation.
+func (m *TranslationMutation) ResultRevisionIDCleared() bool {
+	_, ok := m.clearedFields[translation.FieldResultRevisionID]
+	return ok
+}
+
+// ResetResultRevisionID resets all changes to the "result_revision_id" field.
+func (m *TranslationMutation) ResetResultRevisionID() {
+	m.result_revision_id = nil
+	delete(m.clearedFields, translation.FieldResultRevisionID)
+}
+
+// SetAppliedInstructions sets the "applied_instructions" field.
+func (m *TranslationMutation) SetAppliedInstructions(s string) {
+	m.applied_instructions = &s
+}
+
+// AppliedInstructions returns the value of the "applied_instructions" field in the mutation.
+func (m *TranslationMutation) AppliedInstructions() (r string, exists bool) {
+	v := m.applied_instructions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAppliedInstructions returns the old "applied_instructions" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldAppliedInstructions(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAppliedInstructions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAppliedInstructions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAppliedInstructions: %w", err)
+	}
+	return oldValue.AppliedInstructions, nil
+}
+
+// ResetAppliedInstructions resets all changes to the "applied_instructions" field.
+func (m *TranslationMutation) ResetAppliedInstructions() {
+	m.applied_instructions = nil
+}
+
+// SetRuns sets the "runs" field.
+func (m *TranslationMutation) SetRuns(i int) {
+	m.runs = &i
+	m.addruns = nil
+}
+
+// Runs returns the value of the "runs" field in the mutation.
+func (m *TranslationMutation) Runs() (r int, exists bool) {
+	v := m.runs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuns returns the old "runs" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldRuns(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuns is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuns requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuns: %w", err)
+	}
+	return oldValue.Runs, nil
+}
+
+// AddRuns adds i to the "runs" field.
+func (m *TranslationMutation) AddRuns(i int) {
+	if m.addruns != nil {
+		*m.addruns += i
+	} else {
+		m.addruns = &i
+	}
+}
+
+// AddedRuns returns the value that was added to the "runs" field in this mutation.
+func (m *TranslationMutation) AddedRuns() (r int, exists bool) {
+	v := m.addruns
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRuns resets all changes to the "runs" field.
+func (m *TranslationMutation) ResetRuns() {
+	m.runs = nil
+	m.addruns = nil
+}
+
+// SetTotalWords sets the "total_words" field.
+func (m *TranslationMutation) SetTotalWords(i int) {
+	m.total_words = &i
+	m.addtotal_words = nil
+}
+
+// TotalWords returns the value of the "total_words" field in the mutation.
+func (m *TranslationMutation) TotalWords() (r int, exists bool) {
+	v := m.total_words
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalWords returns the old "total_words" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldTotalWords(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalWords is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalWords requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalWords: %w", err)
+	}
+	return oldValue.TotalWords, nil
+}
+
+// AddTotalWords adds i to the "total_words" field.
+func (m *TranslationMutation) AddTotalWords(i int) {
+	if m.addtotal_words != nil {
+		*m.addtotal_words += i
+	} else {
+		m.addtotal_words = &i
+	}
+}
+
+// AddedTotalWords returns the value that was added to the "total_words" field in this mutation.
+func (m *TranslationMutation) AddedTotalWords() (r int, exists bool) {
+	v := m.addtotal_words
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalWords resets all changes to the "total_words" field.
+func (m *TranslationMutation) ResetTotalWords() {
+	m.total_words = nil
+	m.addtotal_words = nil
+}
+
+// SetTotalPages sets the "total_pages" field.
+func (m *TranslationMutation) SetTotalPages(i int) {
+	m.total_pages = &i
+	m.addtotal_pages = nil
+}
+
+// TotalPages returns the value of the "total_pages" field in the mutation.
+func (m *TranslationMutation) TotalPages() (r int, exists bool) {
+	v := m.total_pages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalPages returns the old "total_pages" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldTotalPages(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalPages is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalPages requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalPages: %w", err)
+	}
+	return oldValue.TotalPages, nil
+}
+
+// AddTotalPages adds i to the "total_pages" field.
+func (m *TranslationMutation) AddTotalPages(i int) {
+	if m.addtotal_pages != nil {
+		*m.addtotal_pages += i
+	} else {
+		m.addtotal_pages = &i
+	}
+}
+
+// AddedTotalPages returns the value that was added to the "total_pages" field in this mutation.
+func (m *TranslationMutation) AddedTotalPages() (r int, exists bool) {
+	v := m.addtotal_pages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalPages resets all changes to the "total_pages" field.
+func (m *TranslationMutation) ResetTotalPages() {
+	m.total_pages = nil
+	m.addtotal_pages = nil
+}
+
+// SetTotalDurationMs sets the "total_duration_ms" field.
+func (m *TranslationMutation) SetTotalDurationMs(i int64) {
+	m.total_duration_ms = &i
+	m.addtotal_duration_ms = nil
+}
+
+// TotalDurationMs returns the value of the "total_duration_ms" field in the mutation.
+func (m *TranslationMutation) TotalDurationMs() (r int64, exists bool) {
+	v := m.total_duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalDurationMs returns the old "total_duration_ms" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldTotalDurationMs(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalDurationMs: %w", err)
+	}
+	return oldValue.TotalDurationMs, nil
+}
+
+// AddTotalDurationMs adds i to the "total_duration_ms" field.
+func (m *TranslationMutation) AddTotalDurationMs(i int64) {
+	if m.addtotal_duration_ms != nil {
+		*m.addtotal_duration_ms += i
+	} else {
+		m.addtotal_duration_ms = &i
+	}
+}
+
+// AddedTotalDurationMs returns the value that was added to the "total_duration_ms" field in this mutation.
+func (m *TranslationMutation) AddedTotalDurationMs() (r int64, exists bool) {
+	v := m.addtotal_duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalDurationMs resets all changes to the "total_duration_ms" field.
+func (m *TranslationMutation) ResetTotalDurationMs() {
+	m.total_duration_ms = nil
+	m.addtotal_duration_ms = nil
+}
+
+// SetLatestDurationMs sets the "latest_duration_ms" field.
+func (m *TranslationMutation) SetLatestDurationMs(i int64) {
+	m.latest_duration_ms = &i
+	m.addlatest_duration_ms = nil
+}
+
+// LatestDurationMs returns the value of the "latest_duration_ms" field in the mutation.
+func (m *TranslationMutation) LatestDurationMs() (r int64, exists bool) {
+	v := m.latest_duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatestDurationMs returns the old "latest_duration_ms" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldLatestDurationMs(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatestDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatestDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatestDurationMs: %w", err)
+	}
+	return oldValue.LatestDurationMs, nil
+}
+
+// AddLatestDurationMs adds i to the "latest_duration_ms" field.
+func (m *TranslationMutation) AddLatestDurationMs(i int64) {
+	if m.addlatest_duration_ms != nil {
+		*m.addlatest_duration_ms += i
+	} else {
+		m.addlatest_duration_ms = &i
+	}
+}
+
+// AddedLatestDurationMs returns the value that was added to the "latest_duration_ms" field in this mutation.
+func (m *TranslationMutation) AddedLatestDurationMs() (r int64, exists bool) {
+	v := m.addlatest_duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatestDurationMs resets all changes to the "latest_duration_ms" field.
+func (m *TranslationMutation) ResetLatestDurationMs() {
+	m.latest_duration_ms = nil
+	m.addlatest_duration_ms = nil
+}
+
+// SetLatestPages sets the "latest_pages" field.
+func (m *TranslationMutation) SetLatestPages(i int) {
+	m.latest_pages = &i
+	m.addlatest_pages = nil
+}
+
+// LatestPages returns the value of the "latest_pages" field in the mutation.
+func (m *TranslationMutation) LatestPages() (r int, exists bool) {
+	v := m.latest_pages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatestPages returns the old "latest_pages" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldLatestPages(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatestPages is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatestPages requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatestPages: %w", err)
+	}
+	return oldValue.LatestPages, nil
+}
+
+// AddLatestPages adds i to the "latest_pages" field.
+func (m *TranslationMutation) AddLatestPages(i int) {
+	if m.addlatest_pages != nil {
+		*m.addlatest_pages += i
+	} else {
+		m.addlatest_pages = &i
+	}
+}
+
+// AddedLatestPages returns the value that was added to the "latest_pages" field in this mutation.
+func (m *TranslationMutation) AddedLatestPages() (r int, exists bool) {
+	v := m.addlatest_pages
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatestPages resets all changes to the "latest_pages" field.
+func (m *TranslationMutation) ResetLatestPages() {
+	m.latest_pages = nil
+	m.addlatest_pages = nil
+}
+
+// SetLatestWords sets the "latest_words" field.
+func (m *TranslationMutation) SetLatestWords(i int) {
+	m.latest_words = &i
+	m.addlatest_words = nil
+}
+
+// LatestWords returns the value of the "latest_words" field in the mutation.
+func (m *TranslationMutation) LatestWords() (r int, exists bool) {
+	v := m.latest_words
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLatestWords returns the old "latest_words" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldLatestWords(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLatestWords is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLatestWords requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLatestWords: %w", err)
+	}
+	return oldValue.LatestWords, nil
+}
+
+// AddLatestWords adds i to the "latest_words" field.
+func (m *TranslationMutation) AddLatestWords(i int) {
+	if m.addlatest_words != nil {
+		*m.addlatest_words += i
+	} else {
+		m.addlatest_words = &i
+	}
+}
+
+// AddedLatestWords returns the value that was added to the "latest_words" field in this mutation.
+func (m *TranslationMutation) AddedLatestWords() (r int, exists bool) {
+	v := m.addlatest_words
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLatestWords resets all changes to the "latest_words" field.
+func (m *TranslationMutation) ResetLatestWords() {
+	m.latest_words = nil
+	m.addlatest_words = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *TranslationMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *TranslationMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *TranslationMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TranslationMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TranslationMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TranslationMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *TranslationMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *TranslationMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the Translation entity.
+// If the Translation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *TranslationMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// AddPageIDs adds the "pages" edge to the TranslationPage entity by ids.
+func (m *TranslationMutation) AddPageIDs(ids ...int) {
+	if m.pages == nil {
+		m.pages = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.pages[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPages clears the "pages" edge to the TranslationPage entity.
+func (m *TranslationMutation) ClearPages() {
+	m.clearedpages = true
+}
+
+// PagesCleared reports if the "pages" edge to the TranslationPage entity was cleared.
+func (m *TranslationMutation) PagesCleared() bool {
+	return m.clearedpages
+}
+
+// RemovePageIDs removes the "pages" edge to the TranslationPage entity by IDs.
+func (m *TranslationMutation) RemovePageIDs(ids ...int) {
+	if m.removedpages == nil {
+		m.removedpages = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.pages, ids[i])
+		m.removedpages[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPages returns the removed IDs of the "pages" edge to the TranslationPage entity.
+func (m *TranslationMutation) RemovedPagesIDs() (ids []int) {
+	for id := range m.removedpages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PagesIDs returns the "pages" edge IDs in the mutation.
+func (m *TranslationMutation) PagesIDs() (ids []int) {
+	for id := range m.pages {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPages resets all changes to the "pages" edge.
+func (m *TranslationMutation) ResetPages() {
+	m.pages = nil
+	m.clearedpages = false
+	m.removedpages = nil
+}
+
+// AddFileIDs adds the "files" edge to the TranslationFile entity by ids.
+func (m *TranslationMutation) AddFileIDs(ids ...int) {
+	if m.files == nil {
+		m.files = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.files[ids[i]] = struct{}{}
+	}
+}
+
+// ClearFiles clears the "files" edge to the TranslationFile entity.
+func (m *TranslationMutation) ClearFiles() {
+	m.clearedfiles = true
+}
+
+// FilesCleared reports if the "files" edge to the TranslationFile entity was cleared.
+func (m *TranslationMutation) FilesCleared() bool {
+	return m.clearedfiles
+}
+
+// RemoveFileIDs removes the "files" edge to the TranslationFile entity by IDs.
+func (m *TranslationMutation) RemoveFileIDs(ids ...int) {
+	if m.removedfiles == nil {
+		m.removedfiles = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.files, ids[i])
+		m.removedfiles[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedFiles returns the removed IDs of the "files" edge to the TranslationFile entity.
+func (m *TranslationMutation) RemovedFilesIDs() (ids []int) {
+	for id := range m.removedfiles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// FilesIDs returns the "files" edge IDs in the mutation.
+func (m *TranslationMutation) FilesIDs() (ids []int) {
+	for id := range m.files {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetFiles resets all changes to the "files" edge.
+func (m *TranslationMutation) ResetFiles() {
+	m.files = nil
+	m.clearedfiles = false
+	m.removedfiles = nil
+}
+
+// Where appends a list predicates to the TranslationMutation builder.
+func (m *TranslationMutation) Where(ps ...predicate.Translation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TranslationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TranslationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Translation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TranslationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TranslationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Translation).
+func (m *TranslationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TranslationMutation) Fields() []string {
+	fields := make([]string, 0, 19)
+	if m.organization_id != nil {
+		fields = append(fields, translation.FieldOrganizationID)
+	}
+	if m.source_space_id != nil {
+		fields = append(fields, translation.FieldSourceSpaceID)
+	}
+	if m.source_language != nil {
+		fields = append(fields, translation.FieldSourceLanguage)
+	}
+	if m.language != nil {
+		fields = append(fields, translation.FieldLanguage)
+	}
+	if m.instructions != nil {
+		fields = append(fields, translation.FieldInstructions)
+	}
+	if m.status != nil {
+		fields = append(fields, translation.FieldStatus)
+	}
+	if m.result_space_id != nil {
+		fields = append(fields, translation.FieldResultSpaceID)
+	}
+	if m.result_revision_id != nil {
+		fields = append(fields, translation.FieldResultRevisionID)
+	}
+	if m.applied_instructions != nil {
+		fields = append(fields, translation.FieldAppliedInstructions)
+	}
+	if m.runs != nil {
+		fields = append(fields, translation.FieldRuns)
+	}
+	if m.total_words != nil {
+		fields = append(fields, translation.FieldTotalWords)
+	}
+	if m.total_pages != nil {
+		fields = append(fields, translation.FieldTotalPages)
+	}
+	if m.total_duration_ms != nil {
+		fields = append(fields, translation.FieldTotalDurationMs)
+	}
+	if m.latest_duration_ms != nil {
+		fields = append(fields, translation.FieldLatestDurationMs)
+	}
+	if m.latest_pages != nil {
+		fields = append(fields, translation.FieldLatestPages)
+	}
+	if m.latest_words != nil {
+		fields = append(fields, translation.FieldLatestWords)
+	}
+	if m.created_by != nil {
+		fields = append(fields, translation.FieldCreatedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, translation.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, translation.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TranslationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case translation.FieldOrganizationID:
+		return m.OrganizationID()
+	case translation.FieldSourceSpaceID:
+		return m.SourceSpaceID()
+	case translation.FieldSourceLanguage:
+		return m.SourceLanguage()
+	case translation.FieldLanguage:
+		return m.Language()
+	case translation.FieldInstructions:
+		return m.Instructions()
+	case translation.FieldStatus:
+		return m.Status()
+	case translation.FieldResultSpaceID:
+		return m.ResultSpaceID()
+	case translation.FieldResultRevisionID:
+		return m.ResultRevisionID()
+	case translation.FieldAppliedInstructions:
+		return m.AppliedInstructions()
+	case translation.FieldRuns:
+		return m.Runs()
+	case translation.FieldTotalWords:
+		return m.TotalWords()
+	case translation.FieldTotalPages:
+		return m.TotalPages()
+	case translation.FieldTotalDurationMs:
+		return m.TotalDurationMs()
+	case translation.FieldLatestDurationMs:
+		return m.LatestDurationMs()
+	case translation.FieldLatestPages:
+		return m.LatestPages()
+	case translation.FieldLatestWords:
+		return m.LatestWords()
+	case translation.FieldCreatedBy:
+		return m.CreatedBy()
+	case translation.FieldCreatedAt:
+		return m.CreatedAt()
+	case translation.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TranslationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case translation.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case translation.FieldSourceSpaceID:
+		return m.OldSourceSpaceID(ctx)
+	case translation.FieldSourceLanguage:
+		return m.OldSourceLanguage(ctx)
+	case translation.FieldLanguage:
+		return m.OldLanguage(ctx)
+	case translation.FieldInstructions:
+		return m.OldInstructions(ctx)
+	case translation.FieldStatus:
+		return m.OldStatus(ctx)
+	case translation.FieldResultSpaceID:
+		return m.OldResultSpaceID(ctx)
+	case translation.FieldResultRevisionID:
+		return m.OldResultRevisionID(ctx)
+	case translation.FieldAppliedInstructions:
+		return m.OldAppliedInstructions(ctx)
+	case translation.FieldRuns:
+		return m.OldRuns(ctx)
+	case translation.FieldTotalWords:
+		return m.OldTotalWords(ctx)
+	case translation.FieldTotalPages:
+		return m.OldTotalPages(ctx)
+	case translation.FieldTotalDurationMs:
+		return m.OldTotalDurationMs(ctx)
+	case translation.FieldLatestDurationMs:
+		return m.OldLatestDurationMs(ctx)
+	case translation.FieldLatestPages:
+		return m.OldLatestPages(ctx)
+	case translation.FieldLatestWords:
+		return m.OldLatestWords(ctx)
+	case translation.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case translation.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case translation.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Translation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case translation.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case translation.FieldSourceSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceSpaceID(v)
+		return nil
+	case translation.FieldSourceLanguage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceLanguage(v)
+		return nil
+	case translation.FieldLanguage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLanguage(v)
+		return nil
+	case translation.FieldInstructions:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstructions(v)
+		return nil
+	case translation.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case translation.FieldResultSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResultSpaceID(v)
+		return nil
+	case translation.FieldResultRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResultRevisionID(v)
+		return nil
+	case translation.FieldAppliedInstructions:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAppliedInstructions(v)
+		return nil
+	case translation.FieldRuns:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuns(v)
+		return nil
+	case translation.FieldTotalWords:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalWords(v)
+		return nil
+	case translation.FieldTotalPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalPages(v)
+		return nil
+	case translation.FieldTotalDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalDurationMs(v)
+		return nil
+	case translation.FieldLatestDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatestDurationMs(v)
+		return nil
+	case translation.FieldLatestPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatestPages(v)
+		return nil
+	case translation.FieldLatestWords:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatestWords(v)
+		return nil
+	case translation.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case translation.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case translation.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Translation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TranslationMutation) AddedFields() []string {
+	var fields []string
+	if m.addruns != nil {
+		fields = append(fields, translation.FieldRuns)
+	}
+	if m.addtotal_words != nil {
+		fields = append(fields, translation.FieldTotalWords)
+	}
+	if m.addtotal_pages != nil {
+		fields = append(fields, translation.FieldTotalPages)
+	}
+	if m.addtotal_duration_ms != nil {
+		fields = append(fields, translation.FieldTotalDurationMs)
+	}
+	if m.addlatest_duration_ms != nil {
+		fields = append(fields, translation.FieldLatestDurationMs)
+	}
+	if m.addlatest_pages != nil {
+		fields = append(fields, translation.FieldLatestPages)
+	}
+	if m.addlatest_words != nil {
+		fields = append(fields, translation.FieldLatestWords)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TranslationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case translation.FieldRuns:
+		return m.AddedRuns()
+	case translation.FieldTotalWords:
+		return m.AddedTotalWords()
+	case translation.FieldTotalPages:
+		return m.AddedTotalPages()
+	case translation.FieldTotalDurationMs:
+		return m.AddedTotalDurationMs()
+	case translation.FieldLatestDurationMs:
+		return m.AddedLatestDurationMs()
+	case translation.FieldLatestPages:
+		return m.AddedLatestPages()
+	case translation.FieldLatestWords:
+		return m.AddedLatestWords()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case translation.FieldRuns:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRuns(v)
+		return nil
+	case translation.FieldTotalWords:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalWords(v)
+		return nil
+	case translation.FieldTotalPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalPages(v)
+		return nil
+	case translation.FieldTotalDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalDurationMs(v)
+		return nil
+	case translation.FieldLatestDurationMs:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatestDurationMs(v)
+		return nil
+	case translation.FieldLatestPages:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatestPages(v)
+		return nil
+	case translation.FieldLatestWords:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatestWords(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Translation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TranslationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(translation.FieldInstructions) {
+		fields = append(fields, translation.FieldInstructions)
+	}
+	if m.FieldCleared(translation.FieldResultSpaceID) {
+		fields = append(fields, translation.FieldResultSpaceID)
+	}
+	if m.FieldCleared(translation.FieldResultRevisionID) {
+		fields = append(fields, translation.FieldResultRevisionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TranslationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TranslationMutation) ClearField(name string) error {
+	switch name {
+	case translation.FieldInstructions:
+		m.ClearInstructions()
+		return nil
+	case translation.FieldResultSpaceID:
+		m.ClearResultSpaceID()
+		return nil
+	case translation.FieldResultRevisionID:
+		m.ClearResultRevisionID()
+		return nil
+	}
+	return fmt.Errorf("unknown Translation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TranslationMutation) ResetField(name string) error {
+	switch name {
+	case translation.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case translation.FieldSourceSpaceID:
+		m.ResetSourceSpaceID()
+		return nil
+	case translation.FieldSourceLanguage:
+		m.ResetSourceLanguage()
+		return nil
+	case translation.FieldLanguage:
+		m.ResetLanguage()
+		return nil
+	case translation.FieldInstructions:
+		m.ResetInstructions()
+		return nil
+	case translation.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case translation.FieldResultSpaceID:
+		m.ResetResultSpaceID()
+		return nil
+	case translation.FieldResultRevisionID:
+		m.ResetResultRevisionID()
+		return nil
+	case translation.FieldAppliedInstructions:
+		m.ResetAppliedInstructions()
+		return nil
+	case translation.FieldRuns:
+		m.ResetRuns()
+		return nil
+	case translation.FieldTotalWords:
+		m.ResetTotalWords()
+		return nil
+	case translation.FieldTotalPages:
+		m.ResetTotalPages()
+		return nil
+	case translation.FieldTotalDurationMs:
+		m.ResetTotalDurationMs()
+		return nil
+	case translation.FieldLatestDurationMs:
+		m.ResetLatestDurationMs()
+		return nil
+	case translation.FieldLatestPages:
+		m.ResetLatestPages()
+		return nil
+	case translation.FieldLatestWords:
+		m.ResetLatestWords()
+		return nil
+	case translation.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case translation.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case translation.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Translation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TranslationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.pages != nil {
+		edges = append(edges, translation.EdgePages)
+	}
+	if m.files != nil {
+		edges = append(edges, translation.EdgeFiles)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TranslationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case translation.EdgePages:
+		ids := make([]ent.Value, 0, len(m.pages))
+		for id := range m.pages {
+			ids = append(ids, id)
+		}
+		return ids
+	case translation.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.files))
+		for id := range m.files {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TranslationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedpages != nil {
+		edges = append(edges, translation.EdgePages)
+	}
+	if m.removedfiles != nil {
+		edges = append(edges, translation.EdgeFiles)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TranslationMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case translation.EdgePages:
+		ids := make([]ent.Value, 0, len(m.removedpages))
+		for id := range m.removedpages {
+			ids = append(ids, id)
+		}
+		return ids
+	case translation.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.removedfiles))
+		for id := range m.removedfiles {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TranslationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedpages {
+		edges = append(edges, translation.EdgePages)
+	}
+	if m.clearedfiles {
+		edges = append(edges, translation.EdgeFiles)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TranslationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case translation.EdgePages:
+		return m.clearedpages
+	case translation.EdgeFiles:
+		return m.clearedfiles
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TranslationMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Translation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TranslationMutation) ResetEdge(name string) error {
+	switch name {
+	case translation.EdgePages:
+		m.ResetPages()
+		return nil
+	case translation.EdgeFiles:
+		m.ResetFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown Translation edge %s", name)
+}
+
+// TranslationFileMutation represents an operation that mutates the TranslationFile nodes in the graph.
+type TranslationFileMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	source_file_id     *string
+	result_file_id     *string
+	source_version     *string
+	clearedFields      map[string]struct{}
+	translation        *string
+	clearedtranslation bool
+	done               bool
+	oldValue           func(context.Context) (*TranslationFile, error)
+	predicates         []predicate.TranslationFile
+}
+
+var _ ent.Mutation = (*TranslationFileMutation)(nil)
+
+// translationfileOption allows management of the mutation configuration using functional options.
+type translationfileOption func(*TranslationFileMutation)
+
+// newTranslationFileMutation creates new mutation for the TranslationFile entity.
+func newTranslationFileMutation(c config, op Op, opts ...translationfileOption) *TranslationFileMutation {
+	m := &TranslationFileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTranslationFile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTranslationFileID sets the ID field of the mutation.
+func withTranslationFileID(id int) translationfileOption {
+	return func(m *TranslationFileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TranslationFile
+		)
+		m.oldValue = func(ctx context.Context) (*TranslationFile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TranslationFile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTranslationFile sets the old TranslationFile of the mutation.
+func withTranslationFile(node *TranslationFile) translationfileOption {
+	return func(m *TranslationFileMutation) {
+		m.oldValue = func(context.Context) (*TranslationFile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TranslationFileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TranslationFileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TranslationFileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TranslationFileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TranslationFile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTranslationID sets the "translation_id" field.
+func (m *TranslationFileMutation) SetTranslationID(s string) {
+	m.translation = &s
+}
+
+// TranslationID returns the value of the "translation_id" field in the mutation.
+func (m *TranslationFileMutation) TranslationID() (r string, exists bool) {
+	v := m.translation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTranslationID returns the old "translation_id" field's value of the TranslationFile entity.
+// If the TranslationFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationFileMutation) OldTranslationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTranslationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTranslationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTranslationID: %w", err)
+	}
+	return oldValue.TranslationID, nil
+}
+
+// ResetTranslationID resets all changes to the "translation_id" field.
+func (m *TranslationFileMutation) ResetTranslationID() {
+	m.translation = nil
+}
+
+// SetSourceFileID sets the "source_file_id" field.
+func (m *TranslationFileMutation) SetSourceFileID(s string) {
+	m.source_file_id = &s
+}
+
+// SourceFileID returns the value of the "source_file_id" field in the mutation.
+func (m *TranslationFileMutation) SourceFileID() (r string, exists bool) {
+	v := m.source_file_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceFileID returns the old "source_file_id" field's value of the TranslationFile entity.
+// If the TranslationFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationFileMutation) OldSourceFileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceFileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceFileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceFileID: %w", err)
+	}
+	return oldValue.SourceFileID, nil
+}
+
+// ResetSourceFileID resets all changes to the "source_file_id" field.
+func (m *TranslationFileMutation) ResetSourceFileID() {
+	m.source_file_id = nil
+}
+
+// SetResultFileID sets the "result_file_id" field.
+func (m *TranslationFileMutation) SetResultFileID(s string) {
+	m.result_file_id = &s
+}
+
+// ResultFileID returns the value of the "result_file_id" field in the mutation.
+func (m *TranslationFileMutation) ResultFileID() (r string, exists bool) {
+	v := m.result_file_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResultFileID returns the old "result_file_id" field's value of the TranslationFile entity.
+// If the TranslationFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationFileMutation) OldResultFileID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResultFileID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResultFileID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResultFileID: %w", err)
+	}
+	return oldValue.ResultFileID, nil
+}
+
+// ResetResultFileID resets all changes to the "result_file_id" field.
+func (m *TranslationFileMutation) ResetResultFileID() {
+	m.result_file_id = nil
+}
+
+// SetSourceVersion sets the "source_version" field.
+func (m *TranslationFileMutation) SetSourceVersion(s string) {
+	m.source_version = &s
+}
+
+// SourceVersion returns the value of the "source_version" field in the mutation.
+func (m *TranslationFileMutation) SourceVersion() (r string, exists bool) {
+	v := m.source_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceVersion returns the old "source_version" field's value of the TranslationFile entity.
+// If the TranslationFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationFileMutation) OldSourceVersion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceVersion: %w", err)
+	}
+	return oldValue.SourceVersion, nil
+}
+
+// ResetSourceVersion resets all changes to the "source_version" field.
+func (m *TranslationFileMutation) ResetSourceVersion() {
+	m.source_version = nil
+}
+
+// ClearTranslation clears the "translation" edge to the Translation entity.
+func (m *TranslationFileMutation) ClearTranslation() {
+	m.clearedtranslation = true
+	m.clearedFields[translationfile.FieldTranslationID] = struct{}{}
+}
+
+// TranslationCleared reports if the "translation" edge to the Translation entity was cleared.
+func (m *TranslationFileMutation) TranslationCleared() bool {
+	return m.clearedtranslation
+}
+
+// TranslationIDs returns the "translation" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TranslationID instead. It exists only for internal usage by the builders.
+func (m *TranslationFileMutation) TranslationIDs() (ids []string) {
+	if id := m.translation; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTranslation resets all changes to the "translation" edge.
+func (m *TranslationFileMutation) ResetTranslation() {
+	m.translation = nil
+	m.clearedtranslation = false
+}
+
+// Where appends a list predicates to the TranslationFileMutation builder.
+func (m *TranslationFileMutation) Where(ps ...predicate.TranslationFile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TranslationFileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TranslationFileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TranslationFile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TranslationFileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TranslationFileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TranslationFile).
+func (m *TranslationFileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TranslationFileMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.translation != nil {
+		fields = append(fields, translationfile.FieldTranslationID)
+	}
+	if m.source_file_id != nil {
+		fields = append(fields, translationfile.FieldSourceFileID)
+	}
+	if m.result_file_id != nil {
+		fields = append(fields, translationfile.FieldResultFileID)
+	}
+	if m.source_version != nil {
+		fields = append(fields, translationfile.FieldSourceVersion)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TranslationFileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case translationfile.FieldTranslationID:
+		return m.TranslationID()
+	case translationfile.FieldSourceFileID:
+		return m.SourceFileID()
+	case translationfile.FieldResultFileID:
+		return m.ResultFileID()
+	case translationfile.FieldSourceVersion:
+		return m.SourceVersion()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TranslationFileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case translationfile.FieldTranslationID:
+		return m.OldTranslationID(ctx)
+	case translationfile.FieldSourceFileID:
+		return m.OldSourceFileID(ctx)
+	case translationfile.FieldResultFileID:
+		return m.OldResultFileID(ctx)
+	case translationfile.FieldSourceVersion:
+		return m.OldSourceVersion(ctx)
+	}
+	return nil, fmt.Errorf("unknown TranslationFile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationFileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case translationfile.FieldTranslationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTranslationID(v)
+		return nil
+	case translationfile.FieldSourceFileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceFileID(v)
+		return nil
+	case translationfile.FieldResultFileID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResultFileID(v)
+		return nil
+	case translationfile.FieldSourceVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceVersion(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationFile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TranslationFileMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TranslationFileMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationFileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TranslationFile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TranslationFileMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TranslationFileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TranslationFileMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TranslationFile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TranslationFileMutation) ResetField(name string) error {
+	switch name {
+	case translationfile.FieldTranslationID:
+		m.ResetTranslationID()
+		return nil
+	case translationfile.FieldSourceFileID:
+		m.ResetSourceFileID()
+		return nil
+	case translationfile.FieldResultFileID:
+		m.ResetResultFileID()
+		return nil
+	case translationfile.FieldSourceVersion:
+		m.ResetSourceVersion()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationFile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TranslationFileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.translation != nil {
+		edges = append(edges, translationfile.EdgeTranslation)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TranslationFileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case translationfile.EdgeTranslation:
+		if id := m.translation; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TranslationFileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TranslationFileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TranslationFileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtranslation {
+		edges = append(edges, translationfile.EdgeTranslation)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TranslationFileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case translationfile.EdgeTranslation:
+		return m.clearedtranslation
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TranslationFileMutation) ClearEdge(name string) error {
+	switch name {
+	case translationfile.EdgeTranslation:
+		m.ClearTranslation()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationFile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TranslationFileMutation) ResetEdge(name string) error {
+	switch name {
+	case translationfile.EdgeTranslation:
+		m.ResetTranslation()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationFile edge %s", name)
+}
+
+// TranslationPageMutation represents an operation that mutates the TranslationPage nodes in the graph.
+type TranslationPageMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	source_page_id     *string
+	result_page_id     *string
+	source_version     *string
+	text_hash          *string
+	clearedFields      map[string]struct{}
+	translation        *string
+	clearedtranslation bool
+	done               bool
+	oldValue           func(context.Context) (*TranslationPage, error)
+	predicates         []predicate.TranslationPage
+}
+
+var _ ent.Mutation = (*TranslationPageMutation)(nil)
+
+// translationpageOption allows management of the mutation configuration using functional options.
+type translationpageOption func(*TranslationPageMutation)
+
+// newTranslationPageMutation creates new mutation for the TranslationPage entity.
+func newTranslationPageMutation(c config, op Op, opts ...translationpageOption) *TranslationPageMutation {
+	m := &TranslationPageMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTranslationPage,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTranslationPageID sets the ID field of the mutation.
+func withTranslationPageID(id int) translationpageOption {
+	return func(m *TranslationPageMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TranslationPage
+		)
+		m.oldValue = func(ctx context.Context) (*TranslationPage, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TranslationPage.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTranslationPage sets the old TranslationPage of the mutation.
+func withTranslationPage(node *TranslationPage) translationpageOption {
+	return func(m *TranslationPageMutation) {
+		m.oldValue = func(context.Context) (*TranslationPage, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TranslationPageMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TranslationPageMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TranslationPageMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TranslationPageMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TranslationPage.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTranslationID sets the "translation_id" field.
+func (m *TranslationPageMutation) SetTranslationID(s string) {
+	m.translation = &s
+}
+
+// TranslationID returns the value of the "translation_id" field in the mutation.
+func (m *TranslationPageMutation) TranslationID() (r string, exists bool) {
+	v := m.translation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTranslationID returns the old "translation_id" field's value of the TranslationPage entity.
+// If the TranslationPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationPageMutation) OldTranslationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTranslationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTranslationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTranslationID: %w", err)
+	}
+	return oldValue.TranslationID, nil
+}
+
+// ResetTranslationID resets all changes to the "translation_id" field.
+func (m *TranslationPageMutation) ResetTranslationID() {
+	m.translation = nil
+}
+
+// SetSourcePageID sets the "source_page_id" field.
+func (m *TranslationPageMutation) SetSourcePageID(s string) {
+	m.source_page_id = &s
+}
+
+// SourcePageID returns the value of the "source_page_id" field in the mutation.
+func (m *TranslationPageMutation) SourcePageID() (r string, exists bool) {
+	v := m.source_page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourcePageID returns the old "source_page_id" field's value of the TranslationPage entity.
+// If the TranslationPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationPageMutation) OldSourcePageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourcePageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourcePageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourcePageID: %w", err)
+	}
+	return oldValue.SourcePageID, nil
+}
+
+// ResetSourcePageID resets all changes to the "source_page_id" field.
+func (m *TranslationPageMutation) ResetSourcePageID() {
+	m.source_page_id = nil
+}
+
+// SetResultPageID sets the "result_page_id" field.
+func (m *TranslationPageMutation) SetResultPageID(s string) {
+	m.result_page_id = &s
+}
+
+// ResultPageID returns the value of the "result_page_id" field in the mutation.
+func (m *TranslationPageMutation) ResultPageID() (r string, exists bool) {
+	v := m.result_page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResultPageID returns the old "result_page_id" field's value of the TranslationPage entity.
+// If the TranslationPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationPageMutation) OldResultPageID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResultPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResultPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResultPageID: %w", err)
+	}
+	return oldValue.ResultPageID, nil
+}
+
+// ResetResultPageID resets all changes to the "result_page_id" field.
+func (m *TranslationPageMutation) ResetResultPageID() {
+	m.result_page_id = nil
+}
+
+// SetSourceVersion sets the "source_version" field.
+func (m *TranslationPageMutation) SetSourceVersion(s string) {
+	m.source_version = &s
+}
+
+// SourceVersion returns the value of the "source_version" field in the mutation.
+func (m *TranslationPageMutation) SourceVersion() (r string, exists bool) {
+	v := m.source_version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceVersion returns the old "source_version" field's value of the TranslationPage entity.
+// If the TranslationPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationPageMutation) OldSourceVersion(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceVersion is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceVersion requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceVersion: %w", err)
+	}
+	return oldValue.SourceVersion, nil
+}
+
+// ResetSourceVersion resets all changes to the "source_version" field.
+func (m *TranslationPageMutation) ResetSourceVersion() {
+	m.source_version = nil
+}
+
+// SetTextHash sets the "text_hash" field.
+func (m *TranslationPageMutation) SetTextHash(s string) {
+	m.text_hash = &s
+}
+
+// TextHash returns the value of the "text_hash" field in the mutation.
+func (m *TranslationPageMutation) TextHash() (r string, exists bool) {
+	v := m.text_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTextHash returns the old "text_hash" field's value of the TranslationPage entity.
+// If the TranslationPage object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TranslationPageMutation) OldTextHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTextHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTextHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTextHash: %w", err)
+	}
+	return oldValue.TextHash, nil
+}
+
+// ResetTextHash resets all changes to the "text_hash" field.
+func (m *TranslationPageMutation) ResetTextHash() {
+	m.text_hash = nil
+}
+
+// ClearTranslation clears the "translation" edge to the Translation entity.
+func (m *TranslationPageMutation) ClearTranslation() {
+	m.clearedtranslation = true
+	m.clearedFields[translationpage.FieldTranslationID] = struct{}{}
+}
+
+// TranslationCleared reports if the "translation" edge to the Translation entity was cleared.
+func (m *TranslationPageMutation) TranslationCleared() bool {
+	return m.clearedtranslation
+}
+
+// TranslationIDs returns the "translation" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TranslationID instead. It exists only for internal usage by the builders.
+func (m *TranslationPageMutation) TranslationIDs() (ids []string) {
+	if id := m.translation; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTranslation resets all changes to the "translation" edge.
+func (m *TranslationPageMutation) ResetTranslation() {
+	m.translation = nil
+	m.clearedtranslation = false
+}
+
+// Where appends a list predicates to the TranslationPageMutation builder.
+func (m *TranslationPageMutation) Where(ps ...predicate.TranslationPage) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TranslationPageMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TranslationPageMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TranslationPage, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TranslationPageMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TranslationPageMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TranslationPage).
+func (m *TranslationPageMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TranslationPageMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.translation != nil {
+		fields = append(fields, translationpage.FieldTranslationID)
+	}
+	if m.source_page_id != nil {
+		fields = append(fields, translationpage.FieldSourcePageID)
+	}
+	if m.result_page_id != nil {
+		fields = append(fields, translationpage.FieldResultPageID)
+	}
+	if m.source_version != nil {
+		fields = append(fields, translationpage.FieldSourceVersion)
+	}
+	if m.text_hash != nil {
+		fields = append(fields, translationpage.FieldTextHash)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TranslationPageMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case translationpage.FieldTranslationID:
+		return m.TranslationID()
+	case translationpage.FieldSourcePageID:
+		return m.SourcePageID()
+	case translationpage.FieldResultPageID:
+		return m.ResultPageID()
+	case translationpage.FieldSourceVersion:
+		return m.SourceVersion()
+	case translationpage.FieldTextHash:
+		return m.TextHash()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TranslationPageMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case translationpage.FieldTranslationID:
+		return m.OldTranslationID(ctx)
+	case translationpage.FieldSourcePageID:
+		return m.OldSourcePageID(ctx)
+	case translationpage.FieldResultPageID:
+		return m.OldResultPageID(ctx)
+	case translationpage.FieldSourceVersion:
+		return m.OldSourceVersion(ctx)
+	case translationpage.FieldTextHash:
+		return m.OldTextHash(ctx)
+	}
+	return nil, fmt.Errorf("unknown TranslationPage field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationPageMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case translationpage.FieldTranslationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTranslationID(v)
+		return nil
+	case translationpage.FieldSourcePageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourcePageID(v)
+		return nil
+	case translationpage.FieldResultPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResultPageID(v)
+		return nil
+	case translationpage.FieldSourceVersion:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceVersion(v)
+		return nil
+	case translationpage.FieldTextHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTextHash(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationPage field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TranslationPageMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TranslationPageMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TranslationPageMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TranslationPage numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TranslationPageMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TranslationPageMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TranslationPageMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TranslationPage nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TranslationPageMutation) ResetField(name string) error {
+	switch name {
+	case translationpage.FieldTranslationID:
+		m.ResetTranslationID()
+		return nil
+	case translationpage.FieldSourcePageID:
+		m.ResetSourcePageID()
+		return nil
+	case translationpage.FieldResultPageID:
+		m.ResetResultPageID()
+		return nil
+	case translationpage.FieldSourceVersion:
+		m.ResetSourceVersion()
+		return nil
+	case translationpage.FieldTextHash:
+		m.ResetTextHash()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationPage field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TranslationPageMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.translation != nil {
+		edges = append(edges, translationpage.EdgeTranslation)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TranslationPageMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case translationpage.EdgeTranslation:
+		if id := m.translation; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TranslationPageMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TranslationPageMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TranslationPageMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtranslation {
+		edges = append(edges, translationpage.EdgeTranslation)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TranslationPageMutation) EdgeCleared(name string) bool {
+	switch name {
+	case translationpage.EdgeTranslation:
+		return m.clearedtranslation
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TranslationPageMutation) ClearEdge(name string) error {
+	switch name {
+	case translationpage.EdgeTranslation:
+		m.ClearTranslation()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationPage unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TranslationPageMutation) ResetEdge(name string) error {
+	switch name {
+	case translationpage.EdgeTranslation:
+		m.ResetTranslation()
+		return nil
+	}
+	return fmt.Errorf("unknown TranslationPage edge %s", name)
 }
 
 // UserMutation represents an operation that mutates the User nodes in the graph.

@@ -7,7 +7,11 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/conversation"
+	"quire/ent/conversationcorpus"
+	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -22,6 +26,9 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/translation"
+	"quire/ent/translationfile"
+	"quire/ent/translationpage"
 	"quire/ent/user"
 	"quire/internal/types"
 	"time"
@@ -93,6 +100,40 @@ func init() {
 	contentblobDescID := contentblobFields[0].Descriptor()
 	// contentblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	contentblob.IDValidator = contentblobDescID.Validators[0].(func(string) error)
+	conversationFields := schema.Conversation{}.Fields()
+	_ = conversationFields
+	// conversationDescPending is the schema descriptor for pending field.
+	conversationDescPending := conversationFields[12].Descriptor()
+	// conversation.DefaultPending holds the default value on creation for the pending field.
+	conversation.DefaultPending = conversationDescPending.Default.(bool)
+	// conversationDescImpact is the schema descriptor for impact field.
+	conversationDescImpact := conversationFields[14].Descriptor()
+	// conversation.DefaultImpact holds the default value on creation for the impact field.
+	conversation.DefaultImpact = conversationDescImpact.Default.(string)
+	// conversationDescID is the schema descriptor for id field.
+	conversationDescID := conversationFields[0].Descriptor()
+	// conversation.DefaultID holds the default value on creation for the id field.
+	conversation.DefaultID = conversationDescID.Default.(func() string)
+	conversationcorpusFields := schema.ConversationCorpus{}.Fields()
+	_ = conversationcorpusFields
+	// conversationcorpusDescDocuments is the schema descriptor for documents field.
+	conversationcorpusDescDocuments := conversationcorpusFields[1].Descriptor()
+	// conversationcorpus.DefaultDocuments holds the default value on creation for the documents field.
+	conversationcorpus.DefaultDocuments = conversationcorpusDescDocuments.Default.(int)
+	// conversationcorpusDescNextCluster is the schema descriptor for next_cluster field.
+	conversationcorpusDescNextCluster := conversationcorpusFields[3].Descriptor()
+	// conversationcorpus.DefaultNextCluster holds the default value on creation for the next_cluster field.
+	conversationcorpus.DefaultNextCluster = conversationcorpusDescNextCluster.Default.(int)
+	// conversationcorpusDescUpdatedAt is the schema descriptor for updated_at field.
+	conversationcorpusDescUpdatedAt := conversationcorpusFields[4].Descriptor()
+	// conversationcorpus.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	conversationcorpus.DefaultUpdatedAt = conversationcorpusDescUpdatedAt.Default.(func() time.Time)
+	conversationissueFields := schema.ConversationIssue{}.Fields()
+	_ = conversationissueFields
+	// conversationissueDescID is the schema descriptor for id field.
+	conversationissueDescID := conversationissueFields[0].Descriptor()
+	// conversationissue.DefaultID holds the default value on creation for the id field.
+	conversationissue.DefaultID = conversationissueDescID.Default.(func() string)
 	fileversionFields := schema.FileVersion{}.Fields()
 	_ = fileversionFields
 	// fileversionDescCreatedAt is the schema descriptor for created_at field.
@@ -103,6 +144,36 @@ func init() {
 	fileversionDescID := fileversionFields[0].Descriptor()
 	// fileversion.DefaultID holds the default value on creation for the id field.
 	fileversion.DefaultID = fileversionDescID.Default.(func() string)
+	issuesclusterFields := schema.IssuesCluster{}.Fields()
+	_ = issuesclusterFields
+	// issuesclusterDescMuted is the schema descriptor for muted field.
+	issuesclusterDescMuted := issuesclusterFields[6].Descriptor()
+	// issuescluster.DefaultMuted holds the default value on creation for the muted field.
+	issuescluster.DefaultMuted = issuesclusterDescMuted.Default.(bool)
+	// issuesclusterDescImpact is the schema descriptor for impact field.
+	issuesclusterDescImpact := issuesclusterFields[7].Descriptor()
+	// issuescluster.DefaultImpact holds the default value on creation for the impact field.
+	issuescluster.DefaultImpact = issuesclusterDescImpact.Default.(string)
+	// issuesclusterDescIssueCount is the schema descriptor for issue_count field.
+	issuesclusterDescIssueCount := issuesclusterFields[12].Descriptor()
+	// issuescluster.DefaultIssueCount holds the default value on creation for the issue_count field.
+	issuescluster.DefaultIssueCount = issuesclusterDescIssueCount.Default.(int)
+	// issuesclusterDescConversationCount is the schema descriptor for conversation_count field.
+	issuesclusterDescConversationCount := issuesclusterFields[13].Descriptor()
+	// issuescluster.DefaultConversationCount holds the default value on creation for the conversation_count field.
+	issuescluster.DefaultConversationCount = issuesclusterDescConversationCount.Default.(int)
+	// issuesclusterDescCreatedAt is the schema descriptor for created_at field.
+	issuesclusterDescCreatedAt := issuesclusterFields[17].Descriptor()
+	// issuescluster.DefaultCreatedAt holds the default value on creation for the created_at field.
+	issuescluster.DefaultCreatedAt = issuesclusterDescCreatedAt.Default.(func() time.Time)
+	// issuesclusterDescUpdatedAt is the schema descriptor for updated_at field.
+	issuesclusterDescUpdatedAt := issuesclusterFields[18].Descriptor()
+	// issuescluster.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	issuescluster.DefaultUpdatedAt = issuesclusterDescUpdatedAt.Default.(func() time.Time)
+	// issuesclusterDescID is the schema descriptor for id field.
+	issuesclusterDescID := issuesclusterFields[0].Descriptor()
+	// issuescluster.DefaultID holds the default value on creation for the id field.
+	issuescluster.DefaultID = issuesclusterDescID.Default.(func() string)
 	jobFields := schema.Job{}.Fields()
 	_ = jobFields
 	// jobDescOrganizationID is the schema descriptor for organization_id field.
@@ -445,6 +516,72 @@ func init() {
 	spaceDescID := spaceFields[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.
 	space.DefaultID = spaceDescID.Default.(func() string)
+	translationFields := schema.Translation{}.Fields()
+	_ = translationFields
+	// translationDescStatus is the schema descriptor for status field.
+	translationDescStatus := translationFields[6].Descriptor()
+	// translation.DefaultStatus holds the default value on creation for the status field.
+	translation.DefaultStatus = translationDescStatus.Default.(string)
+	// translationDescAppliedInstructions is the schema descriptor for applied_instructions field.
+	translationDescAppliedInstructions := translationFields[9].Descriptor()
+	// translation.DefaultAppliedInstructions holds the default value on creation for the applied_instructions field.
+	translation.DefaultAppliedInstructions = translationDescAppliedInstructions.Default.(string)
+	// translationDescRuns is the schema descriptor for runs field.
+	translationDescRuns := translationFields[10].Descriptor()
+	// translation.DefaultRuns holds the default value on creation for the runs field.
+	translation.DefaultRuns = translationDescRuns.Default.(int)
+	// translationDescTotalWords is the schema descriptor for total_words field.
+	translationDescTotalWords := translationFields[11].Descriptor()
+	// translation.DefaultTotalWords holds the default value on creation for the total_words field.
+	translation.DefaultTotalWords = translationDescTotalWords.Default.(int)
+	// translationDescTotalPages is the schema descriptor for total_pages field.
+	translationDescTotalPages := translationFields[12].Descriptor()
+	// translation.DefaultTotalPages holds the default value on creation for the total_pages field.
+	translation.DefaultTotalPages = translationDescTotalPages.Default.(int)
+	// translationDescTotalDurationMs is the schema descriptor for total_duration_ms field.
+	translationDescTotalDurationMs := translationFields[13].Descriptor()
+	// translation.DefaultTotalDurationMs holds the default value on creation for the total_duration_ms field.
+	translation.DefaultTotalDurationMs = translationDescTotalDurationMs.Default.(int64)
+	// translationDescLatestDurationMs is the schema descriptor for latest_duration_ms field.
+	translationDescLatestDurationMs := translationFields[14].Descriptor()
+	// translation.DefaultLatestDurationMs holds the default value on creation for the latest_duration_ms field.
+	translation.DefaultLatestDurationMs = translationDescLatestDurationMs.Default.(int64)
+	// translationDescLatestPages is the schema descriptor for latest_pages field.
+	translationDescLatestPages := translationFields[15].Descriptor()
+	// translation.DefaultLatestPages holds the default value on creation for the latest_pages field.
+	translation.DefaultLatestPages = translationDescLatestPages.Default.(int)
+	// translationDescLatestWords is the schema descriptor for latest_words field.
+	translationDescLatestWords := translationFields[16].Descriptor()
+	// translation.DefaultLatestWords holds the default value on creation for the latest_words field.
+	translation.DefaultLatestWords = translationDescLatestWords.Default.(int)
+	// translationDescCreatedAt is the schema descriptor for created_at field.
+	translationDescCreatedAt := translationFields[18].Descriptor()
+	// translation.DefaultCreatedAt holds the default value on creation for the created_at field.
+	translation.DefaultCreatedAt = translationDescCreatedAt.Default.(func() time.Time)
+	// translationDescUpdatedAt is the schema descriptor for updated_at field.
+	translationDescUpdatedAt := translationFields[19].Descriptor()
+	// translation.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	translation.DefaultUpdatedAt = translationDescUpdatedAt.Default.(func() time.Time)
+	// translationDescID is the schema descriptor for id field.
+	translationDescID := translationFields[0].Descriptor()
+	// translation.DefaultID holds the default value on creation for the id field.
+	translation.DefaultID = translationDescID.Default.(func() string)
+	translationfileFields := schema.TranslationFile{}.Fields()
+	_ = translationfileFields
+	// translationfileDescSourceVersion is the schema descriptor for source_version field.
+	translationfileDescSourceVersion := translationfileFields[3].Descriptor()
+	// translationfile.DefaultSourceVersion holds the default value on creation for the source_version field.
+	translationfile.DefaultSourceVersion = translationfileDescSourceVersion.Default.(string)
+	translationpageFields := schema.TranslationPage{}.Fields()
+	_ = translationpageFields
+	// translationpageDescSourceVersion is the schema descriptor for source_version field.
+	translationpageDescSourceVersion := translationpageFields[3].Descriptor()
+	// translationpage.DefaultSourceVersion holds the default value on creation for the source_version field.
+	translationpage.DefaultSourceVersion = translationpageDescSourceVersion.Default.(string)
+	// translationpageDescTextHash is the schema descriptor for text_hash field.
+	translationpageDescTextHash := translationpageFields[4].Descriptor()
+	// translationpage.DefaultTextHash holds the default value on creation for the text_hash field.
+	translationpage.DefaultTextHash = translationpageDescTextHash.Default.(string)
 	userFields := schema.User{}.Fields()
 	_ = userFields
 	// userDescEmail is the schema descriptor for email field.

@@ -22,8 +22,16 @@ type Tx struct {
 	Collection *CollectionClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
+	// Conversation is the client for interacting with the Conversation builders.
+	Conversation *ConversationClient
+	// ConversationCorpus is the client for interacting with the ConversationCorpus builders.
+	ConversationCorpus *ConversationCorpusClient
+	// ConversationIssue is the client for interacting with the ConversationIssue builders.
+	ConversationIssue *ConversationIssueClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
+	// IssuesCluster is the client for interacting with the IssuesCluster builders.
+	IssuesCluster *IssuesClusterClient
 	// Job is the client for interacting with the Job builders.
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
@@ -52,6 +60,12 @@ type Tx struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// Translation is the client for interacting with the Translation builders.
+	Translation *TranslationClient
+	// TranslationFile is the client for interacting with the TranslationFile builders.
+	TranslationFile *TranslationFileClient
+	// TranslationPage is the client for interacting with the TranslationPage builders.
+	TranslationPage *TranslationPageClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 
@@ -189,7 +203,11 @@ func (tx *Tx) init() {
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.ContentBlob = NewContentBlobClient(tx.config)
+	tx.Conversation = NewConversationClient(tx.config)
+	tx.ConversationCorpus = NewConversationCorpusClient(tx.config)
+	tx.ConversationIssue = NewConversationIssueClient(tx.config)
 	tx.FileVersion = NewFileVersionClient(tx.config)
+	tx.IssuesCluster = NewIssuesClusterClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
@@ -204,6 +222,9 @@ func (tx *Tx) init() {
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
 	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
+	tx.Translation = NewTranslationClient(tx.config)
+	tx.TranslationFile = NewTranslationFileClient(tx.config)
+	tx.TranslationPage = NewTranslationPageClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }
 

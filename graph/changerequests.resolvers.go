@@ -139,7 +139,7 @@ func (r *mutationResolver) CreateChangeRequest(ctx context.Context, input model.
 	if err != nil {
 		return nil, err
 	}
-	in := content.CreateChangeRequest{Subject: str(input.Subject)}
+	in := content.CreateChangeRequest{Subject: str(input.Subject), Cluster: str(input.ConversationsIssuesCluster)}
 	if st := input.Status.Value(); st != nil {
 		in.Status = string(*st)
 	}
@@ -172,6 +172,9 @@ func (r *mutationResolver) PatchChangeRequest(ctx context.Context, id string, in
 		return nil, err
 	}
 	in := content.UpdateChangeRequest{Subject: input.Subject.Value()}
+	if input.ConversationsIssuesCluster.IsSet() {
+		in.Cluster = catalog.Some(str(input.ConversationsIssuesCluster))
+	}
 	if st := input.Status.Value(); st != nil {
 		s := string(*st)
 		in.Status = &s
@@ -280,8 +283,10 @@ func (r *mutationResolver) ApplyTemplate(ctx context.Context, input model.ApplyT
 }
 
 // ChangeRequests is the resolver for the changeRequests field.
-func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
-	items, err := r.organizationChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
+	f := changeRequestFilter(status, creator, contributor, orderBy)
+	f.Cluster = deref(conversationsIssuesCluster)
+	items, err := r.organizationChangeRequests(ctx, obj.ID, f)
 	if err != nil {
 		return nil, err
 	}
@@ -305,11 +310,13 @@ func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id *s
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
-func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
 	if _, err := r.contentSpace(ctx, obj.ID, types.RoleRead); err != nil {
 		return nil, err
 	}
-	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+	f := changeRequestFilter(status, creator, contributor, orderBy)
+	f.Cluster = deref(conversationsIssuesCluster)
+	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, f)
 	if err != nil {
 		return nil, err
 	}

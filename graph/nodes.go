@@ -62,6 +62,14 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		}
 	case ids.Job:
 		return r.JobByID(ctx, id)
+	case ids.Conversation:
+		return r.Conversations.Conversation(ctx, id)
+	case ids.ConversationIssue:
+		return r.Conversations.Issue(ctx, id)
+	case ids.IssuesCluster:
+		return r.Conversations.Cluster(ctx, id)
+	case ids.Translation:
+		return r.Translations.Translation(ctx, id)
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {

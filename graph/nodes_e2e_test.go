@@ -155,7 +155,32 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		}
 		return section
 	}
+	var conv *ent.ConversationIssue
+	analysed := func(t *testing.T) *ent.ConversationIssue {
+		if conv == nil {
+			do(t, `mutation($o: ID!) { ingestConversation(organization: $o, conversations: [{id: "n-1", parts: [{role: user, body: "The PDF export fails."}]}]) { conversations { id } } }`,
+				map[string]any{"o": team.Org.ID}, "ingestConversation", "conversations", 0, "id")
+			ctx := jobs.NewContext(context.Background(), e.Client(), nil)
+			if _, _, err := e.Server.Resolver().Conversations.AnalyseBatch(ctx, team.Org.ID, 10); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if conv, err = e.Client().ConversationIssue.Query().First(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return conv
+	}
 	return map[string]nodeFixture{
+		"Conversation":      func(t *testing.T) (string, bool) { return analysed(t).ConversationID, true },
+		"ConversationIssue": func(t *testing.T) (string, bool) { return analysed(t).ID, true },
+		"ConversationsIssuesCluster": func(t *testing.T) (string, bool) {
+			return *analysed(t).ClusterID, true
+		},
+		"Translation": func(t *testing.T) (string, bool) {
+			return do(t, `mutation($o: ID!, $s: ID!) { createTranslation(input: {organization: $o, source: {space: $s, language: en}, language: fr}) { id } }`,
+				map[string]any{"o": team.Org.ID, "s": spaceOf(t)}, "createTranslation", "id"), true
+		},
 		"Organization": func(t *testing.T) (string, bool) { return team.Org.ID, true },
 		"User":         func(t *testing.T) (string, bool) { return team.Admin.User.ID, true },
 		"Collection": func(t *testing.T) (string, bool) {

@@ -8,9 +8,11 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/conversations"
 	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/sites"
+	"quire/internal/translate"
 )
 
 // Resolver is the root resolver, holding the engines it delegates to.
@@ -29,4 +31,8 @@ type Resolver struct {
 	// Git imports and exports spaces' content from and to Git
 	// repositories.
 	Git *gitsync.Service
+	// Conversations: support conversations, their issues and clusters.
+	Conversations *conversations.Service
+	// Translations: translations of spaces.
+	Translations *translate.Service
 }

@@ -5,7 +5,7 @@
 # interop/package.json). Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, git, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 
@@ -24,9 +24,14 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/quire-interop.XXXXXX")"
 SERVER_PID=""
+LT_PID=""
 
 cleanup() {
 	local rc=$?
+	if [ -n "$LT_PID" ]; then
+		kill -TERM "$LT_PID" 2>/dev/null || true
+		wait "$LT_PID" 2>/dev/null || true
+	fi
 	if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
 		kill -TERM "$SERVER_PID" 2>/dev/null || true
 		# graceful shutdown is bounded by the server at 20 s; don't wait longer
@@ -89,14 +94,19 @@ reader="$(timeout 60 "$QUIRE" admin user create --database-url "$DB" --email r@e
 QUIRE_READER_ID="$(json user.id <<<"$reader")"
 QUIRE_READER_TOKEN="$(json token <<<"$reader")"
 
-# 3. Serve on a free loopback port and wait for /healthz.
+# 3. A LibreTranslate-compatible server for translation runs, then Quire,
+#    on free loopback ports; wait for /healthz.
+free_port() { node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });'; }
+LT_PORT="$(free_port)"
+node "$HERE/lib/fake-libretranslate.mjs" "$LT_PORT" >"$TMP/libretranslate.log" 2>&1 &
+LT_PID=$!
 PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
 QUIRE_URL="http://127.0.0.1:$PORT"
 log "serving on $QUIRE_URL"
 # The git area imports from and exports to local repositories there.
 QUIRE_GIT_DIR="$TMP/git"
 mkdir -p "$QUIRE_GIT_DIR"
-"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-file-roots "$QUIRE_GIT_DIR" >"$TMP/server.log" 2>&1 &
+QUIRE_TRANSLATE_URL="http://127.0.0.1:$LT_PORT" "$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-file-roots "$QUIRE_GIT_DIR" >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 healthy=""
 for _ in $(seq 1 150); do

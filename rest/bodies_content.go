@@ -28,6 +28,8 @@ type ApplyTemplateBody struct {
 type CreateChangeRequestBody struct {
 	Subject  Opt[string]   `json:"subject" maxLength:"100" trim:"true" phrasing:"count" nullable:"true"`
 	Template *TemplateBody `json:"template,omitempty" nullable:"true" doc:"A template to apply in the new change request."`
+	// Quire: the issues cluster the change request addresses.
+	ConversationsIssuesCluster Opt[string] `json:"conversationsIssuesCluster" nullable:"true" doc:"Id of the issues cluster (of the space's organization, not muted) the change request addresses."`
 }
 
 // UpdateChangeRequestBody patches a change request; omitted fields stay
@@ -36,16 +38,19 @@ type UpdateChangeRequestBody struct {
 	Subject     Opt[string]                    `json:"subject" maxLength:"100" trim:"true" phrasing:"count"`
 	Description Opt[RawObject[map[string]any]] `json:"description" nullable:"true" doc:"A JSON document; null removes the description."`
 	Status      Opt[string]                    `json:"status" enum:"draft,open,archived"`
+	// Quire: the issues cluster the change request addresses.
+	ConversationsIssuesCluster Opt[string] `json:"conversationsIssuesCluster" nullable:"true" doc:"Id of the issues cluster the change request addresses; null removes it."`
 }
 
 // ChangeRequestListParams filter a list of change requests.
 type ChangeRequestListParams struct {
 	ListParams
-	Status            []string `query:"status" commas:"true" enum:"draft,open,archived,merged" doc:"Only change requests with one of these statuses (default open)."`
-	Creator           string   `query:"creator" doc:"Only change requests created by this user."`
-	Contributor       string   `query:"contributor" doc:"Only change requests this user edited."`
-	RequestedReviewer string   `query:"requestedReviewer" doc:"Only change requests that request a review from this user. Quire has no review requests yet, so the list is empty when this is set."`
-	OrderBy           string   `query:"orderBy" enum:"updatedAt,createdAt" doc:"Most recent first by this date (default updatedAt)."`
+	Status                     []string `query:"status" commas:"true" enum:"draft,open,archived,merged" doc:"Only change requests with one of these statuses (default open)."`
+	Creator                    string   `query:"creator" doc:"Only change requests created by this user."`
+	Contributor                string   `query:"contributor" doc:"Only change requests this user edited."`
+	RequestedReviewer          string   `query:"requestedReviewer" doc:"Only change requests that request a review from this user. Quire has no review requests yet, so the list is empty when this is set."`
+	OrderBy                    string   `query:"orderBy" enum:"updatedAt,createdAt" doc:"Most recent first by this date (default updatedAt)."`
+	ConversationsIssuesCluster string   `query:"conversationsIssuesCluster" doc:"Only change requests addressing this issues cluster."`
 }
 
 // PDFParams choose what a PDF holds.

@@ -30,6 +30,12 @@ func decodeInput(req *Request, rt *Route, in any) error {
 		if err != nil {
 			return err
 		}
+		if many, err := decodeOneOrMany(raw, in); many || err != nil {
+			if err != nil {
+				return err
+			}
+			break
+		}
 		if err := decodeBody(raw, in); err != nil {
 			return err
 		}

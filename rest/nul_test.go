@@ -57,6 +57,16 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	ids["siteSpaceId"] = spaces.Items[0].ID
 	ids["siteSectionGroupId"] = id(e.Do(tok, "POST", base+"/section-groups", map[string]any{"title": "G"}), "section group")
 	ids["shareLinkId"] = id(e.Do(tok, "POST", base+"/share-links", map[string]any{"name": "L"}), "share link")
+	ids["translationId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/translations", map[string]any{
+		"source": map[string]any{"space": space, "language": "en"}, "language": "fr"}), "translation")
+	if r := e.Do(tok, "POST", "/v1/orgs/"+org+"/conversations", map[string]any{"id": "nul", "parts": []any{}}); r.Status != 204 {
+		t.Fatalf("ingest: %d %s", r.Status, r.Body)
+	}
+	ids["conversationId"], _ = testenv.Path(e.Do(tok, "GET", "/v1/orgs/"+org+"/conversations", nil).JSON(), "items", 0, "id").(string)
+	// Issues and clusters come from the analysis, which this server does
+	// not run: ids of their kinds that name nothing do (every request here
+	// carries a NUL somewhere).
+	ids["issueId"], ids["clusterId"] = "hAAAAAAAAAAAAAAAAAAA", "eAAAAAAAAAAAAAAAAAAA"
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)

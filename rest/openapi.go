@@ -224,6 +224,10 @@ func (g *schemaGen) schema(t reflect.Type, tag *reflect.StructTag) map[string]an
 		// (CustomizationFont marshals itself so).
 		return map[string]any{"oneOf": []any{map[string]any{"type": "string"}, g.structRef(reflect.TypeFor[graph.CustomizationFontDefinition]())}}
 	}
+	if m, ok := reflect.New(t).Interface().(oneOrMany); ok {
+		item := g.structRef(m.itemType())
+		return map[string]any{"oneOf": []any{item, map[string]any{"type": "array", "items": item, "maxItems": maxIngest}}}
+	}
 	if vals, ok := enumsByType[t]; ok {
 		return map[string]any{"type": "string", "enum": vals}
 	}

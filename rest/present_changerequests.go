@@ -52,23 +52,25 @@ var pdfLinks = presents(func(_ context.Context, url string) (*PDFURL, error) { r
 
 // ChangeRequest is the documented change request.
 type ChangeRequest struct {
-	Object                 string                   `json:"object" enum:"change-request"`
-	ID                     string                   `json:"id"`
-	Number                 int                      `json:"number"`
-	Status                 string                   `json:"status" enum:"draft,open,archived,merged"`
-	Subject                string                   `json:"subject"`
-	Description            json.RawMessage          `json:"description,omitempty" doc:"A JSON document."`
-	CreatedBy              *User                    `json:"createdBy,omitempty"`
-	CreatedAt              time.Time                `json:"createdAt"`
-	UpdatedAt              time.Time                `json:"updatedAt"`
-	Space                  string                   `json:"space"`
-	Revision               string                   `json:"revision" doc:"The change request's current revision."`
-	RevisionInitial        string                   `json:"revisionInitial" doc:"The space revision it started from."`
-	RevisionMergedAncestor *string                  `json:"revisionMergedAncestor,omitempty" doc:"The space revision last brought in by an update."`
-	RevisionMerged         *string                  `json:"revisionMerged,omitempty" doc:"The space revision its merge created."`
-	Comments               int                      `json:"comments"`
-	Outdated               bool                     `json:"outdated"`
-	URLs                   *model.ChangeRequestUrls `json:"urls"`
+	Object                 string          `json:"object" enum:"change-request"`
+	ID                     string          `json:"id"`
+	Number                 int             `json:"number"`
+	Status                 string          `json:"status" enum:"draft,open,archived,merged"`
+	Subject                string          `json:"subject"`
+	Description            json.RawMessage `json:"description,omitempty" doc:"A JSON document."`
+	CreatedBy              *User           `json:"createdBy,omitempty"`
+	CreatedAt              time.Time       `json:"createdAt"`
+	UpdatedAt              time.Time       `json:"updatedAt"`
+	Space                  string          `json:"space"`
+	Revision               string          `json:"revision" doc:"The change request's current revision."`
+	RevisionInitial        string          `json:"revisionInitial" doc:"The space revision it started from."`
+	RevisionMergedAncestor *string         `json:"revisionMergedAncestor,omitempty" doc:"The space revision last brought in by an update."`
+	RevisionMerged         *string         `json:"revisionMerged,omitempty" doc:"The space revision its merge created."`
+	Comments               int             `json:"comments"`
+	Outdated               bool            `json:"outdated"`
+	// ConversationsIssuesCluster is the issues cluster it addresses.
+	ConversationsIssuesCluster *string                  `json:"conversationsIssuesCluster,omitempty"`
+	URLs                       *model.ChangeRequestUrls `json:"urls"`
 }
 
 // MergeResult is the body of merge and update.
@@ -128,6 +130,6 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 		Description: rawDesc, CreatedBy: createdBy, CreatedAt: cr.CreatedAt.UTC(), UpdatedAt: cr.UpdatedAt.UTC(),
 		Space: cr.SpaceID, Revision: cr.RevisionID, RevisionInitial: cr.RevisionInitial,
 		RevisionMergedAncestor: cr.RevisionMergedAncestor, RevisionMerged: cr.RevisionMerged,
-		Comments: comments, Outdated: outdated, URLs: urls,
+		Comments: comments, Outdated: outdated, URLs: urls, ConversationsIssuesCluster: cr.ConversationsIssuesCluster,
 	}, nil
 }

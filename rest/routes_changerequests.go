@@ -35,7 +35,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy())
+			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 
@@ -44,7 +44,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			cin := model.CreateChangeRequestInput{Space: sp.ID, Subject: in.Subject.Omittable()}
+			cin := model.CreateChangeRequestInput{Space: sp.ID, Subject: in.Subject.Omittable(), ConversationsIssuesCluster: in.ConversationsIssuesCluster.Omittable()}
 			if t := in.Template; t != nil {
 				cin.Template = graphql.OmittableOf(&model.ChangeRequestTemplateInput{ID: t.ID, ContentRefs: t.Params.refs()})
 			}
@@ -63,7 +63,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			pin := model.PatchChangeRequestInput{Subject: in.Subject.Omittable()}
+			pin := model.PatchChangeRequestInput{Subject: in.Subject.Omittable(), ConversationsIssuesCluster: in.ConversationsIssuesCluster.Omittable()}
 			if in.Description.IsSet() {
 				var raw types.JSON
 				if d, ok := in.Description.Get(); ok {
@@ -116,7 +116,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy())
+			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 	}

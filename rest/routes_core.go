@@ -12,7 +12,8 @@ import (
 
 func (a *API) table() []Route {
 	var t []Route
-	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes(), a.gitRoutes()} {
+	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes(),
+		a.gitRoutes(), a.conversationRoutes(), a.translationRoutes()} {
 		t = append(t, part...)
 	}
 	return t

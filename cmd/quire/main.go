@@ -45,6 +45,9 @@ const (
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
 	envGitFileRoots   = "QUIRE_GIT_FILE_ROOTS"
+	// The LibreTranslate server translation runs use, and its API key.
+	envTranslateURL = "QUIRE_TRANSLATE_URL"
+	envTranslateKey = "QUIRE_TRANSLATE_KEY"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

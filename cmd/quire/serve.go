@@ -23,6 +23,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
+	"quire/internal/translate"
 )
 
 // Server timeouts. Each request also has a deadline (--request-timeout,
@@ -81,7 +82,7 @@ func fileRoots(list string) ([]string, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--translate-url URL]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -94,12 +95,21 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
 	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
 		"directories (comma-separated) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
+	translateURL := fs.String("translate-url", e.getenv(envTranslateURL),
+		"base URL of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
 	roots, err := fileRoots(*gitRoots)
 	if err != nil {
 		return e.usageError(fs, "--git-file-roots: %v", err)
+	}
+	var translator translate.Provider
+	if u := strings.TrimSpace(*translateURL); u != "" {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			return e.usageError(fs, "--translate-url %q must start with http:// or https://", u)
+		}
+		translator = translate.NewLibreTranslate(u, e.getenv(envTranslateKey))
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -155,7 +165,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
 		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
-		Git: gitsync.Config{FileRoots: roots}})
+		Git: gitsync.Config{FileRoots: roots}, Translator: translator})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,

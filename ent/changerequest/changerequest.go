@@ -42,6 +42,8 @@ const (
 	FieldMergedAt = "merged_at"
 	// FieldContributors holds the string denoting the contributors field in the database.
 	FieldContributors = "contributors"
+	// FieldConversationsIssuesCluster holds the string denoting the conversations_issues_cluster field in the database.
+	FieldConversationsIssuesCluster = "conversations_issues_cluster"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
 	// Table holds the table name of the changerequest in the database.
@@ -72,6 +74,7 @@ var Columns = []string{
 	FieldRevisionMerged,
 	FieldMergedAt,
 	FieldContributors,
+	FieldConversationsIssuesCluster,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -168,6 +171,11 @@ func ByRevisionMerged(opts ...sql.OrderTermOption) OrderOption {
 // ByMergedAt orders the results by the merged_at field.
 func ByMergedAt(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldMergedAt, opts...).ToFunc()
+}
+
+// ByConversationsIssuesCluster orders the results by the conversations_issues_cluster field.
+func ByConversationsIssuesCluster(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldConversationsIssuesCluster, opts...).ToFunc()
 }
 
 // BySpaceField orders the results by space field.

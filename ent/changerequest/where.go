@@ -130,6 +130,11 @@ func MergedAt(v time.Time) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldMergedAt, v))
 }
 
+// ConversationsIssuesCluster applies equality check predicate on the "conversations_issues_cluster" field. It's identical to ConversationsIssuesClusterEQ.
+func ConversationsIssuesCluster(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldConversationsIssuesCluster, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldSpaceID, v))
@@ -923,6 +928,81 @@ func ContributorsIsNil() predicate.ChangeRequest {
 // ContributorsNotNil applies the NotNil predicate on the "contributors" field.
 func ContributorsNotNil() predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldNotNull(FieldContributors))
+}
+
+// ConversationsIssuesClusterEQ applies the EQ predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterNEQ applies the NEQ predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterNEQ(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterIn applies the In predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldConversationsIssuesCluster, vs...))
+}
+
+// ConversationsIssuesClusterNotIn applies the NotIn predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterNotIn(vs ...string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldConversationsIssuesCluster, vs...))
+}
+
+// ConversationsIssuesClusterGT applies the GT predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterGT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterGTE applies the GTE predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterGTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterLT applies the LT predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterLT(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterLTE applies the LTE predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterLTE(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterContains applies the Contains predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterContains(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContains(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterHasPrefix applies the HasPrefix predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterHasPrefix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasPrefix(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterHasSuffix applies the HasSuffix predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterHasSuffix(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldHasSuffix(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterIsNil applies the IsNil predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterIsNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIsNull(FieldConversationsIssuesCluster))
+}
+
+// ConversationsIssuesClusterNotNil applies the NotNil predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterNotNil() predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotNull(FieldConversationsIssuesCluster))
+}
+
+// ConversationsIssuesClusterEqualFold applies the EqualFold predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterEqualFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEqualFold(FieldConversationsIssuesCluster, v))
+}
+
+// ConversationsIssuesClusterContainsFold applies the ContainsFold predicate on the "conversations_issues_cluster" field.
+func ConversationsIssuesClusterContainsFold(v string) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldContainsFold(FieldConversationsIssuesCluster, v))
 }
 
 // HasSpace applies the HasEdge predicate on the "space" edge.

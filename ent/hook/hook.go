@@ -56,6 +56,42 @@ func (f ContentBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentBlobMutation", m)
 }
 
+// The ConversationFunc type is an adapter to allow the use of ordinary
+// function as Conversation mutator.
+type ConversationFunc func(context.Context, *ent.ConversationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConversationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConversationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConversationMutation", m)
+}
+
+// The ConversationCorpusFunc type is an adapter to allow the use of ordinary
+// function as ConversationCorpus mutator.
+type ConversationCorpusFunc func(context.Context, *ent.ConversationCorpusMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConversationCorpusFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConversationCorpusMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConversationCorpusMutation", m)
+}
+
+// The ConversationIssueFunc type is an adapter to allow the use of ordinary
+// function as ConversationIssue mutator.
+type ConversationIssueFunc func(context.Context, *ent.ConversationIssueMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConversationIssueFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConversationIssueMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConversationIssueMutation", m)
+}
+
 // The FileVersionFunc type is an adapter to allow the use of ordinary
 // function as FileVersion mutator.
 type FileVersionFunc func(context.Context, *ent.FileVersionMutation) (ent.Value, error)
@@ -66,6 +102,18 @@ func (f FileVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileVersionMutation", m)
+}
+
+// The IssuesClusterFunc type is an adapter to allow the use of ordinary
+// function as IssuesCluster mutator.
+type IssuesClusterFunc func(context.Context, *ent.IssuesClusterMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IssuesClusterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IssuesClusterMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IssuesClusterMutation", m)
 }
 
 // The JobFunc type is an adapter to allow the use of ordinary
@@ -234,6 +282,42 @@ func (f SpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SpaceMutation", m)
+}
+
+// The TranslationFunc type is an adapter to allow the use of ordinary
+// function as Translation mutator.
+type TranslationFunc func(context.Context, *ent.TranslationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TranslationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TranslationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TranslationMutation", m)
+}
+
+// The TranslationFileFunc type is an adapter to allow the use of ordinary
+// function as TranslationFile mutator.
+type TranslationFileFunc func(context.Context, *ent.TranslationFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TranslationFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TranslationFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TranslationFileMutation", m)
+}
+
+// The TranslationPageFunc type is an adapter to allow the use of ordinary
+// function as TranslationPage mutator.
+type TranslationPageFunc func(context.Context, *ent.TranslationPageMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TranslationPageFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TranslationPageMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TranslationPageMutation", m)
 }
 
 // The UserFunc type is an adapter to allow the use of ordinary

@@ -11,7 +11,11 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/conversation"
+	"quire/ent/conversationcorpus"
+	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -27,6 +31,9 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/translation"
+	"quire/ent/translationfile"
+	"quire/ent/translationpage"
 	"quire/ent/user"
 
 	"entgo.io/ent/dialect/sql"
@@ -196,6 +203,87 @@ func (f TraverseContentBlob) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContentBlobQuery", q)
 }
 
+// The ConversationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ConversationFunc func(context.Context, *ent.ConversationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ConversationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ConversationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ConversationQuery", q)
+}
+
+// The TraverseConversation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseConversation func(context.Context, *ent.ConversationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseConversation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseConversation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ConversationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ConversationQuery", q)
+}
+
+// The ConversationCorpusFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ConversationCorpusFunc func(context.Context, *ent.ConversationCorpusQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ConversationCorpusFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ConversationCorpusQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ConversationCorpusQuery", q)
+}
+
+// The TraverseConversationCorpus type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseConversationCorpus func(context.Context, *ent.ConversationCorpusQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseConversationCorpus) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseConversationCorpus) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ConversationCorpusQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ConversationCorpusQuery", q)
+}
+
+// The ConversationIssueFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ConversationIssueFunc func(context.Context, *ent.ConversationIssueQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ConversationIssueFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ConversationIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ConversationIssueQuery", q)
+}
+
+// The TraverseConversationIssue type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseConversationIssue func(context.Context, *ent.ConversationIssueQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseConversationIssue) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseConversationIssue) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ConversationIssueQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ConversationIssueQuery", q)
+}
+
 // The FileVersionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type FileVersionFunc func(context.Context, *ent.FileVersionQuery) (ent.Value, error)
 
@@ -221,6 +309,33 @@ func (f TraverseFileVersion) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.FileVersionQuery", q)
+}
+
+// The IssuesClusterFunc type is an adapter to allow the use of ordinary function as a Querier.
+type IssuesClusterFunc func(context.Context, *ent.IssuesClusterQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f IssuesClusterFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.IssuesClusterQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.IssuesClusterQuery", q)
+}
+
+// The TraverseIssuesCluster type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseIssuesCluster func(context.Context, *ent.IssuesClusterQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseIssuesCluster) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseIssuesCluster) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.IssuesClusterQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.IssuesClusterQuery", q)
 }
 
 // The JobFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -601,6 +716,87 @@ func (f TraverseSpace) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SpaceQuery", q)
 }
 
+// The TranslationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TranslationFunc func(context.Context, *ent.TranslationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TranslationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TranslationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TranslationQuery", q)
+}
+
+// The TraverseTranslation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTranslation func(context.Context, *ent.TranslationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTranslation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTranslation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TranslationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TranslationQuery", q)
+}
+
+// The TranslationFileFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TranslationFileFunc func(context.Context, *ent.TranslationFileQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TranslationFileFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TranslationFileQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TranslationFileQuery", q)
+}
+
+// The TraverseTranslationFile type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTranslationFile func(context.Context, *ent.TranslationFileQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTranslationFile) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTranslationFile) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TranslationFileQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TranslationFileQuery", q)
+}
+
+// The TranslationPageFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TranslationPageFunc func(context.Context, *ent.TranslationPageQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TranslationPageFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TranslationPageQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TranslationPageQuery", q)
+}
+
+// The TraverseTranslationPage type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTranslationPage func(context.Context, *ent.TranslationPageQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTranslationPage) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTranslationPage) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TranslationPageQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TranslationPageQuery", q)
+}
+
 // The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
 type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
 
@@ -639,8 +835,16 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CollectionQuery, predicate.Collection, collection.OrderOption]{typ: ent.TypeCollection, tq: q}, nil
 	case *ent.ContentBlobQuery:
 		return &query[*ent.ContentBlobQuery, predicate.ContentBlob, contentblob.OrderOption]{typ: ent.TypeContentBlob, tq: q}, nil
+	case *ent.ConversationQuery:
+		return &query[*ent.ConversationQuery, predicate.Conversation, conversation.OrderOption]{typ: ent.TypeConversation, tq: q}, nil
+	case *ent.ConversationCorpusQuery:
+		return &query[*ent.ConversationCorpusQuery, predicate.ConversationCorpus, conversationcorpus.OrderOption]{typ: ent.TypeConversationCorpus, tq: q}, nil
+	case *ent.ConversationIssueQuery:
+		return &query[*ent.ConversationIssueQuery, predicate.ConversationIssue, conversationissue.OrderOption]{typ: ent.TypeConversationIssue, tq: q}, nil
 	case *ent.FileVersionQuery:
 		return &query[*ent.FileVersionQuery, predicate.FileVersion, fileversion.OrderOption]{typ: ent.TypeFileVersion, tq: q}, nil
+	case *ent.IssuesClusterQuery:
+		return &query[*ent.IssuesClusterQuery, predicate.IssuesCluster, issuescluster.OrderOption]{typ: ent.TypeIssuesCluster, tq: q}, nil
 	case *ent.JobQuery:
 		return &query[*ent.JobQuery, predicate.Job, job.OrderOption]{typ: ent.TypeJob, tq: q}, nil
 	case *ent.MemberQuery:
@@ -669,6 +873,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
 	case *ent.SpaceQuery:
 		return &query[*ent.SpaceQuery, predicate.Space, space.OrderOption]{typ: ent.TypeSpace, tq: q}, nil
+	case *ent.TranslationQuery:
+		return &query[*ent.TranslationQuery, predicate.Translation, translation.OrderOption]{typ: ent.TypeTranslation, tq: q}, nil
+	case *ent.TranslationFileQuery:
+		return &query[*ent.TranslationFileQuery, predicate.TranslationFile, translationfile.OrderOption]{typ: ent.TypeTranslationFile, tq: q}, nil
+	case *ent.TranslationPageQuery:
+		return &query[*ent.TranslationPageQuery, predicate.TranslationPage, translationpage.OrderOption]{typ: ent.TypeTranslationPage, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	default:

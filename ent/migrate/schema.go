@@ -46,6 +46,7 @@ var (
 		{Name: "revision_merged", Type: field.TypeString, Nullable: true},
 		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
 		{Name: "contributors", Type: field.TypeJSON, Nullable: true},
+		{Name: "conversations_issues_cluster", Type: field.TypeString, Nullable: true},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// ChangeRequestsTable holds the schema information for the "change_requests" table.
@@ -56,7 +57,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "change_requests_spaces_change_request_list",
-				Columns:    []*schema.Column{ChangeRequestsColumns[14]},
+				Columns:    []*schema.Column{ChangeRequestsColumns[15]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -65,12 +66,17 @@ var (
 			{
 				Name:    "changerequest_space_id_number",
 				Unique:  true,
-				Columns: []*schema.Column{ChangeRequestsColumns[14], ChangeRequestsColumns[1]},
+				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[1]},
 			},
 			{
 				Name:    "changerequest_space_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{ChangeRequestsColumns[14], ChangeRequestsColumns[4]},
+				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[4]},
+			},
+			{
+				Name:    "changerequest_conversations_issues_cluster",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestsColumns[14]},
 			},
 		},
 	}
@@ -131,6 +137,116 @@ var (
 		Columns:    ContentBlobsColumns,
 		PrimaryKey: []*schema.Column{ContentBlobsColumns[0]},
 	}
+	// ConversationsColumns holds the columns for the "conversations" table.
+	ConversationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "external_id", Type: field.TypeString},
+		{Name: "source", Type: field.TypeString},
+		{Name: "subject", Type: field.TypeString, Nullable: true},
+		{Name: "parts", Type: field.TypeJSON},
+		{Name: "metadata_url", Type: field.TypeString, Nullable: true},
+		{Name: "metadata_attributes", Type: field.TypeJSON, Nullable: true},
+		{Name: "metadata_created_at", Type: field.TypeTime, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "ingested_at", Type: field.TypeTime},
+		{Name: "content_hash", Type: field.TypeString},
+		{Name: "pending", Type: field.TypeBool, Default: true},
+		{Name: "processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "impact", Type: field.TypeString, Default: ""},
+	}
+	// ConversationsTable holds the schema information for the "conversations" table.
+	ConversationsTable = &schema.Table{
+		Name:       "conversations",
+		Columns:    ConversationsColumns,
+		PrimaryKey: []*schema.Column{ConversationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "conversation_organization_id_external_id",
+				Unique:  true,
+				Columns: []*schema.Column{ConversationsColumns[1], ConversationsColumns[2]},
+			},
+			{
+				Name:    "conversation_organization_id_source",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationsColumns[1], ConversationsColumns[3]},
+			},
+			{
+				Name:    "conversation_organization_id_pending",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationsColumns[1], ConversationsColumns[12]},
+			},
+		},
+	}
+	// ConversationCorpusColumns holds the columns for the "conversation_corpus" table.
+	ConversationCorpusColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "documents", Type: field.TypeInt, Default: 0},
+		{Name: "df", Type: field.TypeJSON},
+		{Name: "next_cluster", Type: field.TypeInt, Default: 1},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// ConversationCorpusTable holds the schema information for the "conversation_corpus" table.
+	ConversationCorpusTable = &schema.Table{
+		Name:       "conversation_corpus",
+		Columns:    ConversationCorpusColumns,
+		PrimaryKey: []*schema.Column{ConversationCorpusColumns[0]},
+	}
+	// ConversationIssuesColumns holds the columns for the "conversation_issues" table.
+	ConversationIssuesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "ordinal", Type: field.TypeInt},
+		{Name: "title", Type: field.TypeString},
+		{Name: "details", Type: field.TypeString, Size: 2147483647},
+		{Name: "excerpt", Type: field.TypeString, Size: 2147483647},
+		{Name: "impact", Type: field.TypeString},
+		{Name: "signals", Type: field.TypeJSON},
+		{Name: "terms", Type: field.TypeJSON},
+		{Name: "forms", Type: field.TypeJSON},
+		{Name: "source", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "ingested_at", Type: field.TypeTime},
+		{Name: "conversation_id", Type: field.TypeString},
+		{Name: "cluster_id", Type: field.TypeString, Nullable: true},
+	}
+	// ConversationIssuesTable holds the schema information for the "conversation_issues" table.
+	ConversationIssuesTable = &schema.Table{
+		Name:       "conversation_issues",
+		Columns:    ConversationIssuesColumns,
+		PrimaryKey: []*schema.Column{ConversationIssuesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "conversation_issues_conversations_issues",
+				Columns:    []*schema.Column{ConversationIssuesColumns[13]},
+				RefColumns: []*schema.Column{ConversationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "conversation_issues_issues_clusters_issues",
+				Columns:    []*schema.Column{ConversationIssuesColumns[14]},
+				RefColumns: []*schema.Column{IssuesClustersColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "conversationissue_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationIssuesColumns[1], ConversationIssuesColumns[11]},
+			},
+			{
+				Name:    "conversationissue_cluster_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationIssuesColumns[14], ConversationIssuesColumns[11]},
+			},
+			{
+				Name:    "conversationissue_conversation_id_ordinal",
+				Unique:  false,
+				Columns: []*schema.Column{ConversationIssuesColumns[13], ConversationIssuesColumns[2]},
+			},
+		},
+	}
 	// FileVersionsColumns holds the columns for the "file_versions" table.
 	FileVersionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -160,6 +276,46 @@ var (
 				Name:    "fileversion_blob_id",
 				Unique:  false,
 				Columns: []*schema.Column{FileVersionsColumns[6]},
+			},
+		},
+	}
+	// IssuesClustersColumns holds the columns for the "issues_clusters" table.
+	IssuesClustersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "seq", Type: field.TypeInt},
+		{Name: "label", Type: field.TypeString},
+		{Name: "icon", Type: field.TypeString},
+		{Name: "summary", Type: field.TypeString, Size: 2147483647},
+		{Name: "muted", Type: field.TypeBool, Default: false},
+		{Name: "impact", Type: field.TypeString, Default: "low"},
+		{Name: "key_terms", Type: field.TypeJSON},
+		{Name: "centroid", Type: field.TypeJSON},
+		{Name: "forms", Type: field.TypeJSON},
+		{Name: "examples", Type: field.TypeJSON},
+		{Name: "issue_count", Type: field.TypeInt, Default: 0},
+		{Name: "conversation_count", Type: field.TypeInt, Default: 0},
+		{Name: "sources", Type: field.TypeJSON},
+		{Name: "impacts", Type: field.TypeJSON},
+		{Name: "weeks", Type: field.TypeJSON},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// IssuesClustersTable holds the schema information for the "issues_clusters" table.
+	IssuesClustersTable = &schema.Table{
+		Name:       "issues_clusters",
+		Columns:    IssuesClustersColumns,
+		PrimaryKey: []*schema.Column{IssuesClustersColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "issuescluster_organization_id_seq",
+				Unique:  true,
+				Columns: []*schema.Column{IssuesClustersColumns[1], IssuesClustersColumns[2]},
+			},
+			{
+				Name:    "issuescluster_organization_id_updated_at",
+				Unique:  false,
+				Columns: []*schema.Column{IssuesClustersColumns[1], IssuesClustersColumns[18]},
 			},
 		},
 	}
@@ -651,6 +807,111 @@ var (
 			},
 		},
 	}
+	// TranslationsColumns holds the columns for the "translations" table.
+	TranslationsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "source_space_id", Type: field.TypeString},
+		{Name: "source_language", Type: field.TypeString},
+		{Name: "language", Type: field.TypeString},
+		{Name: "instructions", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "status", Type: field.TypeString, Default: "pending"},
+		{Name: "result_space_id", Type: field.TypeString, Nullable: true},
+		{Name: "result_revision_id", Type: field.TypeString, Nullable: true},
+		{Name: "applied_instructions", Type: field.TypeString, Default: ""},
+		{Name: "runs", Type: field.TypeInt, Default: 0},
+		{Name: "total_words", Type: field.TypeInt, Default: 0},
+		{Name: "total_pages", Type: field.TypeInt, Default: 0},
+		{Name: "total_duration_ms", Type: field.TypeInt64, Default: 0},
+		{Name: "latest_duration_ms", Type: field.TypeInt64, Default: 0},
+		{Name: "latest_pages", Type: field.TypeInt, Default: 0},
+		{Name: "latest_words", Type: field.TypeInt, Default: 0},
+		{Name: "created_by", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// TranslationsTable holds the schema information for the "translations" table.
+	TranslationsTable = &schema.Table{
+		Name:       "translations",
+		Columns:    TranslationsColumns,
+		PrimaryKey: []*schema.Column{TranslationsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translation_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationsColumns[1], TranslationsColumns[18]},
+			},
+			{
+				Name:    "translation_source_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationsColumns[2]},
+			},
+			{
+				Name:    "translation_result_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{TranslationsColumns[7]},
+			},
+		},
+	}
+	// TranslationFilesColumns holds the columns for the "translation_files" table.
+	TranslationFilesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "source_file_id", Type: field.TypeString},
+		{Name: "result_file_id", Type: field.TypeString},
+		{Name: "source_version", Type: field.TypeString, Default: ""},
+		{Name: "translation_id", Type: field.TypeString},
+	}
+	// TranslationFilesTable holds the schema information for the "translation_files" table.
+	TranslationFilesTable = &schema.Table{
+		Name:       "translation_files",
+		Columns:    TranslationFilesColumns,
+		PrimaryKey: []*schema.Column{TranslationFilesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "translation_files_translations_files",
+				Columns:    []*schema.Column{TranslationFilesColumns[4]},
+				RefColumns: []*schema.Column{TranslationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationfile_translation_id_source_file_id",
+				Unique:  true,
+				Columns: []*schema.Column{TranslationFilesColumns[4], TranslationFilesColumns[1]},
+			},
+		},
+	}
+	// TranslationPagesColumns holds the columns for the "translation_pages" table.
+	TranslationPagesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "source_page_id", Type: field.TypeString},
+		{Name: "result_page_id", Type: field.TypeString},
+		{Name: "source_version", Type: field.TypeString, Default: ""},
+		{Name: "text_hash", Type: field.TypeString, Default: ""},
+		{Name: "translation_id", Type: field.TypeString},
+	}
+	// TranslationPagesTable holds the schema information for the "translation_pages" table.
+	TranslationPagesTable = &schema.Table{
+		Name:       "translation_pages",
+		Columns:    TranslationPagesColumns,
+		PrimaryKey: []*schema.Column{TranslationPagesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "translation_pages_translations_pages",
+				Columns:    []*schema.Column{TranslationPagesColumns[5]},
+				RefColumns: []*schema.Column{TranslationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "translationpage_translation_id_source_page_id",
+				Unique:  true,
+				Columns: []*schema.Column{TranslationPagesColumns[5], TranslationPagesColumns[1]},
+			},
+		},
+	}
 	// UsersColumns holds the columns for the "users" table.
 	UsersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -671,7 +932,11 @@ var (
 		ChangeRequestsTable,
 		CollectionsTable,
 		ContentBlobsTable,
+		ConversationsTable,
+		ConversationCorpusTable,
+		ConversationIssuesTable,
 		FileVersionsTable,
+		IssuesClustersTable,
 		JobsTable,
 		MembersTable,
 		OrganizationsTable,
@@ -686,6 +951,9 @@ var (
 		SiteShareLinksTable,
 		SiteSpacesTable,
 		SpacesTable,
+		TranslationsTable,
+		TranslationFilesTable,
+		TranslationPagesTable,
 		UsersTable,
 	}
 )
@@ -695,6 +963,8 @@ func init() {
 	ChangeRequestsTable.ForeignKeys[0].RefTable = SpacesTable
 	CollectionsTable.ForeignKeys[0].RefTable = CollectionsTable
 	CollectionsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	ConversationIssuesTable.ForeignKeys[0].RefTable = ConversationsTable
+	ConversationIssuesTable.ForeignKeys[1].RefTable = IssuesClustersTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	RevisionsTable.ForeignKeys[0].RefTable = SpacesTable
@@ -707,4 +977,6 @@ func init() {
 	SiteSpacesTable.ForeignKeys[1].RefTable = SpacesTable
 	SpacesTable.ForeignKeys[0].RefTable = CollectionsTable
 	SpacesTable.ForeignKeys[1].RefTable = OrganizationsTable
+	TranslationFilesTable.ForeignKeys[0].RefTable = TranslationsTable
+	TranslationPagesTable.ForeignKeys[0].RefTable = TranslationsTable
 }

@@ -18,8 +18,20 @@ type Collection func(*sql.Selector)
 // ContentBlob is the predicate function for contentblob builders.
 type ContentBlob func(*sql.Selector)
 
+// Conversation is the predicate function for conversation builders.
+type Conversation func(*sql.Selector)
+
+// ConversationCorpus is the predicate function for conversationcorpus builders.
+type ConversationCorpus func(*sql.Selector)
+
+// ConversationIssue is the predicate function for conversationissue builders.
+type ConversationIssue func(*sql.Selector)
+
 // FileVersion is the predicate function for fileversion builders.
 type FileVersion func(*sql.Selector)
+
+// IssuesCluster is the predicate function for issuescluster builders.
+type IssuesCluster func(*sql.Selector)
 
 // Job is the predicate function for job builders.
 type Job func(*sql.Selector)
@@ -62,6 +74,15 @@ type SiteSpace func(*sql.Selector)
 
 // Space is the predicate function for space builders.
 type Space func(*sql.Selector)
+
+// Translation is the predicate function for translation builders.
+type Translation func(*sql.Selector)
+
+// TranslationFile is the predicate function for translationfile builders.
+type TranslationFile func(*sql.Selector)
+
+// TranslationPage is the predicate function for translationpage builders.
+type TranslationPage func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)

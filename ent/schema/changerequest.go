@@ -40,6 +40,8 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.Time("merged_at").Optional().Nillable(),
 		// Ids of the users who made edits, in order of first edit.
 		field.JSON("contributors", []string{}).Optional(),
+		// The issues cluster (internal/conversations) it addresses.
+		field.String("conversations_issues_cluster").Optional().Nillable(),
 	}
 }
 
@@ -55,5 +57,6 @@ func (ChangeRequest) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("space_id", "number").Unique(),
 		index.Fields("space_id", "status"),
+		index.Fields("conversations_issues_cluster"),
 	}
 }

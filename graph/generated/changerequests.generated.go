@@ -37,6 +37,7 @@ type ChangeRequestResolver interface {
 	Changes(ctx context.Context, obj *ent.ChangeRequest) ([]*model.PageChange, error)
 	PDF(ctx context.Context, obj *ent.ChangeRequest, page *string) (string, error)
 	Urls(ctx context.Context, obj *ent.ChangeRequest) (*model.ChangeRequestUrls, error)
+	ConversationsIssuesCluster(ctx context.Context, obj *ent.ChangeRequest) (*ent.IssuesCluster, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -627,6 +628,38 @@ func (ec *executionContext) fieldContext_ChangeRequest_urls(_ context.Context, f
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_ChangeRequestUrls(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _ChangeRequest_conversationsIssuesCluster(ctx context.Context, field graphql.CollectedField, obj *ent.ChangeRequest) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ChangeRequest_conversationsIssuesCluster(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ChangeRequest().ConversationsIssuesCluster(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.IssuesCluster) graphql.Marshaler {
+			return ec.marshalOConversationsIssuesCluster2ᚖquireᚋentᚐIssuesCluster(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ChangeRequest_conversationsIssuesCluster(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ChangeRequest",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ConversationsIssuesCluster(ctx, field)
 		},
 	}
 	return fc, nil
@@ -1616,7 +1649,7 @@ func (ec *executionContext) unmarshalInputCreateChangeRequestInput(ctx context.C
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"space", "subject", "description", "descriptionMarkdown", "status", "template"}
+	fieldsInOrder := [...]string{"space", "subject", "description", "descriptionMarkdown", "status", "template", "conversationsIssuesCluster"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1665,6 +1698,13 @@ func (ec *executionContext) unmarshalInputCreateChangeRequestInput(ctx context.C
 				return it, err
 			}
 			it.Template = graphql.OmittableOf(data)
+		case "conversationsIssuesCluster":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationsIssuesCluster"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationsIssuesCluster = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -1915,7 +1955,7 @@ func (ec *executionContext) unmarshalInputPatchChangeRequestInput(ctx context.Co
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"subject", "description", "descriptionMarkdown", "status"}
+	fieldsInOrder := [...]string{"subject", "description", "descriptionMarkdown", "status", "conversationsIssuesCluster"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -1950,6 +1990,13 @@ func (ec *executionContext) unmarshalInputPatchChangeRequestInput(ctx context.Co
 				return it, err
 			}
 			it.Status = graphql.OmittableOf(data)
+		case "conversationsIssuesCluster":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("conversationsIssuesCluster"))
+			data, err := ec.unmarshalOID2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.ConversationsIssuesCluster = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -2595,6 +2642,39 @@ func (ec *executionContext) _ChangeRequest(ctx context.Context, sel ast.Selectio
 				if res == graphql.Null {
 					atomic.AddUint32(&fs.Invalids, 1)
 				}
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "conversationsIssuesCluster":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ChangeRequest_conversationsIssuesCluster(ctx, field, obj)
 				return res
 			}
 

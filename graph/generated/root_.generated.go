@@ -26,6 +26,9 @@ type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
 	ContentLink() ContentLinkResolver
+	Conversation() ConversationResolver
+	ConversationIssue() ConversationIssueResolver
+	ConversationsIssuesCluster() ConversationsIssuesClusterResolver
 	File() FileResolver
 	GitSyncCommit() GitSyncCommitResolver
 	GitSyncState() GitSyncStateResolver
@@ -42,6 +45,7 @@ type ResolverRoot interface {
 	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Translation() TranslationResolver
 	User() UserResolver
 }
 
@@ -50,27 +54,28 @@ type DirectiveRoot struct {
 
 type ComplexityRoot struct {
 	ChangeRequest struct {
-		Changes                func(childComplexity int) int
-		Comments               func(childComplexity int) int
-		Content                func(childComplexity int) int
-		Contributors           func(childComplexity int) int
-		CreatedAt              func(childComplexity int) int
-		CreatedBy              func(childComplexity int) int
-		Description            func(childComplexity int) int
-		ID                     func(childComplexity int) int
-		Number                 func(childComplexity int) int
-		Object                 func(childComplexity int) int
-		Outdated               func(childComplexity int) int
-		PDF                    func(childComplexity int, page *string) int
-		RevisionID             func(childComplexity int) int
-		RevisionInitial        func(childComplexity int) int
-		RevisionMerged         func(childComplexity int) int
-		RevisionMergedAncestor func(childComplexity int) int
-		Space                  func(childComplexity int) int
-		Status                 func(childComplexity int) int
-		Subject                func(childComplexity int) int
-		UpdatedAt              func(childComplexity int) int
-		Urls                   func(childComplexity int) int
+		Changes                    func(childComplexity int) int
+		Comments                   func(childComplexity int) int
+		Content                    func(childComplexity int) int
+		Contributors               func(childComplexity int) int
+		ConversationsIssuesCluster func(childComplexity int) int
+		CreatedAt                  func(childComplexity int) int
+		CreatedBy                  func(childComplexity int) int
+		Description                func(childComplexity int) int
+		ID                         func(childComplexity int) int
+		Number                     func(childComplexity int) int
+		Object                     func(childComplexity int) int
+		Outdated                   func(childComplexity int) int
+		PDF                        func(childComplexity int, page *string) int
+		RevisionID                 func(childComplexity int) int
+		RevisionInitial            func(childComplexity int) int
+		RevisionMerged             func(childComplexity int) int
+		RevisionMergedAncestor     func(childComplexity int) int
+		Space                      func(childComplexity int) int
+		Status                     func(childComplexity int) int
+		Subject                    func(childComplexity int) int
+		UpdatedAt                  func(childComplexity int) int
+		Urls                       func(childComplexity int) int
 	}
 
 	ChangeRequestConnection struct {
@@ -172,6 +177,115 @@ type ComplexityRoot struct {
 		Required    func(childComplexity int) int
 	}
 
+	Conversation struct {
+		CreatedAt   func(childComplexity int) int
+		ExternalID  func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Impact      func(childComplexity int) int
+		Issues      func(childComplexity int) int
+		Metadata    func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Parts       func(childComplexity int) int
+		ProcessedAt func(childComplexity int) int
+		Source      func(childComplexity int) int
+		Subject     func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	ConversationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ConversationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ConversationIssue struct {
+		Cluster      func(childComplexity int) int
+		Conversation func(childComplexity int) int
+		CreatedAt    func(childComplexity int) int
+		Details      func(childComplexity int) int
+		Excerpt      func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Impact       func(childComplexity int) int
+		IngestedAt   func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Signals      func(childComplexity int) int
+		Title        func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	ConversationIssueConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ConversationIssueEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ConversationIssueUrls struct {
+		Location func(childComplexity int) int
+	}
+
+	ConversationMetadata struct {
+		Attributes func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		URL        func(childComplexity int) int
+	}
+
+	ConversationPart struct {
+		Body func(childComplexity int) int
+		Role func(childComplexity int) int
+		Type func(childComplexity int) int
+	}
+
+	ConversationUrls struct {
+		Location func(childComplexity int) int
+		Source   func(childComplexity int) int
+	}
+
+	ConversationsIssuesCluster struct {
+		CreatedAt   func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Icon        func(childComplexity int) int
+		Impact      func(childComplexity int) int
+		KeyTerms    func(childComplexity int) int
+		Label       func(childComplexity int) int
+		Muted       func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Sources     func(childComplexity int) int
+		Stats       func(childComplexity int) int
+		Summary     func(childComplexity int) int
+		UpdatedAt   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+		WeeklyPulse func(childComplexity int) int
+	}
+
+	ConversationsIssuesClusterConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ConversationsIssuesClusterEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ConversationsIssuesClusterUrls struct {
+		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
 	DeletePayload struct {
 		Deleted func(childComplexity int) int
 		ID      func(childComplexity int) int
@@ -261,6 +375,20 @@ type ComplexityRoot struct {
 		UpdatedAt            func(childComplexity int) int
 	}
 
+	IngestConversationsPayload struct {
+		Conversations func(childComplexity int) int
+	}
+
+	IssueSignal struct {
+		Kind   func(childComplexity int) int
+		Phrase func(childComplexity int) int
+	}
+
+	IssuesClusterStats struct {
+		Conversations func(childComplexity int) int
+		Issues        func(childComplexity int) int
+	}
+
 	Job struct {
 		Attempt     func(childComplexity int) int
 		CreatedAt   func(childComplexity int) int
@@ -334,81 +462,91 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddSectionToGroup              func(childComplexity int, site string, group string, section string) int
-		AddSiteSection                 func(childComplexity int, site string, input model.AddSiteSectionInput) int
-		AddSiteSpace                   func(childComplexity int, site string, input model.AddSiteSpaceInput) int
-		ApplyTemplate                  func(childComplexity int, input model.ApplyTemplateInput) int
-		CreateChangeRequest            func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection               func(childComplexity int, input model.CreateCollectionInput) int
-		CreatePage                     func(childComplexity int, input model.CreatePageInput) int
-		CreateSite                     func(childComplexity int, input model.CreateSiteInput) int
-		CreateSiteSectionGroup         func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
-		CreateSiteShareLink            func(childComplexity int, site string, name string) int
-		CreateSpace                    func(childComplexity int, input model.CreateSpaceInput) int
-		DeleteCollection               func(childComplexity int, id string) int
-		DeleteFile                     func(childComplexity int, changeRequest string, file string, revision *string) int
-		DeleteLegacyGitInstallation    func(childComplexity int, space string) int
-		DeletePage                     func(childComplexity int, changeRequest string, page string, revision *string) int
-		DeleteSite                     func(childComplexity int, id string) int
-		DeleteSiteSection              func(childComplexity int, site string, id string) int
-		DeleteSiteSectionGroup         func(childComplexity int, site string, id string) int
-		DeleteSiteShareLink            func(childComplexity int, site string, id string) int
-		DeleteSiteSpace                func(childComplexity int, site string, id string) int
-		DeleteSiteSpaceCustomization   func(childComplexity int, site string, siteSpace string) int
-		DeleteSpace                    func(childComplexity int, id string) int
-		DuplicateSpace                 func(childComplexity int, id string) int
-		ExportToGitRepository          func(childComplexity int, input model.ExportToGitRepositoryInput) int
-		ImportGitRepository            func(childComplexity int, input model.ImportGitRepositoryInput) int
-		MergeChangeRequest             func(childComplexity int, id string) int
-		MoveCollection                 func(childComplexity int, id string, input model.MoveInput) int
-		MovePage                       func(childComplexity int, input model.MovePageInput) int
-		MoveSpace                      func(childComplexity int, id string, input model.MoveInput) int
-		OverrideSiteSpaceCustomization func(childComplexity int, site string, siteSpace string, settings types.JSON) int
-		PatchChangeRequest             func(childComplexity int, id string, input model.PatchChangeRequestInput) int
-		PublishSite                    func(childComplexity int, id string) int
-		RemoveSectionFromGroup         func(childComplexity int, site string, group string, section string) int
-		RestoreSpace                   func(childComplexity int, id string) int
-		SetVariables                   func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
-		SortSiteStructure              func(childComplexity int, site string, input model.SortSiteStructureInput) int
-		TransferCollection             func(childComplexity int, id string, organization string) int
-		TransferSpace                  func(childComplexity int, id string, organization string) int
-		UnpublishSite                  func(childComplexity int, id string) int
-		UpdateChangeRequest            func(childComplexity int, id string) int
-		UpdateCollection               func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdatePage                     func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSite                     func(childComplexity int, id string, input model.UpdateSiteInput) int
-		UpdateSiteAdaptiveSchema       func(childComplexity int, site string, jsonSchema types.JSON) int
-		UpdateSiteCustomization        func(childComplexity int, site string, settings types.JSON) int
-		UpdateSiteSection              func(childComplexity int, site string, id string, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup         func(childComplexity int, site string, id string, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteShareLink            func(childComplexity int, site string, id string, input model.UpdateSiteShareLinkInput) int
-		UpdateSiteSpace                func(childComplexity int, site string, id string, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                    func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UploadFile                     func(childComplexity int, input model.UploadFileInput) int
+		AddSectionToGroup                func(childComplexity int, site string, group string, section string) int
+		AddSiteSection                   func(childComplexity int, site string, input model.AddSiteSectionInput) int
+		AddSiteSpace                     func(childComplexity int, site string, input model.AddSiteSpaceInput) int
+		ApplyTemplate                    func(childComplexity int, input model.ApplyTemplateInput) int
+		CreateChangeRequest              func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection                 func(childComplexity int, input model.CreateCollectionInput) int
+		CreatePage                       func(childComplexity int, input model.CreatePageInput) int
+		CreateSite                       func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteSectionGroup           func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
+		CreateSiteShareLink              func(childComplexity int, site string, name string) int
+		CreateSpace                      func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTranslation                func(childComplexity int, input model.CreateTranslationInput) int
+		DeleteCollection                 func(childComplexity int, id string) int
+		DeleteFile                       func(childComplexity int, changeRequest string, file string, revision *string) int
+		DeleteLegacyGitInstallation      func(childComplexity int, space string) int
+		DeletePage                       func(childComplexity int, changeRequest string, page string, revision *string) int
+		DeleteSite                       func(childComplexity int, id string) int
+		DeleteSiteSection                func(childComplexity int, site string, id string) int
+		DeleteSiteSectionGroup           func(childComplexity int, site string, id string) int
+		DeleteSiteShareLink              func(childComplexity int, site string, id string) int
+		DeleteSiteSpace                  func(childComplexity int, site string, id string) int
+		DeleteSiteSpaceCustomization     func(childComplexity int, site string, siteSpace string) int
+		DeleteSpace                      func(childComplexity int, id string) int
+		DeleteTranslation                func(childComplexity int, id string) int
+		DuplicateSpace                   func(childComplexity int, id string) int
+		ExportToGitRepository            func(childComplexity int, input model.ExportToGitRepositoryInput) int
+		ImportGitRepository              func(childComplexity int, input model.ImportGitRepositoryInput) int
+		IngestConversation               func(childComplexity int, organization string, conversations []*model.ConversationInput) int
+		MergeChangeRequest               func(childComplexity int, id string) int
+		MoveCollection                   func(childComplexity int, id string, input model.MoveInput) int
+		MovePage                         func(childComplexity int, input model.MovePageInput) int
+		MoveSpace                        func(childComplexity int, id string, input model.MoveInput) int
+		OverrideSiteSpaceCustomization   func(childComplexity int, site string, siteSpace string, settings types.JSON) int
+		PatchChangeRequest               func(childComplexity int, id string, input model.PatchChangeRequestInput) int
+		PublishSite                      func(childComplexity int, id string) int
+		RemoveSectionFromGroup           func(childComplexity int, site string, group string, section string) int
+		RestoreSpace                     func(childComplexity int, id string) int
+		RunTranslation                   func(childComplexity int, id string) int
+		SetVariables                     func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
+		SortSiteStructure                func(childComplexity int, site string, input model.SortSiteStructureInput) int
+		TransferCollection               func(childComplexity int, id string, organization string) int
+		TransferSpace                    func(childComplexity int, id string, organization string) int
+		UnpublishSite                    func(childComplexity int, id string) int
+		UpdateChangeRequest              func(childComplexity int, id string) int
+		UpdateCollection                 func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateConversationsIssuesCluster func(childComplexity int, id string, muted bool) int
+		UpdatePage                       func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSite                       func(childComplexity int, id string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema         func(childComplexity int, site string, jsonSchema types.JSON) int
+		UpdateSiteCustomization          func(childComplexity int, site string, settings types.JSON) int
+		UpdateSiteSection                func(childComplexity int, site string, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup           func(childComplexity int, site string, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink              func(childComplexity int, site string, id string, input model.UpdateSiteShareLinkInput) int
+		UpdateSiteSpace                  func(childComplexity int, site string, id string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                      func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateTranslation                func(childComplexity int, id string, instructions types.JSON) int
+		UploadFile                       func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	Organization struct {
-		Ai             func(childComplexity int) int
-		ChangeRequests func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) int
-		Collections    func(childComplexity int, first *int, after *string, last *int, before *string, nested *bool) int
-		CreatedAt      func(childComplexity int) int
-		DefaultRole    func(childComplexity int) int
-		EmailDomains   func(childComplexity int) int
-		Hostname       func(childComplexity int) int
-		ID             func(childComplexity int) int
-		InviteLinks    func(childComplexity int) int
-		Members        func(childComplexity int, first *int, after *string, last *int, before *string) int
-		MergeRules     func(childComplexity int) int
-		Object         func(childComplexity int) int
-		Permissions    func(childComplexity int) int
-		Plan           func(childComplexity int) int
-		SSO            func(childComplexity int) int
-		Sites          func(childComplexity int, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) int
-		Spaces         func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Title          func(childComplexity int) int
-		Trial          func(childComplexity int) int
-		Type           func(childComplexity int) int
-		Urls           func(childComplexity int) int
+		Ai                          func(childComplexity int) int
+		ChangeRequests              func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) int
+		Collections                 func(childComplexity int, first *int, after *string, last *int, before *string, nested *bool) int
+		Conversations               func(childComplexity int, first *int, after *string, last *int, before *string, source *string) int
+		ConversationsIssues         func(childComplexity int, first *int, after *string, last *int, before *string, cluster *string, conversation *string) int
+		ConversationsIssuesClusters func(childComplexity int, first *int, after *string, last *int, before *string, order *model.SortOrder, orderBy *model.IssuesClusterOrderBy) int
+		CreatedAt                   func(childComplexity int) int
+		DefaultRole                 func(childComplexity int) int
+		EmailDomains                func(childComplexity int) int
+		Hostname                    func(childComplexity int) int
+		ID                          func(childComplexity int) int
+		InviteLinks                 func(childComplexity int) int
+		Members                     func(childComplexity int, first *int, after *string, last *int, before *string) int
+		MergeRules                  func(childComplexity int) int
+		Object                      func(childComplexity int) int
+		Permissions                 func(childComplexity int) int
+		Plan                        func(childComplexity int) int
+		SSO                         func(childComplexity int) int
+		Sites                       func(childComplexity int, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) int
+		Spaces                      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Title                       func(childComplexity int) int
+		Translations                func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Trial                       func(childComplexity int) int
+		Type                        func(childComplexity int) int
+		Urls                        func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -520,18 +658,22 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		ChangeRequest    func(childComplexity int, id string) int
-		Collection       func(childComplexity int, id string) int
-		ContentTemplates func(childComplexity int) int
-		Node             func(childComplexity int, id string) int
-		Nodes            func(childComplexity int, ids []string) int
-		Organization     func(childComplexity int, id string) int
-		Organizations    func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Revision         func(childComplexity int, id string) int
-		Site             func(childComplexity int, id string) int
-		Space            func(childComplexity int, id string, shareKey *string) int
-		SpaceGitInfo     func(childComplexity int, space string) int
-		Viewer           func(childComplexity int) int
+		ChangeRequest              func(childComplexity int, id string) int
+		Collection                 func(childComplexity int, id string) int
+		ContentTemplates           func(childComplexity int) int
+		Conversation               func(childComplexity int, id string) int
+		ConversationIssue          func(childComplexity int, id string) int
+		ConversationsIssuesCluster func(childComplexity int, id string) int
+		Node                       func(childComplexity int, id string) int
+		Nodes                      func(childComplexity int, ids []string) int
+		Organization               func(childComplexity int, id string) int
+		Organizations              func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Revision                   func(childComplexity int, id string) int
+		Site                       func(childComplexity int, id string) int
+		Space                      func(childComplexity int, id string, shareKey *string) int
+		SpaceGitInfo               func(childComplexity int, space string) int
+		Translation                func(childComplexity int, id string) int
+		Viewer                     func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -772,7 +914,7 @@ type ComplexityRoot struct {
 
 	Space struct {
 		ChangeRequest       func(childComplexity int, id *string, number *int) int
-		ChangeRequestList   func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) int
+		ChangeRequestList   func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) int
 		ChangeRequests      func(childComplexity int) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
@@ -837,6 +979,70 @@ type ComplexityRoot struct {
 		Light func(childComplexity int) int
 	}
 
+	Translation struct {
+		CreatedAt    func(childComplexity int) int
+		Glossary     func(childComplexity int) int
+		ID           func(childComplexity int) int
+		Instructions func(childComplexity int) int
+		Language     func(childComplexity int) int
+		LatestRun    func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Result       func(childComplexity int) int
+		Source       func(childComplexity int) int
+		Stats        func(childComplexity int) int
+		Status       func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	TranslationConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TranslationEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TranslationPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	TranslationResult struct {
+		Revision func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationRule struct {
+		Kind        func(childComplexity int) int
+		Replacement func(childComplexity int) int
+		Term        func(childComplexity int) int
+	}
+
+	TranslationSource struct {
+		Language func(childComplexity int) int
+		Space    func(childComplexity int) int
+	}
+
+	TranslationStats struct {
+		LatestPages       func(childComplexity int) int
+		LatestRunDuration func(childComplexity int) int
+		LatestWords       func(childComplexity int) int
+		Runs              func(childComplexity int) int
+		TotalDuration     func(childComplexity int) int
+		TotalPages        func(childComplexity int) int
+		TotalWords        func(childComplexity int) int
+	}
+
+	TranslationUrls struct {
+		Location func(childComplexity int) int
+	}
+
 	User struct {
 		DisplayName   func(childComplexity int) int
 		Email         func(childComplexity int) int
@@ -893,6 +1099,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.Contributors(childComplexity), true
+
+	case "ChangeRequest.conversationsIssuesCluster":
+		if e.ComplexityRoot.ChangeRequest.ConversationsIssuesCluster == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequest.ConversationsIssuesCluster(childComplexity), true
 
 	case "ChangeRequest.createdAt":
 		if e.ComplexityRoot.ChangeRequest.CreatedAt == nil {
@@ -1427,6 +1640,475 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentTemplateParam.Required(childComplexity), true
 
+	case "Conversation.createdAt":
+		if e.ComplexityRoot.Conversation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.CreatedAt(childComplexity), true
+
+	case "Conversation.externalId":
+		if e.ComplexityRoot.Conversation.ExternalID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.ExternalID(childComplexity), true
+
+	case "Conversation.id":
+		if e.ComplexityRoot.Conversation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.ID(childComplexity), true
+
+	case "Conversation.impact":
+		if e.ComplexityRoot.Conversation.Impact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Impact(childComplexity), true
+
+	case "Conversation.issues":
+		if e.ComplexityRoot.Conversation.Issues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Issues(childComplexity), true
+
+	case "Conversation.metadata":
+		if e.ComplexityRoot.Conversation.Metadata == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Metadata(childComplexity), true
+
+	case "Conversation.object":
+		if e.ComplexityRoot.Conversation.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Object(childComplexity), true
+
+	case "Conversation.parts":
+		if e.ComplexityRoot.Conversation.Parts == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Parts(childComplexity), true
+
+	case "Conversation.processedAt":
+		if e.ComplexityRoot.Conversation.ProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.ProcessedAt(childComplexity), true
+
+	case "Conversation.source":
+		if e.ComplexityRoot.Conversation.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Source(childComplexity), true
+
+	case "Conversation.subject":
+		if e.ComplexityRoot.Conversation.Subject == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Subject(childComplexity), true
+
+	case "Conversation.urls":
+		if e.ComplexityRoot.Conversation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Conversation.Urls(childComplexity), true
+
+	case "ConversationConnection.edges":
+		if e.ComplexityRoot.ConversationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.Edges(childComplexity), true
+
+	case "ConversationConnection.nodes":
+		if e.ComplexityRoot.ConversationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.Nodes(childComplexity), true
+
+	case "ConversationConnection.pageInfo":
+		if e.ComplexityRoot.ConversationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.PageInfo(childComplexity), true
+
+	case "ConversationConnection.totalCount":
+		if e.ComplexityRoot.ConversationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationConnection.TotalCount(childComplexity), true
+
+	case "ConversationEdge.cursor":
+		if e.ComplexityRoot.ConversationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEdge.Cursor(childComplexity), true
+
+	case "ConversationEdge.node":
+		if e.ComplexityRoot.ConversationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationEdge.Node(childComplexity), true
+
+	case "ConversationIssue.cluster":
+		if e.ComplexityRoot.ConversationIssue.Cluster == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Cluster(childComplexity), true
+
+	case "ConversationIssue.conversation":
+		if e.ComplexityRoot.ConversationIssue.Conversation == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Conversation(childComplexity), true
+
+	case "ConversationIssue.createdAt":
+		if e.ComplexityRoot.ConversationIssue.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.CreatedAt(childComplexity), true
+
+	case "ConversationIssue.details":
+		if e.ComplexityRoot.ConversationIssue.Details == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Details(childComplexity), true
+
+	case "ConversationIssue.summary":
+		if e.ComplexityRoot.ConversationIssue.Excerpt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Excerpt(childComplexity), true
+
+	case "ConversationIssue.id":
+		if e.ComplexityRoot.ConversationIssue.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.ID(childComplexity), true
+
+	case "ConversationIssue.impact":
+		if e.ComplexityRoot.ConversationIssue.Impact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Impact(childComplexity), true
+
+	case "ConversationIssue.ingestedAt":
+		if e.ComplexityRoot.ConversationIssue.IngestedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.IngestedAt(childComplexity), true
+
+	case "ConversationIssue.object":
+		if e.ComplexityRoot.ConversationIssue.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Object(childComplexity), true
+
+	case "ConversationIssue.signals":
+		if e.ComplexityRoot.ConversationIssue.Signals == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Signals(childComplexity), true
+
+	case "ConversationIssue.title":
+		if e.ComplexityRoot.ConversationIssue.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Title(childComplexity), true
+
+	case "ConversationIssue.urls":
+		if e.ComplexityRoot.ConversationIssue.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssue.Urls(childComplexity), true
+
+	case "ConversationIssueConnection.edges":
+		if e.ComplexityRoot.ConversationIssueConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueConnection.Edges(childComplexity), true
+
+	case "ConversationIssueConnection.nodes":
+		if e.ComplexityRoot.ConversationIssueConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueConnection.Nodes(childComplexity), true
+
+	case "ConversationIssueConnection.pageInfo":
+		if e.ComplexityRoot.ConversationIssueConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueConnection.PageInfo(childComplexity), true
+
+	case "ConversationIssueConnection.totalCount":
+		if e.ComplexityRoot.ConversationIssueConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueConnection.TotalCount(childComplexity), true
+
+	case "ConversationIssueEdge.cursor":
+		if e.ComplexityRoot.ConversationIssueEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueEdge.Cursor(childComplexity), true
+
+	case "ConversationIssueEdge.node":
+		if e.ComplexityRoot.ConversationIssueEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueEdge.Node(childComplexity), true
+
+	case "ConversationIssueUrls.location":
+		if e.ComplexityRoot.ConversationIssueUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationIssueUrls.Location(childComplexity), true
+
+	case "ConversationMetadata.attributes":
+		if e.ComplexityRoot.ConversationMetadata.Attributes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationMetadata.Attributes(childComplexity), true
+
+	case "ConversationMetadata.createdAt":
+		if e.ComplexityRoot.ConversationMetadata.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationMetadata.CreatedAt(childComplexity), true
+
+	case "ConversationMetadata.url":
+		if e.ComplexityRoot.ConversationMetadata.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationMetadata.URL(childComplexity), true
+
+	case "ConversationPart.body":
+		if e.ComplexityRoot.ConversationPart.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationPart.Body(childComplexity), true
+
+	case "ConversationPart.role":
+		if e.ComplexityRoot.ConversationPart.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationPart.Role(childComplexity), true
+
+	case "ConversationPart.type":
+		if e.ComplexityRoot.ConversationPart.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationPart.Type(childComplexity), true
+
+	case "ConversationUrls.location":
+		if e.ComplexityRoot.ConversationUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationUrls.Location(childComplexity), true
+
+	case "ConversationUrls.source":
+		if e.ComplexityRoot.ConversationUrls.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationUrls.Source(childComplexity), true
+
+	case "ConversationsIssuesCluster.createdAt":
+		if e.ComplexityRoot.ConversationsIssuesCluster.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.CreatedAt(childComplexity), true
+
+	case "ConversationsIssuesCluster.id":
+		if e.ComplexityRoot.ConversationsIssuesCluster.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.ID(childComplexity), true
+
+	case "ConversationsIssuesCluster.icon":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Icon(childComplexity), true
+
+	case "ConversationsIssuesCluster.impact":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Impact == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Impact(childComplexity), true
+
+	case "ConversationsIssuesCluster.keyTerms":
+		if e.ComplexityRoot.ConversationsIssuesCluster.KeyTerms == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.KeyTerms(childComplexity), true
+
+	case "ConversationsIssuesCluster.label":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Label(childComplexity), true
+
+	case "ConversationsIssuesCluster.muted":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Muted == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Muted(childComplexity), true
+
+	case "ConversationsIssuesCluster.object":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Object(childComplexity), true
+
+	case "ConversationsIssuesCluster.sources":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Sources == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Sources(childComplexity), true
+
+	case "ConversationsIssuesCluster.stats":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Stats(childComplexity), true
+
+	case "ConversationsIssuesCluster.summary":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Summary(childComplexity), true
+
+	case "ConversationsIssuesCluster.updatedAt":
+		if e.ComplexityRoot.ConversationsIssuesCluster.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.UpdatedAt(childComplexity), true
+
+	case "ConversationsIssuesCluster.urls":
+		if e.ComplexityRoot.ConversationsIssuesCluster.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.Urls(childComplexity), true
+
+	case "ConversationsIssuesCluster.weeklyPulse":
+		if e.ComplexityRoot.ConversationsIssuesCluster.WeeklyPulse == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesCluster.WeeklyPulse(childComplexity), true
+
+	case "ConversationsIssuesClusterConnection.edges":
+		if e.ComplexityRoot.ConversationsIssuesClusterConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterConnection.Edges(childComplexity), true
+
+	case "ConversationsIssuesClusterConnection.nodes":
+		if e.ComplexityRoot.ConversationsIssuesClusterConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterConnection.Nodes(childComplexity), true
+
+	case "ConversationsIssuesClusterConnection.pageInfo":
+		if e.ComplexityRoot.ConversationsIssuesClusterConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterConnection.PageInfo(childComplexity), true
+
+	case "ConversationsIssuesClusterConnection.totalCount":
+		if e.ComplexityRoot.ConversationsIssuesClusterConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterConnection.TotalCount(childComplexity), true
+
+	case "ConversationsIssuesClusterEdge.cursor":
+		if e.ComplexityRoot.ConversationsIssuesClusterEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterEdge.Cursor(childComplexity), true
+
+	case "ConversationsIssuesClusterEdge.node":
+		if e.ComplexityRoot.ConversationsIssuesClusterEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterEdge.Node(childComplexity), true
+
+	case "ConversationsIssuesClusterUrls.app":
+		if e.ComplexityRoot.ConversationsIssuesClusterUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterUrls.App(childComplexity), true
+
+	case "ConversationsIssuesClusterUrls.location":
+		if e.ComplexityRoot.ConversationsIssuesClusterUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ConversationsIssuesClusterUrls.Location(childComplexity), true
+
 	case "DeletePayload.deleted":
 		if e.ComplexityRoot.DeletePayload.Deleted == nil {
 			break
@@ -1776,6 +2458,41 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.GitSyncState.UpdatedAt(childComplexity), true
+
+	case "IngestConversationsPayload.conversations":
+		if e.ComplexityRoot.IngestConversationsPayload.Conversations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IngestConversationsPayload.Conversations(childComplexity), true
+
+	case "IssueSignal.kind":
+		if e.ComplexityRoot.IssueSignal.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueSignal.Kind(childComplexity), true
+
+	case "IssueSignal.phrase":
+		if e.ComplexityRoot.IssueSignal.Phrase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssueSignal.Phrase(childComplexity), true
+
+	case "IssuesClusterStats.conversations":
+		if e.ComplexityRoot.IssuesClusterStats.Conversations == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuesClusterStats.Conversations(childComplexity), true
+
+	case "IssuesClusterStats.issues":
+		if e.ComplexityRoot.IssuesClusterStats.Issues == nil {
+			break
+		}
+
+		return e.ComplexityRoot.IssuesClusterStats.Issues(childComplexity), true
 
 	case "Job.attempt":
 		if e.ComplexityRoot.Job.Attempt == nil {
@@ -2224,6 +2941,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.CreateSpace(childComplexity, args["input"].(model.CreateSpaceInput)), true
 
+	case "Mutation.createTranslation":
+		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTranslation(childComplexity, args["input"].(model.CreateTranslationInput)), true
+
 	case "Mutation.deleteCollection":
 		if e.ComplexityRoot.Mutation.DeleteCollection == nil {
 			break
@@ -2356,6 +3085,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.DeleteSpace(childComplexity, args["id"].(string)), true
 
+	case "Mutation.deleteTranslation":
+		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTranslation(childComplexity, args["id"].(string)), true
+
 	case "Mutation.duplicateSpace":
 		if e.ComplexityRoot.Mutation.DuplicateSpace == nil {
 			break
@@ -2391,6 +3132,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.ImportGitRepository(childComplexity, args["input"].(model.ImportGitRepositoryInput)), true
+
+	case "Mutation.ingestConversation":
+		if e.ComplexityRoot.Mutation.IngestConversation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_ingestConversation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.IngestConversation(childComplexity, args["organization"].(string), args["conversations"].([]*model.ConversationInput)), true
 
 	case "Mutation.mergeChangeRequest":
 		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
@@ -2500,6 +3253,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
 
+	case "Mutation.runTranslation":
+		if e.ComplexityRoot.Mutation.RunTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_runTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RunTranslation(childComplexity, args["id"].(string)), true
+
 	case "Mutation.setVariables":
 		if e.ComplexityRoot.Mutation.SetVariables == nil {
 			break
@@ -2583,6 +3348,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["id"].(string), args["input"].(model.UpdateCollectionInput)), true
+
+	case "Mutation.updateConversationsIssuesCluster":
+		if e.ComplexityRoot.Mutation.UpdateConversationsIssuesCluster == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateConversationsIssuesCluster_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateConversationsIssuesCluster(childComplexity, args["id"].(string), args["muted"].(bool)), true
 
 	case "Mutation.updatePage":
 		if e.ComplexityRoot.Mutation.UpdatePage == nil {
@@ -2692,6 +3469,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSpaceInput)), true
 
+	case "Mutation.updateTranslation":
+		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTranslation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["id"].(string), args["instructions"].(types.JSON)), true
+
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
 			break
@@ -2721,7 +3510,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy)), true
+		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["conversationsIssuesCluster"].(*string)), true
 
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
@@ -2734,6 +3523,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Collections(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["nested"].(*bool)), true
+
+	case "Organization.conversations":
+		if e.ComplexityRoot.Organization.Conversations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_conversations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Conversations(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["source"].(*string)), true
+
+	case "Organization.conversationsIssues":
+		if e.ComplexityRoot.Organization.ConversationsIssues == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_conversationsIssues_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ConversationsIssues(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["cluster"].(*string), args["conversation"].(*string)), true
+
+	case "Organization.conversationsIssuesClusters":
+		if e.ComplexityRoot.Organization.ConversationsIssuesClusters == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_conversationsIssuesClusters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.ConversationsIssuesClusters(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["order"].(*model.SortOrder), args["orderBy"].(*model.IssuesClusterOrderBy)), true
 
 	case "Organization.createdAt":
 		if e.ComplexityRoot.Organization.CreatedAt == nil {
@@ -2854,6 +3679,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Title(childComplexity), true
+
+	case "Organization.translations":
+		if e.ComplexityRoot.Organization.Translations == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_translations_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Translations(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Organization.trial":
 		if e.ComplexityRoot.Organization.Trial == nil {
@@ -3405,6 +4242,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.ContentTemplates(childComplexity), true
 
+	case "Query.conversation":
+		if e.ComplexityRoot.Query.Conversation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conversation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Conversation(childComplexity, args["id"].(string)), true
+
+	case "Query.conversationIssue":
+		if e.ComplexityRoot.Query.ConversationIssue == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conversationIssue_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConversationIssue(childComplexity, args["id"].(string)), true
+
+	case "Query.conversationsIssuesCluster":
+		if e.ComplexityRoot.Query.ConversationsIssuesCluster == nil {
+			break
+		}
+
+		args, err := ec.field_Query_conversationsIssuesCluster_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.ConversationsIssuesCluster(childComplexity, args["id"].(string)), true
+
 	case "Query.node":
 		if e.ComplexityRoot.Query.Node == nil {
 			break
@@ -3500,6 +4373,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceGitInfo(childComplexity, args["space"].(string)), true
+
+	case "Query.translation":
+		if e.ComplexityRoot.Query.Translation == nil {
+			break
+		}
+
+		args, err := ec.field_Query_translation_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.Translation(childComplexity, args["id"].(string)), true
 
 	case "Query.viewer":
 		if e.ComplexityRoot.Query.Viewer == nil {
@@ -4643,7 +5528,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy)), true
+		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["conversationsIssuesCluster"].(*string)), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -4974,6 +5859,265 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ThemedURL.Light(childComplexity), true
 
+	case "Translation.createdAt":
+		if e.ComplexityRoot.Translation.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.CreatedAt(childComplexity), true
+
+	case "Translation.glossary":
+		if e.ComplexityRoot.Translation.Glossary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Glossary(childComplexity), true
+
+	case "Translation.id":
+		if e.ComplexityRoot.Translation.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.ID(childComplexity), true
+
+	case "Translation.instructions":
+		if e.ComplexityRoot.Translation.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Instructions(childComplexity), true
+
+	case "Translation.language":
+		if e.ComplexityRoot.Translation.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Language(childComplexity), true
+
+	case "Translation.latestRun":
+		if e.ComplexityRoot.Translation.LatestRun == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.LatestRun(childComplexity), true
+
+	case "Translation.object":
+		if e.ComplexityRoot.Translation.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Object(childComplexity), true
+
+	case "Translation.permissions":
+		if e.ComplexityRoot.Translation.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Permissions(childComplexity), true
+
+	case "Translation.result":
+		if e.ComplexityRoot.Translation.Result == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Result(childComplexity), true
+
+	case "Translation.source":
+		if e.ComplexityRoot.Translation.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Source(childComplexity), true
+
+	case "Translation.stats":
+		if e.ComplexityRoot.Translation.Stats == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Stats(childComplexity), true
+
+	case "Translation.status":
+		if e.ComplexityRoot.Translation.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Status(childComplexity), true
+
+	case "Translation.updatedAt":
+		if e.ComplexityRoot.Translation.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.UpdatedAt(childComplexity), true
+
+	case "Translation.urls":
+		if e.ComplexityRoot.Translation.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Translation.Urls(childComplexity), true
+
+	case "TranslationConnection.edges":
+		if e.ComplexityRoot.TranslationConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.Edges(childComplexity), true
+
+	case "TranslationConnection.nodes":
+		if e.ComplexityRoot.TranslationConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.Nodes(childComplexity), true
+
+	case "TranslationConnection.pageInfo":
+		if e.ComplexityRoot.TranslationConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.PageInfo(childComplexity), true
+
+	case "TranslationConnection.totalCount":
+		if e.ComplexityRoot.TranslationConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationConnection.TotalCount(childComplexity), true
+
+	case "TranslationEdge.cursor":
+		if e.ComplexityRoot.TranslationEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationEdge.Cursor(childComplexity), true
+
+	case "TranslationEdge.node":
+		if e.ComplexityRoot.TranslationEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationEdge.Node(childComplexity), true
+
+	case "TranslationPermissions.edit":
+		if e.ComplexityRoot.TranslationPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.Edit(childComplexity), true
+
+	case "TranslationPermissions.view":
+		if e.ComplexityRoot.TranslationPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationPermissions.View(childComplexity), true
+
+	case "TranslationResult.revision":
+		if e.ComplexityRoot.TranslationResult.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Revision(childComplexity), true
+
+	case "TranslationResult.space":
+		if e.ComplexityRoot.TranslationResult.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationResult.Space(childComplexity), true
+
+	case "TranslationRule.kind":
+		if e.ComplexityRoot.TranslationRule.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRule.Kind(childComplexity), true
+
+	case "TranslationRule.replacement":
+		if e.ComplexityRoot.TranslationRule.Replacement == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRule.Replacement(childComplexity), true
+
+	case "TranslationRule.term":
+		if e.ComplexityRoot.TranslationRule.Term == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationRule.Term(childComplexity), true
+
+	case "TranslationSource.language":
+		if e.ComplexityRoot.TranslationSource.Language == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Language(childComplexity), true
+
+	case "TranslationSource.space":
+		if e.ComplexityRoot.TranslationSource.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationSource.Space(childComplexity), true
+
+	case "TranslationStats.latestPages":
+		if e.ComplexityRoot.TranslationStats.LatestPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestPages(childComplexity), true
+
+	case "TranslationStats.latestRunDuration":
+		if e.ComplexityRoot.TranslationStats.LatestRunDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestRunDuration(childComplexity), true
+
+	case "TranslationStats.latestWords":
+		if e.ComplexityRoot.TranslationStats.LatestWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.LatestWords(childComplexity), true
+
+	case "TranslationStats.runs":
+		if e.ComplexityRoot.TranslationStats.Runs == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.Runs(childComplexity), true
+
+	case "TranslationStats.totalDuration":
+		if e.ComplexityRoot.TranslationStats.TotalDuration == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalDuration(childComplexity), true
+
+	case "TranslationStats.totalPages":
+		if e.ComplexityRoot.TranslationStats.TotalPages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalPages(childComplexity), true
+
+	case "TranslationStats.totalWords":
+		if e.ComplexityRoot.TranslationStats.TotalWords == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationStats.TotalWords(childComplexity), true
+
+	case "TranslationUrls.location":
+		if e.ComplexityRoot.TranslationUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TranslationUrls.Location(childComplexity), true
+
 	case "User.displayName":
 		if e.ComplexityRoot.User.DisplayName == nil {
 			break
@@ -5049,12 +6193,16 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputChangeRequestTemplateInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
+		ec.unmarshalInputConversationInput,
+		ec.unmarshalInputConversationMetadataInput,
+		ec.unmarshalInputConversationPartInput,
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSpaceInput,
+		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputExportToGitRepositoryInput,
 		ec.unmarshalInputGitInfoInput,
 		ec.unmarshalInputImportGitRepositoryInput,
@@ -5068,6 +6216,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputSiteStructureItemPointer,
 		ec.unmarshalInputSiteStructurePosition,
 		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputTranslationSourceInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSiteInput,
@@ -6220,12 +7369,12 @@ extend type Space {
   "A change request of the space, by id or by its number in the space."
   changeRequest(id: ID, number: Int): ChangeRequest!
   "Change requests of the space, most recently updated first unless orderBy says otherwise; status defaults to open."
-  changeRequestList(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy): ChangeRequestConnection!
+  changeRequestList(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, conversationsIssuesCluster: ID): ChangeRequestConnection!
 }
 
 extend type Organization {
   "Change requests of every space of the organization the caller may read; status defaults to open."
-  changeRequests(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy): ChangeRequestConnection!
+  changeRequests(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, conversationsIssuesCluster: ID): ChangeRequestConnection!
 }
 
 enum ChangeRequestStatus {
@@ -6359,6 +7508,8 @@ input CreateChangeRequestInput {
   status: ChangeRequestStatus
   "A built-in template applied in the new change request; if it fails, nothing is created."
   template: ChangeRequestTemplateInput
+  "The issues cluster it addresses (of the space's organization, not muted)."
+  conversationsIssuesCluster: ID
 }
 
 input ChangeRequestTemplateInput {
@@ -6374,6 +7525,8 @@ input PatchChangeRequestInput {
   descriptionMarkdown: String
   "draft, open or archived."
   status: ChangeRequestStatus
+  "The issues cluster it addresses; null removes it."
+  conversationsIssuesCluster: ID
 }
 
 "Places a page right before or right after a sibling; neither puts it last."
@@ -6794,6 +7947,361 @@ input ExportToGitRepositoryInput {
   gitInfo: GitInfoInput
 }
 `, BuiltIn: false},
+	{Name: "../schema/conversations.graphql", Input: `# Support conversations, the issues their analysis finds in them, and the
+# clusters of similar issues (internal/conversations).
+
+extend type Query {
+  "A conversation of an organization the caller has a role in."
+  conversation(id: ID!): Conversation!
+  "An issue found in a conversation."
+  conversationIssue(id: ID!): ConversationIssue!
+  "A cluster of similar issues."
+  conversationsIssuesCluster(id: ID!): ConversationsIssuesCluster!
+}
+
+extend type Organization {
+  "Ingested conversations, newest first; source keeps those of one source."
+  conversations(first: Int, after: String, last: Int, before: String, source: String): ConversationConnection!
+  "Issues found in the conversations, newest first, optionally of one cluster or one conversation."
+  conversationsIssues(first: Int, after: String, last: Int, before: String, cluster: ID, conversation: ID): ConversationIssueConnection!
+  "Clusters of similar issues, by orderBy (default updatedAt), most first unless order is asc."
+  conversationsIssuesClusters(first: Int, after: String, last: Int, before: String, order: SortOrder, orderBy: IssuesClusterOrderBy): ConversationsIssuesClusterConnection!
+}
+
+extend type ChangeRequest {
+  "The issues cluster the change request addresses, when the caller may see it."
+  conversationsIssuesCluster: ConversationsIssuesCluster
+}
+
+"How badly an issue hurts: low (minor friction), medium (noticeable friction, or partly blocking with a workaround), high (blocking, a severe regression, repeated failures or a risk of losing data)."
+enum Impact {
+  low
+  medium
+  high
+}
+
+enum SortOrder {
+  asc
+  desc
+}
+
+enum IssuesClusterOrderBy {
+  updatedAt
+  issues
+  conversations
+}
+
+enum ConversationPartRole {
+  user
+  assistant
+  team_member
+}
+
+"A support conversation, as ingested."
+type Conversation implements Node {
+  object: String!
+  id: ID!
+  "The id its sender gave it (unique in the organization)."
+  externalId: String!
+  subject: String
+  "When it happened (metadata.createdAt, or when it was first ingested)."
+  createdAt: DateTime!
+  "When its analysis last read it; null until then."
+  processedAt: DateTime
+  "email, or integration:NAME:INSTANCE."
+  source: String!
+  "The highest impact of its issues; null when it raised none (or is not analysed yet)."
+  impact: Impact
+  parts: [ConversationPart!]!
+  metadata: ConversationMetadata!
+  "The issues its analysis found, in order."
+  issues: [ConversationIssue!]!
+  urls: ConversationUrls!
+}
+
+type ConversationPart {
+  "message"
+  type: String!
+  role: ConversationPartRole!
+  "Markdown or HTML."
+  body: String!
+}
+
+type ConversationMetadata {
+  url: String
+  "Map of name to value."
+  attributes: JSON!
+  createdAt: DateTime
+}
+
+type ConversationUrls {
+  location: String!
+  "The conversation where it comes from (metadata.url)."
+  source: String
+}
+
+"An issue a user raised in a conversation."
+type ConversationIssue implements Node {
+  object: String!
+  id: ID!
+  title: String!
+  "The user's words it was found in, and why it has its impact."
+  details: Document!
+  "The user's words, as plain text."
+  summary: String!
+  impact: Impact!
+  "The severity signals found, in order of weight."
+  signals: [IssueSignal!]!
+  "When the conversation happened."
+  createdAt: DateTime!
+  ingestedAt: DateTime!
+  conversation: Conversation!
+  cluster: ConversationsIssuesCluster
+  urls: ConversationIssueUrls!
+}
+
+"A severity signal: its kind (data-loss, blocking, regression, repeated-failure, failure, workaround, friction, request) and the words that showed it."
+type IssueSignal {
+  kind: String!
+  phrase: String!
+}
+
+type ConversationIssueUrls {
+  location: String!
+}
+
+"Issues of an organization's conversations about the same thing."
+type ConversationsIssuesCluster implements Node {
+  object: String!
+  id: ID!
+  "Its most characteristic terms."
+  label: String!
+  "An icon name, from its terms."
+  icon: String!
+  summary: Document!
+  "A muted cluster cannot be addressed by new change requests."
+  muted: Boolean!
+  "The impact of its most severe issue."
+  impact: Impact!
+  "Its issues in each of the past 13 weeks (Monday to Sunday, UTC), oldest first."
+  weeklyPulse: [Int!]!
+  "Issues by source (map of source to count)."
+  sources: JSON!
+  stats: IssuesClusterStats!
+  "The terms that characterize it, most first (what its label is made of)."
+  keyTerms: [String!]!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  urls: ConversationsIssuesClusterUrls!
+}
+
+type IssuesClusterStats {
+  issues: Int!
+  conversations: Int!
+}
+
+type ConversationsIssuesClusterUrls {
+  location: String!
+  app: String!
+}
+
+type ConversationConnection {
+  edges: [ConversationEdge!]!
+  nodes: [Conversation!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ConversationEdge {
+  node: Conversation!
+  cursor: String!
+}
+
+type ConversationIssueConnection {
+  edges: [ConversationIssueEdge!]!
+  nodes: [ConversationIssue!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ConversationIssueEdge {
+  node: ConversationIssue!
+  cursor: String!
+}
+
+type ConversationsIssuesClusterConnection {
+  edges: [ConversationsIssuesClusterEdge!]!
+  nodes: [ConversationsIssuesCluster!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ConversationsIssuesClusterEdge {
+  node: ConversationsIssuesCluster!
+  cursor: String!
+}
+
+input ConversationInput {
+  "The sender's id of the conversation (1 to 255 characters); ingesting the same id again replaces it."
+  id: String!
+  "At most 512 characters."
+  subject: String
+  "email or integration:NAME:INSTANCE; default integration:api:USER_ID of the caller."
+  source: String
+  "At most 200 parts."
+  parts: [ConversationPartInput!]!
+  metadata: ConversationMetadataInput
+}
+
+input ConversationPartInput {
+  "message"
+  type: String! = "message"
+  role: ConversationPartRole!
+  "Markdown or HTML, at most 20,000 characters."
+  body: String!
+}
+
+input ConversationMetadataInput {
+  "An http or https URL, at most 2,048 characters."
+  url: String
+  "At most 50 entries: name (1 to 100 characters) to value (at most 1,000)."
+  attributes: JSON
+  createdAt: DateTime
+}
+
+type IngestConversationsPayload {
+  "The conversations as stored; their analysis runs in the background."
+  conversations: [Conversation!]!
+}
+
+extend type Mutation {
+  "Ingests up to 100 conversations (admin role); their analysis runs in the background."
+  ingestConversation(organization: ID!, conversations: [ConversationInput!]!): IngestConversationsPayload!
+  "Mutes or unmutes a cluster (edit role)."
+  updateConversationsIssuesCluster(id: ID!, muted: Boolean!): ConversationsIssuesCluster!
+}
+`, BuiltIn: false},
+	{Name: "../schema/translations.graphql", Input: `# Translations of spaces into other languages, run as background jobs
+# (internal/translate).
+
+extend type Query {
+  "A translation whose source space the caller may read."
+  translation(id: ID!): Translation!
+}
+
+extend type Organization {
+  "Translations whose source space the caller may read, oldest first."
+  translations(first: Int, after: String, last: Int, before: String): TranslationConnection!
+}
+
+enum TranslationStatus {
+  "Never run, or a run is waiting to start."
+  pending
+  running
+  "The latest run completed."
+  completed
+}
+
+"Keeps a space translated into another language: each run translates the source space's current content into a revision of the result space."
+type Translation implements Node {
+  object: String!
+  id: ID!
+  status: TranslationStatus!
+  source: TranslationSource!
+  language: Language!
+  "How to translate: a glossary (see glossary)."
+  instructions: Document
+  "Null until a run completed."
+  result: TranslationResult
+  stats: TranslationStats!
+  "The rules read in the instructions, applied by every run."
+  glossary: [TranslationRule!]!
+  "The latest run (a background job)."
+  latestRun: Job
+  permissions: TranslationPermissions!
+  urls: TranslationUrls!
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type TranslationSource {
+  "Null when the caller may no longer see it."
+  space: Space
+  language: Language!
+}
+
+type TranslationResult {
+  "The space holding the translation (null when the caller may not see it)."
+  space: Space
+  "The revision of the latest completed run."
+  revision: ID!
+}
+
+type TranslationStats {
+  runs: Int!
+  totalWords: Int!
+  "Distinct pages translated over all runs."
+  totalPages: Int!
+  "Seconds, over all runs."
+  totalDuration: Int!
+  "Seconds."
+  latestRunDuration: Int!
+  latestPages: Int!
+  latestWords: Int!
+}
+
+"A rule of a translation's glossary: keep a term as it is, or translate it as replacement."
+type TranslationRule {
+  "keep or replace"
+  kind: String!
+  term: String!
+  replacement: String
+}
+
+type TranslationPermissions {
+  view: Boolean!
+  edit: Boolean!
+}
+
+type TranslationUrls {
+  location: String!
+}
+
+type TranslationConnection {
+  edges: [TranslationEdge!]!
+  nodes: [Translation!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TranslationEdge {
+  node: Translation!
+  cursor: String!
+}
+
+input TranslationSourceInput {
+  space: ID!
+  language: Language!
+}
+
+input CreateTranslationInput {
+  organization: ID!
+  source: TranslationSourceInput!
+  language: Language!
+  "A document (JSON)."
+  instructions: JSON
+}
+
+extend type Mutation {
+  "Creates a translation (create role in the organization, read on the source space); it runs when asked (runTranslation)."
+  createTranslation(input: CreateTranslationInput!): Translation!
+  "Replaces the instructions (a document, JSON)."
+  updateTranslation(id: ID!, instructions: JSON!): Translation!
+  deleteTranslation(id: ID!): DeletePayload!
+  "Starts a run in the background; the translation is returned as the run is asked for."
+  runTranslation(id: ID!): Translation!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -6845,6 +8353,8 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_pdf(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "conversationsIssuesCluster":
+		return ec.fieldContext_ChangeRequest_conversationsIssuesCluster(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequest", field.Name)
 }
@@ -7047,6 +8557,224 @@ func (ec *executionContext) childFields_ContentTemplateParam(ctx context.Context
 	return nil, fmt.Errorf("no field named %q was found under type ContentTemplateParam", field.Name)
 }
 
+func (ec *executionContext) childFields_Conversation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Conversation_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Conversation_id(ctx, field)
+	case "externalId":
+		return ec.fieldContext_Conversation_externalId(ctx, field)
+	case "subject":
+		return ec.fieldContext_Conversation_subject(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Conversation_createdAt(ctx, field)
+	case "processedAt":
+		return ec.fieldContext_Conversation_processedAt(ctx, field)
+	case "source":
+		return ec.fieldContext_Conversation_source(ctx, field)
+	case "impact":
+		return ec.fieldContext_Conversation_impact(ctx, field)
+	case "parts":
+		return ec.fieldContext_Conversation_parts(ctx, field)
+	case "metadata":
+		return ec.fieldContext_Conversation_metadata(ctx, field)
+	case "issues":
+		return ec.fieldContext_Conversation_issues(ctx, field)
+	case "urls":
+		return ec.fieldContext_Conversation_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Conversation", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ConversationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ConversationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConversationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ConversationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ConversationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ConversationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationIssue(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ConversationIssue_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ConversationIssue_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ConversationIssue_title(ctx, field)
+	case "details":
+		return ec.fieldContext_ConversationIssue_details(ctx, field)
+	case "summary":
+		return ec.fieldContext_ConversationIssue_summary(ctx, field)
+	case "impact":
+		return ec.fieldContext_ConversationIssue_impact(ctx, field)
+	case "signals":
+		return ec.fieldContext_ConversationIssue_signals(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ConversationIssue_createdAt(ctx, field)
+	case "ingestedAt":
+		return ec.fieldContext_ConversationIssue_ingestedAt(ctx, field)
+	case "conversation":
+		return ec.fieldContext_ConversationIssue_conversation(ctx, field)
+	case "cluster":
+		return ec.fieldContext_ConversationIssue_cluster(ctx, field)
+	case "urls":
+		return ec.fieldContext_ConversationIssue_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationIssue", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationIssueConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ConversationIssueConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ConversationIssueConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConversationIssueConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ConversationIssueConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationIssueConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationIssueEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ConversationIssueEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ConversationIssueEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationIssueEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationIssueUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ConversationIssueUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationIssueUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationMetadata(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "url":
+		return ec.fieldContext_ConversationMetadata_url(ctx, field)
+	case "attributes":
+		return ec.fieldContext_ConversationMetadata_attributes(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ConversationMetadata_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationMetadata", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationPart(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_ConversationPart_type(ctx, field)
+	case "role":
+		return ec.fieldContext_ConversationPart_role(ctx, field)
+	case "body":
+		return ec.fieldContext_ConversationPart_body(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationPart", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ConversationUrls_location(ctx, field)
+	case "source":
+		return ec.fieldContext_ConversationUrls_source(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationsIssuesCluster(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ConversationsIssuesCluster_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ConversationsIssuesCluster_id(ctx, field)
+	case "label":
+		return ec.fieldContext_ConversationsIssuesCluster_label(ctx, field)
+	case "icon":
+		return ec.fieldContext_ConversationsIssuesCluster_icon(ctx, field)
+	case "summary":
+		return ec.fieldContext_ConversationsIssuesCluster_summary(ctx, field)
+	case "muted":
+		return ec.fieldContext_ConversationsIssuesCluster_muted(ctx, field)
+	case "impact":
+		return ec.fieldContext_ConversationsIssuesCluster_impact(ctx, field)
+	case "weeklyPulse":
+		return ec.fieldContext_ConversationsIssuesCluster_weeklyPulse(ctx, field)
+	case "sources":
+		return ec.fieldContext_ConversationsIssuesCluster_sources(ctx, field)
+	case "stats":
+		return ec.fieldContext_ConversationsIssuesCluster_stats(ctx, field)
+	case "keyTerms":
+		return ec.fieldContext_ConversationsIssuesCluster_keyTerms(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ConversationsIssuesCluster_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ConversationsIssuesCluster_updatedAt(ctx, field)
+	case "urls":
+		return ec.fieldContext_ConversationsIssuesCluster_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationsIssuesCluster", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationsIssuesClusterConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ConversationsIssuesClusterConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ConversationsIssuesClusterConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ConversationsIssuesClusterConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ConversationsIssuesClusterConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationsIssuesClusterConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationsIssuesClusterEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ConversationsIssuesClusterEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ConversationsIssuesClusterEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationsIssuesClusterEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ConversationsIssuesClusterUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ConversationsIssuesClusterUrls_location(ctx, field)
+	case "app":
+		return ec.fieldContext_ConversationsIssuesClusterUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ConversationsIssuesClusterUrls", field.Name)
+}
+
 func (ec *executionContext) childFields_DeletePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "id":
@@ -7173,6 +8901,34 @@ func (ec *executionContext) childFields_GitSyncState(ctx context.Context, field 
 		return ec.fieldContext_GitSyncState_updatedAt(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type GitSyncState", field.Name)
+}
+
+func (ec *executionContext) childFields_IngestConversationsPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "conversations":
+		return ec.fieldContext_IngestConversationsPayload_conversations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IngestConversationsPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_IssueSignal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_IssueSignal_kind(ctx, field)
+	case "phrase":
+		return ec.fieldContext_IssueSignal_phrase(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssueSignal", field.Name)
+}
+
+func (ec *executionContext) childFields_IssuesClusterStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "issues":
+		return ec.fieldContext_IssuesClusterStats_issues(ctx, field)
+	case "conversations":
+		return ec.fieldContext_IssuesClusterStats_conversations(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type IssuesClusterStats", field.Name)
 }
 
 func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7363,6 +9119,14 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_sites(ctx, field)
 	case "changeRequests":
 		return ec.fieldContext_Organization_changeRequests(ctx, field)
+	case "conversations":
+		return ec.fieldContext_Organization_conversations(ctx, field)
+	case "conversationsIssues":
+		return ec.fieldContext_Organization_conversationsIssues(ctx, field)
+	case "conversationsIssuesClusters":
+		return ec.fieldContext_Organization_conversationsIssuesClusters(ctx, field)
+	case "translations":
+		return ec.fieldContext_Organization_translations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -8187,6 +9951,134 @@ func (ec *executionContext) childFields_ThemedURL(ctx context.Context, field gra
 		return ec.fieldContext_ThemedURL_dark(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ThemedURL", field.Name)
+}
+
+func (ec *executionContext) childFields_Translation(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Translation_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Translation_id(ctx, field)
+	case "status":
+		return ec.fieldContext_Translation_status(ctx, field)
+	case "source":
+		return ec.fieldContext_Translation_source(ctx, field)
+	case "language":
+		return ec.fieldContext_Translation_language(ctx, field)
+	case "instructions":
+		return ec.fieldContext_Translation_instructions(ctx, field)
+	case "result":
+		return ec.fieldContext_Translation_result(ctx, field)
+	case "stats":
+		return ec.fieldContext_Translation_stats(ctx, field)
+	case "glossary":
+		return ec.fieldContext_Translation_glossary(ctx, field)
+	case "latestRun":
+		return ec.fieldContext_Translation_latestRun(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Translation_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_Translation_urls(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Translation_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Translation_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Translation", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TranslationConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TranslationConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TranslationConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TranslationConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TranslationEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TranslationEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_TranslationPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_TranslationPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationResult_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_TranslationResult_revision(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationResult", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationRule(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_TranslationRule_kind(ctx, field)
+	case "term":
+		return ec.fieldContext_TranslationRule_term(ctx, field)
+	case "replacement":
+		return ec.fieldContext_TranslationRule_replacement(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationRule", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationSource(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_TranslationSource_space(ctx, field)
+	case "language":
+		return ec.fieldContext_TranslationSource_language(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationSource", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationStats(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "runs":
+		return ec.fieldContext_TranslationStats_runs(ctx, field)
+	case "totalWords":
+		return ec.fieldContext_TranslationStats_totalWords(ctx, field)
+	case "totalPages":
+		return ec.fieldContext_TranslationStats_totalPages(ctx, field)
+	case "totalDuration":
+		return ec.fieldContext_TranslationStats_totalDuration(ctx, field)
+	case "latestRunDuration":
+		return ec.fieldContext_TranslationStats_latestRunDuration(ctx, field)
+	case "latestPages":
+		return ec.fieldContext_TranslationStats_latestPages(ctx, field)
+	case "latestWords":
+		return ec.fieldContext_TranslationStats_latestWords(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationStats", field.Name)
+}
+
+func (ec *executionContext) childFields_TranslationUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_TranslationUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TranslationUrls", field.Name)
 }
 
 func (ec *executionContext) childFields_User(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

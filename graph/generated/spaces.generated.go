@@ -45,7 +45,7 @@ type SpaceResolver interface {
 	Permissions(ctx context.Context, obj *ent.Space) (*leaf.SpacePermissions, error)
 	Content(ctx context.Context, obj *ent.Space) (*content.Revision, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id *string, number *int) (*ent.ChangeRequest, error)
-	ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error)
+	ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error)
 	GitSync(ctx context.Context, obj *ent.Space) (*types.GitSync, error)
 	GitSyncJob(ctx context.Context, obj *ent.Space) (*jobs.Info, error)
 }
@@ -197,6 +197,14 @@ func (ec *executionContext) field_Space_changeRequestList_args(ctx context.Conte
 		return nil, err
 	}
 	args["orderBy"] = arg7
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "conversationsIssuesCluster",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationsIssuesCluster"] = arg8
 	return args, nil
 }
 
@@ -1533,7 +1541,7 @@ func (ec *executionContext) _Space_changeRequestList(ctx context.Context, field 
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Space().ChangeRequestList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["status"].([]model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["orderBy"].(*model.ChangeRequestOrderBy))
+			return ec.Resolvers.Space().ChangeRequestList(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["status"].([]model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["orderBy"].(*model.ChangeRequestOrderBy), fc.Args["conversationsIssuesCluster"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {
@@ -3596,6 +3604,16 @@ func (ec *executionContext) unmarshalNCreateSpaceInput2quireᚋgraphᚋmodelᚐC
 	return res, graphql.ErrorOnPath(ctx, err)
 }
 
+func (ec *executionContext) unmarshalNLanguage2quireᚋinternalᚋtypesᚐLanguage(ctx context.Context, v any) (types.Language, error) {
+	var res types.Language
+	err := res.UnmarshalGQL(v)
+	return res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalNLanguage2quireᚋinternalᚋtypesᚐLanguage(ctx context.Context, sel ast.SelectionSet, v types.Language) graphql.Marshaler {
+	return v
+}
+
 func (ec *executionContext) unmarshalNMergeRuleInput2ᚖquireᚋgraphᚋmodelᚐMergeRuleInput(ctx context.Context, v any) (*model.MergeRuleInput, error) {
 	res, err := ec.unmarshalInputMergeRuleInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
@@ -3793,6 +3811,13 @@ func (ec *executionContext) unmarshalOMergeRulesInput2ᚖquireᚋgraphᚋmodel�
 	}
 	res, err := ec.unmarshalInputMergeRulesInput(ctx, v)
 	return &res, graphql.ErrorOnPath(ctx, err)
+}
+
+func (ec *executionContext) marshalOSpace2ᚖquireᚋentᚐSpace(ctx context.Context, sel ast.SelectionSet, v *ent.Space) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Space(ctx, sel, v)
 }
 
 func (ec *executionContext) unmarshalOSpaceEditMode2quireᚋinternalᚋtypesᚐEditMode(ctx context.Context, v any) (types.EditMode, error) {

@@ -128,6 +128,100 @@ type ContentTemplateParam struct {
 	Required bool     `json:"required"`
 }
 
+type ConversationConnection struct {
+	Edges      []*ConversationEdge `json:"edges"`
+	Nodes      []*ent.Conversation `json:"nodes"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type ConversationEdge struct {
+	Node   *ent.Conversation `json:"node"`
+	Cursor string            `json:"cursor"`
+}
+
+type ConversationInput struct {
+	// The sender's id of the conversation (1 to 255 characters); ingesting the same id again replaces it.
+	ID string `json:"id"`
+	// At most 512 characters.
+	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
+	// email or integration:NAME:INSTANCE; default integration:api:USER_ID of the caller.
+	Source graphql.Omittable[*string] `json:"source,omitempty"`
+	// At most 200 parts.
+	Parts    []*ConversationPartInput                      `json:"parts"`
+	Metadata graphql.Omittable[*ConversationMetadataInput] `json:"metadata,omitempty"`
+}
+
+type ConversationIssueConnection struct {
+	Edges      []*ConversationIssueEdge `json:"edges"`
+	Nodes      []*ent.ConversationIssue `json:"nodes"`
+	PageInfo   *PageInfo                `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+type ConversationIssueEdge struct {
+	Node   *ent.ConversationIssue `json:"node"`
+	Cursor string                 `json:"cursor"`
+}
+
+type ConversationIssueUrls struct {
+	Location string `json:"location"`
+}
+
+type ConversationMetadata struct {
+	URL *string `json:"url,omitempty"`
+	// Map of name to value.
+	Attributes types.JSON `json:"attributes"`
+	CreatedAt  *time.Time `json:"createdAt,omitempty"`
+}
+
+type ConversationMetadataInput struct {
+	// An http or https URL, at most 2,048 characters.
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// At most 50 entries: name (1 to 100 characters) to value (at most 1,000).
+	Attributes graphql.Omittable[types.JSON] `json:"attributes,omitempty"`
+	CreatedAt  graphql.Omittable[*time.Time] `json:"createdAt,omitempty"`
+}
+
+type ConversationPart struct {
+	// message
+	Type string               `json:"type"`
+	Role ConversationPartRole `json:"role"`
+	// Markdown or HTML.
+	Body string `json:"body"`
+}
+
+type ConversationPartInput struct {
+	// message
+	Type string               `json:"type"`
+	Role ConversationPartRole `json:"role"`
+	// Markdown or HTML, at most 20,000 characters.
+	Body string `json:"body"`
+}
+
+type ConversationUrls struct {
+	Location string `json:"location"`
+	// The conversation where it comes from (metadata.url).
+	Source *string `json:"source,omitempty"`
+}
+
+type ConversationsIssuesClusterConnection struct {
+	Edges      []*ConversationsIssuesClusterEdge `json:"edges"`
+	Nodes      []*ent.IssuesCluster              `json:"nodes"`
+	PageInfo   *PageInfo                         `json:"pageInfo"`
+	TotalCount int                               `json:"totalCount"`
+}
+
+type ConversationsIssuesClusterEdge struct {
+	Node   *ent.IssuesCluster `json:"node"`
+	Cursor string             `json:"cursor"`
+}
+
+type ConversationsIssuesClusterUrls struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
+}
+
 type CreateChangeRequestInput struct {
 	Space string `json:"space"`
 	// At most 100 characters.
@@ -140,6 +234,8 @@ type CreateChangeRequestInput struct {
 	Status graphql.Omittable[*ChangeRequestStatus] `json:"status,omitempty"`
 	// A built-in template applied in the new change request; if it fails, nothing is created.
 	Template graphql.Omittable[*ChangeRequestTemplateInput] `json:"template,omitempty"`
+	// The issues cluster it addresses (of the space's organization, not muted).
+	ConversationsIssuesCluster graphql.Omittable[*string] `json:"conversationsIssuesCluster,omitempty"`
 }
 
 type CreateCollectionInput struct {
@@ -202,6 +298,14 @@ type CreateSpaceInput struct {
 	EditMode graphql.Omittable[*types.EditMode] `json:"editMode,omitempty"`
 }
 
+type CreateTranslationInput struct {
+	Organization string                  `json:"organization"`
+	Source       *TranslationSourceInput `json:"source"`
+	Language     types.Language          `json:"language"`
+	// A document (JSON).
+	Instructions graphql.Omittable[types.JSON] `json:"instructions,omitempty"`
+}
+
 // The outcome of a delete: deleted is false when the object did not exist.
 type DeletePayload struct {
 	ID      string `json:"id"`
@@ -256,6 +360,22 @@ type ImportGitRepositoryInput struct {
 	// Write a revision of its own instead of changing the space's content.
 	Standalone graphql.Omittable[*bool]         `json:"standalone,omitempty"`
 	GitInfo    graphql.Omittable[*GitInfoInput] `json:"gitInfo,omitempty"`
+}
+
+type IngestConversationsPayload struct {
+	// The conversations as stored; their analysis runs in the background.
+	Conversations []*ent.Conversation `json:"conversations"`
+}
+
+// A severity signal: its kind (data-loss, blocking, regression, repeated-failure, failure, workaround, friction, request) and the words that showed it.
+type IssueSignal struct {
+	Kind   string `json:"kind"`
+	Phrase string `json:"phrase"`
+}
+
+type IssuesClusterStats struct {
+	Issues        int `json:"issues"`
+	Conversations int `json:"conversations"`
 }
 
 type JobError struct {
@@ -390,6 +510,8 @@ type PatchChangeRequestInput struct {
 	DescriptionMarkdown graphql.Omittable[*string]    `json:"descriptionMarkdown,omitempty"`
 	// draft, open or archived.
 	Status graphql.Omittable[*ChangeRequestStatus] `json:"status,omitempty"`
+	// The issues cluster it addresses; null removes it.
+	ConversationsIssuesCluster graphql.Omittable[*string] `json:"conversationsIssuesCluster,omitempty"`
 }
 
 type PublishedContentSite struct {
@@ -573,6 +695,66 @@ type SpaceEdge struct {
 type ThemedURL struct {
 	Light string `json:"light"`
 	Dark  string `json:"dark"`
+}
+
+type TranslationConnection struct {
+	Edges      []*TranslationEdge `json:"edges"`
+	Nodes      []*ent.Translation `json:"nodes"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type TranslationEdge struct {
+	Node   *ent.Translation `json:"node"`
+	Cursor string           `json:"cursor"`
+}
+
+type TranslationPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+type TranslationResult struct {
+	// The space holding the translation (null when the caller may not see it).
+	Space *ent.Space `json:"space,omitempty"`
+	// The revision of the latest completed run.
+	Revision string `json:"revision"`
+}
+
+// A rule of a translation's glossary: keep a term as it is, or translate it as replacement.
+type TranslationRule struct {
+	// keep or replace
+	Kind        string  `json:"kind"`
+	Term        string  `json:"term"`
+	Replacement *string `json:"replacement,omitempty"`
+}
+
+type TranslationSource struct {
+	// Null when the caller may no longer see it.
+	Space    *ent.Space     `json:"space,omitempty"`
+	Language types.Language `json:"language"`
+}
+
+type TranslationSourceInput struct {
+	Space    string         `json:"space"`
+	Language types.Language `json:"language"`
+}
+
+type TranslationStats struct {
+	Runs       int `json:"runs"`
+	TotalWords int `json:"totalWords"`
+	// Distinct pages translated over all runs.
+	TotalPages int `json:"totalPages"`
+	// Seconds, over all runs.
+	TotalDuration int `json:"totalDuration"`
+	// Seconds.
+	LatestRunDuration int `json:"latestRunDuration"`
+	LatestPages       int `json:"latestPages"`
+	LatestWords       int `json:"latestWords"`
+}
+
+type TranslationUrls struct {
+	Location string `json:"location"`
 }
 
 type UpdateCollectionInput struct {
@@ -901,6 +1083,63 @@ func (e ContentReferenceStatus) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+type ConversationPartRole string
+
+const (
+	ConversationPartRoleUser       ConversationPartRole = "user"
+	ConversationPartRoleAssistant  ConversationPartRole = "assistant"
+	ConversationPartRoleTeamMember ConversationPartRole = "team_member"
+)
+
+var AllConversationPartRole = []ConversationPartRole{
+	ConversationPartRoleUser,
+	ConversationPartRoleAssistant,
+	ConversationPartRoleTeamMember,
+}
+
+func (e ConversationPartRole) IsValid() bool {
+	switch e {
+	case ConversationPartRoleUser, ConversationPartRoleAssistant, ConversationPartRoleTeamMember:
+		return true
+	}
+	return false
+}
+
+func (e ConversationPartRole) String() string {
+	return string(e)
+}
+
+func (e *ConversationPartRole) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ConversationPartRole(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ConversationPartRole", str)
+	}
+	return nil
+}
+
+func (e ConversationPartRole) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ConversationPartRole) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ConversationPartRole) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type GitInfoProvider string
 
 const (
@@ -1008,6 +1247,121 @@ func (e *GitSyncProvider) UnmarshalJSON(b []byte) error {
 }
 
 func (e GitSyncProvider) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// How badly an issue hurts: low (minor friction), medium (noticeable friction, or partly blocking with a workaround), high (blocking, a severe regression, repeated failures or a risk of losing data).
+type Impact string
+
+const (
+	ImpactLow    Impact = "low"
+	ImpactMedium Impact = "medium"
+	ImpactHigh   Impact = "high"
+)
+
+var AllImpact = []Impact{
+	ImpactLow,
+	ImpactMedium,
+	ImpactHigh,
+}
+
+func (e Impact) IsValid() bool {
+	switch e {
+	case ImpactLow, ImpactMedium, ImpactHigh:
+		return true
+	}
+	return false
+}
+
+func (e Impact) String() string {
+	return string(e)
+}
+
+func (e *Impact) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = Impact(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid Impact", str)
+	}
+	return nil
+}
+
+func (e Impact) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *Impact) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e Impact) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type IssuesClusterOrderBy string
+
+const (
+	IssuesClusterOrderByUpdatedAt     IssuesClusterOrderBy = "updatedAt"
+	IssuesClusterOrderByIssues        IssuesClusterOrderBy = "issues"
+	IssuesClusterOrderByConversations IssuesClusterOrderBy = "conversations"
+)
+
+var AllIssuesClusterOrderBy = []IssuesClusterOrderBy{
+	IssuesClusterOrderByUpdatedAt,
+	IssuesClusterOrderByIssues,
+	IssuesClusterOrderByConversations,
+}
+
+func (e IssuesClusterOrderBy) IsValid() bool {
+	switch e {
+	case IssuesClusterOrderByUpdatedAt, IssuesClusterOrderByIssues, IssuesClusterOrderByConversations:
+		return true
+	}
+	return false
+}
+
+func (e IssuesClusterOrderBy) String() string {
+	return string(e)
+}
+
+func (e *IssuesClusterOrderBy) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = IssuesClusterOrderBy(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid IssuesClusterOrderBy", str)
+	}
+	return nil
+}
+
+func (e IssuesClusterOrderBy) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *IssuesClusterOrderBy) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e IssuesClusterOrderBy) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -1607,6 +1961,120 @@ func (e *SiteVisibility) UnmarshalJSON(b []byte) error {
 }
 
 func (e SiteVisibility) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type SortOrder string
+
+const (
+	SortOrderAsc  SortOrder = "asc"
+	SortOrderDesc SortOrder = "desc"
+)
+
+var AllSortOrder = []SortOrder{
+	SortOrderAsc,
+	SortOrderDesc,
+}
+
+func (e SortOrder) IsValid() bool {
+	switch e {
+	case SortOrderAsc, SortOrderDesc:
+		return true
+	}
+	return false
+}
+
+func (e SortOrder) String() string {
+	return string(e)
+}
+
+func (e *SortOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = SortOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid SortOrder", str)
+	}
+	return nil
+}
+
+func (e SortOrder) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *SortOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e SortOrder) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type TranslationStatus string
+
+const (
+	// Never run, or a run is waiting to start.
+	TranslationStatusPending TranslationStatus = "pending"
+	TranslationStatusRunning TranslationStatus = "running"
+	// The latest run completed.
+	TranslationStatusCompleted TranslationStatus = "completed"
+)
+
+var AllTranslationStatus = []TranslationStatus{
+	TranslationStatusPending,
+	TranslationStatusRunning,
+	TranslationStatusCompleted,
+}
+
+func (e TranslationStatus) IsValid() bool {
+	switch e {
+	case TranslationStatusPending, TranslationStatusRunning, TranslationStatusCompleted:
+		return true
+	}
+	return false
+}
+
+func (e TranslationStatus) String() string {
+	return string(e)
+}
+
+func (e *TranslationStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = TranslationStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid TranslationStatus", str)
+	}
+	return nil
+}
+
+func (e TranslationStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *TranslationStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e TranslationStatus) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

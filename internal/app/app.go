@@ -17,6 +17,7 @@ import (
 	"quire/graph"
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/conversations"
 	"quire/internal/db"
 	"quire/internal/downloads"
 	"quire/internal/gitsync"
@@ -24,6 +25,7 @@ import (
 	"quire/internal/jobs"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
+	"quire/internal/translate"
 )
 
 // Config configures the engines.
@@ -43,6 +45,9 @@ type Config struct {
 	// Git configures Git import and export (its Log defaults to Log, its
 	// committer's email to quire@ the public URL's host).
 	Git gitsync.Config
+	// Translator translates the pages of translation runs; nil refuses
+	// runs (translate.NewLibreTranslate makes the one Quire ships).
+	Translator translate.Provider
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -56,8 +61,12 @@ type Engines struct {
 	// process works jobs once it is started (Jobs.Start).
 	Jobs *jobs.Runner
 	// Git imports and exports spaces' content as jobs.
-	Git      *gitsync.Service
-	Resolver *graph.Resolver
+	Git *gitsync.Service
+	// Conversations and Translations are the engines of support
+	// conversations and of translations.
+	Conversations *conversations.Service
+	Translations  *translate.Service
+	Resolver      *graph.Resolver
 }
 
 // New builds the engines over d. It reads (or, the first time, stores)
@@ -103,9 +112,16 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	}
 	e.Git = gitsync.New(client, contents, e.Jobs, cfg.Git)
 	e.Git.Register(e.Jobs)
+	e.Conversations = conversations.New(client, e.Jobs, publicURL)
+	e.Jobs.Handle(conversations.KindAnalyse, e.Conversations.Analyse())
+	// A change request may address an issues cluster.
+	contents.Clusters = e.Conversations
+	e.Translations = translate.New(client, cat, contents, e.Jobs, cfg.Translator)
+	e.Jobs.Handle(translate.KindRun, e.Translations.RunJob())
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
+		Conversations: e.Conversations, Translations: e.Translations,
 	}
 	return e
 }

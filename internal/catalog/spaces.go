@@ -68,6 +68,10 @@ type CreateSpaceInput struct {
 	Parent       *string
 	Language     *types.Language
 	EditMode     *types.EditMode
+	// AfterCreate, when set, runs in the transaction that creates the
+	// space, so that what records the new space commits with it (or not
+	// at all). It may run more than once (see db.WithTx).
+	AfterCreate func(tx *ent.Tx, sp *ent.Space) error
 }
 
 // CreateSpace creates a space, with an empty initial revision, at the end of
@@ -125,7 +129,13 @@ func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Sp
 			return fmt.Errorf("create space: %w", err)
 		}
 		id = sp.ID
-		return initialRevision(ctx, tx, sp.ID)
+		if err := initialRevision(ctx, tx, sp.ID); err != nil {
+			return err
+		}
+		if in.AfterCreate != nil {
+			return in.AfterCreate(tx, sp)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -30,6 +30,9 @@ type CreateChangeRequest struct {
 	// Template, when set, is applied in the new change request, in the
 	// same transaction: if it fails, no change request is created.
 	Template *TemplateUse
+	// Cluster, when set, is the issues cluster it addresses (of the
+	// space's organization, visible to the caller, not muted).
+	Cluster string
 }
 
 // TemplateUse names a built-in template and its params.
@@ -46,6 +49,9 @@ type UpdateChangeRequest struct {
 	Description catalog.Opt[*document.Document]
 	// Status is draft, open or archived (merging goes through Merge).
 	Status *string
+	// Cluster sets the issues cluster it addresses; a set option with
+	// "" removes it.
+	Cluster catalog.Opt[string]
 }
 
 // ListChangeRequests filters and orders ChangeRequests.
@@ -59,6 +65,8 @@ type ListChangeRequests struct {
 	Contributor string
 	// OrderBy is updatedAt (the default) or createdAt, newest first.
 	OrderBy string
+	// Cluster keeps those addressing this issues cluster.
+	Cluster string
 }
 
 // Outdated reports whether a change request does not include the space's
@@ -164,6 +172,11 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 	if err != nil {
 		return nil, err
 	}
+	if in.Cluster != "" {
+		if err := s.checkCluster(ctx, target, in.Cluster); err != nil {
+			return nil, err
+		}
+	}
 	var ops []Op
 	if in.Template != nil {
 		t, params, err := parseTemplate(in.Template.ID, in.Template.Refs)
@@ -200,7 +213,7 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 		cr, err = c.ChangeRequest.Create().SetSpaceID(spaceID).SetNumber(number).SetSubject(subject).
 			SetNillableDescription(desc).SetStatus(status).SetCreatedBy(userID).SetCreatedAt(now).
 			SetUpdatedAt(now).SetRevisionInitial(sp.RevisionID).SetRevisionID(sp.RevisionID).
-			SetContributors([]string{}).Save(ctx)
+			SetContributors([]string{}).SetNillableConversationsIssuesCluster(nonEmpty(in.Cluster)).Save(ctx)
 		if err != nil {
 			return fmt.Errorf("create change request: %w", err)
 		}
@@ -290,6 +303,9 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 	if f.Creator != "" {
 		q = q.Where(changerequest.CreatedBy(f.Creator))
 	}
+	if f.Cluster != "" {
+		q = q.Where(changerequest.ConversationsIssuesCluster(f.Cluster))
+	}
 	list, err := q.All(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list change requests: %w", err)
@@ -318,9 +334,14 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 // Errors: NotFound, BadRequest (invalid input, merged change request),
 // Forbidden.
 func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateChangeRequest) (*ent.ChangeRequest, error) {
-	current, _, err := s.ChangeRequestFor(ctx, id, types.RoleEdit)
+	current, sp, err := s.ChangeRequestFor(ctx, id, types.RoleEdit)
 	if err != nil {
 		return nil, err
+	}
+	if in.Cluster.Set && in.Cluster.Value != "" {
+		if err := s.checkCluster(ctx, sp, in.Cluster.Value); err != nil {
+			return nil, err
+		}
 	}
 	var subject *string
 	if in.Subject != nil {
@@ -346,7 +367,7 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 			return nil, err
 		}
 	}
-	if in.Subject == nil && !in.Description.Set && in.Status == nil {
+	if in.Subject == nil && !in.Description.Set && in.Status == nil && !in.Cluster.Set {
 		// Nothing to change: writing the row anyway would move updatedAt.
 		return current, nil
 	}
@@ -378,6 +399,12 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 				u.ClearDescription()
 			} else {
 				u.SetDescription(*desc)
+			}
+		}
+		if in.Cluster.Set {
+			u.SetNillableConversationsIssuesCluster(nonEmpty(in.Cluster.Value))
+			if in.Cluster.Value == "" {
+				u.ClearConversationsIssuesCluster()
 			}
 		}
 		if in.Status != nil && *in.Status != cr.Status {
@@ -414,4 +441,11 @@ func (s *Service) Changes(ctx context.Context, crID string) ([]merge.Change, err
 		return nil, err
 	}
 	return merge.Diff(mergeTree(states[base]), mergeTree(states[cr.RevisionID])), nil
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -119,6 +119,23 @@ type Service struct {
 	PublicURL string
 	// Spaces tells who may see a space and what they may do with it.
 	Spaces Spaces
+	// Clusters checks the issues cluster a change request addresses
+	// (internal/conversations); nil refuses every cluster.
+	Clusters Clusters
+}
+
+// Clusters tells whether a change request of an organization may address
+// an issues cluster: BadRequest on field when not.
+type Clusters interface {
+	CheckClusterLink(ctx context.Context, orgID, clusterID, field string) error
+}
+
+// checkCluster checks the cluster a change request of sp is to address.
+func (s *Service) checkCluster(ctx context.Context, sp *ent.Space, clusterID string) error {
+	if s.Clusters == nil {
+		return apierr.Invalid("conversationsIssuesCluster", "conversationsIssuesCluster: no issues cluster %q", clusterID)
+	}
+	return s.Clusters.CheckClusterLink(ctx, sp.OrganizationID, clusterID, "conversationsIssuesCluster")
 }
 
 // New returns a Service over client that asks spaces who may see a space.

@@ -37,6 +37,10 @@ type Position struct {
 // CreatePage adds a page. Content is given as Markdown or as a document,
 // not both, and only for document pages; link pages need Link.
 type CreatePage struct {
+	// ID, when set, is the new page's id: one ids.New(ids.Page) minted
+	// and the content does not hold, so that later ops of the same edit
+	// (children, positions) can name the page. Empty: one is minted.
+	ID string
 	// Type is document (the default), group or link. Groups live at the
 	// root level only.
 	Type string
@@ -93,7 +97,11 @@ type DeletePage struct {
 // UploadFile adds a file, or replaces the content (and name) of the file
 // File when set. An empty ContentType is detected from the bytes.
 type UploadFile struct {
-	File        string
+	File string
+	// NewID, when set (and File is not), is the new file's id: one
+	// ids.New(ids.File) minted, so that documents written in the same
+	// edit can refer to it. Empty: one is minted.
+	NewID       string
 	Name        string
 	ContentType string
 	Data        []byte

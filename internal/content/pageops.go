@@ -55,8 +55,15 @@ func (c *CreatePage) apply(e *editor) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	pageID := ids.New(ids.Page)
+	if c.ID != "" {
+		if k, ok := ids.KindOf(c.ID); !ok || k != ids.Page || e.st.pages[c.ID] != nil {
+			return "", apierr.Invalid("id", "id %q is not a new page id", c.ID)
+		}
+		pageID = c.ID
+	}
 	v := &ent.PageVersion{
-		ID: ids.New(ids.PageVersion), SpaceID: e.spaceID, PageID: ids.New(ids.Page), ParentID: c.Parent,
+		ID: ids.New(ids.PageVersion), SpaceID: e.spaceID, PageID: pageID, ParentID: c.Parent,
 		Position: pos, Type: typ, Title: title, Slug: e.uniqueSlug(c.Parent, slug, ""), Emoji: c.Emoji,
 		Description: c.Description, Hidden: c.Hidden, Layout: c.Layout, Cover: c.Cover,
 		Variables: c.Variables, CreatedAt: e.now,
@@ -248,6 +255,12 @@ func (u *UploadFile) apply(e *editor) (string, error) {
 	fileID := u.File
 	if fileID != "" && e.st.files[fileID] == nil {
 		return "", apierr.NotFoundf("No matching file found for id %q", fileID)
+	}
+	if fileID == "" && u.NewID != "" {
+		if k, ok := ids.KindOf(u.NewID); !ok || k != ids.File || e.st.files[u.NewID] != nil {
+			return "", apierr.Invalid("id", "id %q is not a new file id", u.NewID)
+		}
+		fileID = u.NewID
 	}
 	if fileID == "" {
 		fileID = ids.New(ids.File)

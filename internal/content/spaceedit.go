@@ -36,6 +36,14 @@ type SpaceEditResult struct {
 // (invalid input), Forbidden (no edit rights; the space is locked),
 // PreconditionFailed (the space is deleted).
 func (s *Service) EditSpace(ctx context.Context, spaceID string, ops ...Op) (*SpaceEditResult, error) {
+	return s.EditSpaceThen(ctx, spaceID, nil, ops...)
+}
+
+// EditSpaceThen is EditSpace that runs then, when set, in the edit's
+// transaction once the ops are applied (also when they changed nothing),
+// so that what a caller records about the edit commits with it, or not at
+// all. then may run more than once (see db.WithTx).
+func (s *Service) EditSpaceThen(ctx context.Context, spaceID string, then func(tx *ent.Tx, res *SpaceEditResult) error, ops ...Op) (*SpaceEditResult, error) {
 	if err := checkOps(ops); err != nil {
 		return nil, err
 	}
@@ -75,6 +83,9 @@ func (s *Service) EditSpace(ctx context.Context, spaceID string, ops ...Op) (*Sp
 			}
 		}
 		if len(diffEntries(base, e.st)) == 0 && sameJSON(base.vars, e.st.vars) {
+			if then != nil {
+				return then(tx, res)
+			}
 			return nil
 		}
 		if err := insertPending(ctx, c, e.pendingFor()); err != nil {
@@ -94,6 +105,9 @@ func (s *Service) EditSpace(ctx context.Context, spaceID string, ops ...Op) (*Sp
 			return fmt.Errorf("reload space: %w", err)
 		}
 		res.Space, res.Revision, res.Changed = sp, rev.ID, true
+		if then != nil {
+			return then(tx, res)
+		}
 		return nil
 	})
 	if err != nil {

@@ -36,6 +36,13 @@ const (
 	ChangeRequest Kind = 'Q'
 	// Background jobs (internal/jobs).
 	Job Kind = 'J'
+	// Translations of spaces (internal/translate).
+	Translation Kind = 'H'
+	// Support conversations and what their analysis finds
+	// (internal/conversations).
+	Conversation      Kind = 'c'
+	ConversationIssue Kind = 'h'
+	IssuesCluster     Kind = 'e'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -72,7 +79,8 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest, Job:
+		Page, PageVersion, File, FileVersion, ChangeRequest, Job,
+		Translation, Conversation, ConversationIssue, IssuesCluster:
 		return k, true
 	}
 	return 0, false

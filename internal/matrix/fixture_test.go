@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"quire/ent"
+	"quire/ent/conversationissue"
 	"quire/ent/sitesharelink"
 	"quire/internal/content"
 	"quire/internal/jobs"
@@ -102,6 +103,9 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 	w.content(o)
 	w.gitSynced(s)
 	w.site(o, o.ids)
+	w.conversations(o)
+	o.ids["translationId"] = w.translation(o, o.ids)
+	o.own[o.ids["translationId"]] = true
 	return o
 }
 
@@ -114,6 +118,33 @@ func (w *world) gitSynced(spaceID string) {
 	if err != nil {
 		w.t.Fatalf("set up Git sync: %v", err)
 	}
+}
+
+// conversations ingests a support conversation and analyses it, giving
+// the organization a conversation, an issue and a cluster.
+func (w *world) conversations(o *orgFx) {
+	t := w.t
+	t.Helper()
+	w.do(o.admin.Token, "POST", "/v1/orgs/"+o.org.ID+"/conversations", map[string]any{"id": "fixture-1", "subject": "Export broken",
+		"parts": []any{map[string]any{"type": "message", "role": "user", "body": "Exporting to PDF fails with a blank page."}}}, 204)
+	ctx := jobs.NewContext(context.Background(), w.e.Client(), nil)
+	if _, _, err := w.e.Server.Resolver().Conversations.AnalyseBatch(ctx, o.org.ID, 10); err != nil {
+		t.Fatalf("analyse: %v", err)
+	}
+	is, err := w.e.Client().ConversationIssue.Query().Where(conversationissue.OrganizationID(o.org.ID)).Only(ctx)
+	if err != nil || is.ClusterID == nil {
+		t.Fatalf("the fixture's issue: %v %v", is, err)
+	}
+	o.ids["conversationId"], o.ids["issueId"], o.ids["clusterId"] = is.ConversationID, is.ID, *is.ClusterID
+	for _, k := range []string{"conversationId", "issueId", "clusterId"} {
+		o.own[o.ids[k]] = true
+	}
+}
+
+// translation creates a translation of ids' spaceId into French.
+func (w *world) translation(o *orgFx, ids map[string]string) string {
+	return w.create(o.admin.Token, "/v1/orgs/"+o.org.ID+"/translations", map[string]any{
+		"source": map[string]any{"space": ids["spaceId"], "language": "en"}, "language": "fr"})
 }
 
 // member adds a user with a token to the organization.
@@ -239,6 +270,8 @@ func (w *world) fresh(params []string) map[string]string {
 		return w.create(tok, "/v1/orgs/"+o.org.ID+"/spaces", map[string]any{"title": title})
 	}
 	switch {
+	case has["translationId"]:
+		ids["translationId"] = w.translation(o, ids)
 	case has["siteId"]:
 		ids["spaceId"], ids["space2"], ids["spare"] = newSpace(), newSpace(), newSpace()
 		w.site(o, ids)

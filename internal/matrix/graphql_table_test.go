@@ -115,6 +115,22 @@ var gqlRules = map[string]rule{
 	"Mutation.updateSiteShareLink": needs(creator).
 		with(args("site", "siteId", "id", "shareLinkId", "input", map[string]any{"name": "Link"})),
 	"Mutation.deleteSiteShareLink": needs(creator).spoils("siteId").with(args("site", "siteId", "id", "shareLinkId")),
+
+	"Query.conversation":               readers.with(args("id", "conversationId")),
+	"Query.conversationIssue":          readers.with(args("id", "issueId")),
+	"Query.conversationsIssuesCluster": readers.with(args("id", "clusterId")),
+	"Mutation.ingestConversation": inOrg(admin).with(args("organization", "organizationId", "conversations", []any{map[string]any{
+		"id": "fixture-1", "subject": "Export broken", "parts": []any{map[string]any{"role": "user", "body": "Exporting to PDF fails with a blank page."}}}})),
+	"Mutation.updateConversationsIssuesCluster": needs(editor).with(args("id", "clusterId", "muted", false)),
+
+	"Query.translation": readers.with(args("id", "translationId")),
+	"Mutation.createTranslation": inOrg(creator).with(func(ids map[string]string) any {
+		return map[string]any{"input": map[string]any{"organization": ids["organizationId"],
+			"source": map[string]any{"space": ids["spaceId"], "language": "en"}, "language": "de"}}
+	}),
+	"Mutation.updateTranslation": needs(creator).with(args("id", "translationId", "instructions", emptyDoc)),
+	"Mutation.deleteTranslation": needs(creator).spoils("translationId").with(args("id", "translationId")),
+	"Mutation.runTranslation":    needs(creator).with(args("id", "translationId")),
 }
 
 // args builds arguments from pairs: a name and either the fixture key of

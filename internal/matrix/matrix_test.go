@@ -4,12 +4,25 @@ import (
 	"testing"
 
 	"quire/internal/testenv"
+	"quire/internal/translate"
+	"quire/internal/translate/fakelt"
 )
+
+// forEachDB runs fn on each database, with a server that may run
+// translations (a LibreTranslate fake of the test's own).
+func forEachDB(t *testing.T, fn func(t *testing.T, e *testenv.Env)) {
+	for _, b := range testenv.Backends {
+		t.Run(b, func(t *testing.T) {
+			lt := fakelt.Start(t)
+			fn(t, testenv.NewWith(t, b, testenv.Options{Translator: translate.NewLibreTranslate(lt.URL, "")}))
+		})
+	}
+}
 
 // TestAuthorizationMatrix asks every REST route and every GraphQL root
 // field and mutation as every caller, against one fixture per database.
 func TestAuthorizationMatrix(t *testing.T) {
-	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+	forEachDB(t, func(t *testing.T, e *testenv.Env) {
 		w := newWorld(t, e)
 		for _, part := range []struct {
 			name string

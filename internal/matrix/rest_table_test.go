@@ -125,7 +125,33 @@ var restRules = map[string]rule{
 	"PUT " + sitePath + "/adaptive-schema": needs(creator).
 		with(fixed(map[string]any{"jsonSchema": adaptiveSchema})),
 	site + "/adaptive-schema/template-conditions": readers,
+
+	// Conversations: reading needs a role (a guest's lists are empty),
+	// ingesting admin, muting edit.
+	"POST /orgs/{organizationId}/conversations": inOrg(admin).status(204).with(fixed(map[string]any{"id": "fixture-1", "subject": "Export broken",
+		"parts": []any{map[string]any{"type": "message", "role": "user", "body": "Exporting to PDF fails with a blank page."}}})),
+	"GET /orgs/{organizationId}/conversations":                        members,
+	"GET /orgs/{organizationId}/conversations/{conversationId}":       readers,
+	"GET /orgs/{organizationId}/conversations-issues":                 members,
+	"GET /orgs/{organizationId}/conversations-issues/{issueId}":       readers,
+	"GET /orgs/{organizationId}/conversations-clusters":               members,
+	"GET /orgs/{organizationId}/conversations-clusters/{clusterId}":   readers,
+	"PATCH /orgs/{organizationId}/conversations-clusters/{clusterId}": needs(editor).with(fixed(map[string]any{"muted": false})),
+
+	// Translations: seen by who may read the source space; changed by the
+	// create role.
+	"GET /orgs/{organizationId}/translations": members,
+	"POST /orgs/{organizationId}/translations": inOrg(creator).status(201).with(func(ids map[string]string) any {
+		return map[string]any{"source": map[string]any{"space": ids["spaceId"], "language": "en"}, "language": "de"}
+	}),
+	"GET /orgs/{organizationId}/translations/{translationId}":      readers,
+	"PUT /orgs/{organizationId}/translations/{translationId}":      needs(creator).with(fixed(map[string]any{"instructions": emptyDoc})),
+	"DELETE /orgs/{organizationId}/translations/{translationId}":   needs(creator).status(205).spoils(),
+	"POST /orgs/{organizationId}/translations/{translationId}/run": needs(creator).status(204),
 }
+
+// emptyDoc is a document with nothing in it.
+var emptyDoc = map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}
 
 // The site routes' common prefix, and as a GET key.
 const (

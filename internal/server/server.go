@@ -35,6 +35,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
 	"quire/internal/requestid"
+	"quire/internal/translate"
 	"quire/rest"
 )
 
@@ -72,6 +73,9 @@ type Config struct {
 	// of a GraphQL multipart request (see serveWithDeadline); zero means
 	// DefaultRequestTimeout and DefaultUploadTimeout.
 	RequestTimeout, UploadTimeout time.Duration
+	// Translator translates the pages of translation runs of the engines
+	// the server builds (nil: runs are refused).
+	Translator translate.Provider
 }
 
 // Server is Quire's HTTP handler.
@@ -105,7 +109,7 @@ func NewServer(cfg Config) *Server {
 		if cfg.Jobs.Metrics == nil {
 			cfg.Jobs.Metrics = cfg.Metrics
 		}
-		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git})
+		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git, Translator: cfg.Translator})
 	}
 	r := eng.Resolver
 	dl := eng.Downloads

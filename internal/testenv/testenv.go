@@ -23,6 +23,7 @@ import (
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/testdb"
+	"quire/internal/translate"
 	"quire/internal/types"
 )
 
@@ -75,6 +76,8 @@ type Options struct {
 	JobRetryBase time.Duration
 	// Git configures Git import and export (file:// roots, limits).
 	Git gitsync.Config
+	// Translator translates translation runs (nil: runs are refused).
+	Translator translate.Provider
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -161,7 +164,7 @@ func (e *Env) start(o Options) {
 	e.URL = e.HTTP.URL
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
 		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase},
-		Git: o.Git})
+		Git: o.Git, Translator: o.Translator})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }

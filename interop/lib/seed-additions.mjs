@@ -45,6 +45,47 @@ export const SEED_ADDITIONS = [
 		property: 'suggestions',
 		definition: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 3, maxLength: 64 } },
 	},
+	{
+		// Seed, "Conversations": issues cluster "`muted` (boolean; muted for
+		// change request creation)".
+		schema: ['ConversationsIssuesCluster'],
+		property: 'muted',
+		definition: { type: 'boolean' },
+	},
+	...['ConversationsIssuesCluster', 'Conversation', 'ConversationIssue'].map((name) => ({
+		// Seed, "Conversations": "`impact` (`low`: minor friction; `medium`:
+		// ...; `high`: ...)" on clusters, conversations and issues.
+		schema: [name],
+		property: 'impact',
+		definition: { type: 'string', enum: ['low', 'medium', 'high'] },
+	})),
+	{
+		// Seed, "Conversations": conversation issue "`details` (Document)".
+		schema: ['ConversationIssue'],
+		property: 'details',
+		definition: { $ref: '#/components/schemas/JSONDocument' },
+	},
+];
+
+// Seed changes: where the seeds give a field of the reference another
+// shape, or leave out a field the reference requires (GAPS.md §0: the
+// seeds describe the conversations API in a newer shape than 0.146.0).
+// Each entry replaces a declared property's definition, or makes declared
+// required properties optional; it throws when the target is missing.
+export const SEED_CHANGES = [
+	{
+		// Seed, "Conversations": "Issues cluster (object = issues-cluster):
+		// ... `summary` (Document)". 0.146.0 declares a string.
+		schema: ['ConversationsIssuesCluster'],
+		replace: 'summary',
+		definition: { $ref: '#/components/schemas/JSONDocument' },
+	},
+	{
+		// Seed, "Conversations": "`stats {issues, conversations}`". 0.146.0
+		// also requires the counts of tasks, which the seeds do not have.
+		schema: ['ConversationsIssuesCluster', 'properties', 'stats'],
+		optional: ['tasksTotal', 'tasksBacklog', 'tasksStarted', 'tasksCompleted', 'tasksCancelled'],
+	},
 ];
 
 // Seed renames: properties the seeds name otherwise than the reference
@@ -88,6 +129,22 @@ export function declareSeedAdditions(doc) {
 		target.properties[to] = target.properties[from];
 		delete target.properties[from];
 		if (Array.isArray(target.required)) target.required = target.required.map((r) => (r === from ? to : r));
+	}
+	for (const { schema, replace, definition, optional } of SEED_CHANGES) {
+		let target = doc.components.schemas;
+		for (const key of schema) target = target?.[key];
+		const where = `components.schemas.${schema.join('.')}`;
+		if (!target || typeof target !== 'object' || !target.properties) {
+			throw new Error(`seed change: ${where} is not an object schema with properties in the reference`);
+		}
+		if (replace) {
+			if (!(replace in target.properties)) throw new Error(`seed change: ${where} does not declare ${replace}`);
+			target.properties[replace] = definition;
+		}
+		for (const name of optional ?? []) {
+			if (!target.required?.includes(name)) throw new Error(`seed change: ${where} does not require ${name}`);
+			target.required = target.required.filter((r) => r !== name);
+		}
 	}
 	return doc;
 }

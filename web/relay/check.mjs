@@ -196,6 +196,24 @@ async function seed() {
       sp: space.id,
     })
   ).importGitRepository.id;
+  const translation = (
+    await data(`mutation($o: ID!, $sp: ID!) { createTranslation(input: {organization: $o, source: {space: $sp, language: en}, language: fr}) { id } }`, {
+      o: orgID,
+      sp: space.id,
+    })
+  ).createTranslation.id;
+  const conversation = (
+    await data(
+      `mutation($o: ID!) { ingestConversation(organization: $o, conversations: [{id: "relay", parts: [{role: user, body: "The PDF export fails."}]}]) { conversations { id } } }`,
+      { o: orgID },
+    )
+  ).ingestConversation.conversations[0].id;
+  // The issue and its cluster come from the analysis, a background job.
+  let issue;
+  for (let i = 0; i < 100 && !issue; i++) {
+    issue = (await data(`query($id: ID!) { conversation(id: $id) { issues { id cluster { id } } } }`, { id: conversation })).conversation.issues[0];
+    if (!issue) await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     Organization: orgID,
     User: userID,
@@ -209,5 +227,9 @@ async function seed() {
     SiteShareLink: link,
     ChangeRequest: cr,
     Job: job,
+    Translation: translation,
+    Conversation: conversation,
+    ConversationIssue: issue?.id,
+    ConversationsIssuesCluster: issue?.cluster?.id,
   };
 }
