@@ -1,9 +1,11 @@
 package conversations_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"quire/internal/testenv"
 )
@@ -152,7 +154,11 @@ func TestIngestionRules(t *testing.T) {
 // conversations).
 func TestListStatements(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
-		measure := func(n int) []int64 {
+		// Both organizations are analysed first, then the runner stops: a
+		// running queue's own statements (polling, completing jobs) would
+		// count in the measurements.
+		runner := e.StartJobs()
+		seed := func(n int) func() []int64 {
 			org := e.Org(fmt.Sprint("Org ", n))
 			au, atok := e.User(fmt.Sprintf("admin%d@acme.test", n))
 			ru, rtok := e.User(fmt.Sprintf("reader%d@acme.test", n))
@@ -171,31 +177,38 @@ func TestListStatements(t *testing.T) {
 			}
 			e.Do(tm.Admin.Token, "POST", "/v1/orgs/"+tm.Org.ID+"/conversations", batch)
 			analysedOnce(t, e, tm.Org.ID)
-			var out []int64
-			for _, path := range []string{"/conversations", "/conversations-issues", "/conversations-clusters"} {
-				before := e.Statements()
-				r := e.Do(tm.Reader.Token, "GET", "/v1/orgs/"+tm.Org.ID+path, nil)
-				if r.Status != 200 {
-					t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+			return func() []int64 {
+				var out []int64
+				for _, path := range []string{"/conversations", "/conversations-issues", "/conversations-clusters"} {
+					before := e.Statements()
+					r := e.Do(tm.Reader.Token, "GET", "/v1/orgs/"+tm.Org.ID+path, nil)
+					if r.Status != 200 {
+						t.Fatalf("%s: %d %s", path, r.Status, r.Body)
+					}
+					out = append(out, e.Statements()-before)
 				}
-				out = append(out, e.Statements()-before)
-			}
-			for _, q := range []string{
-				`query($o: ID!) { organization(id: $o) { conversations { nodes { id issues { id cluster { id label } conversation { id } } } } } }`,
-				`query($o: ID!) { organization(id: $o) { conversationsIssues { nodes { id conversation { id } cluster { id } } } } }`,
-				`query($o: ID!) { organization(id: $o) { conversationsIssuesClusters { nodes { id label stats { issues } } } } }`,
-			} {
-				before := e.Statements()
-				g := e.GraphQL(tm.Reader.Token, q, map[string]any{"o": tm.Org.ID})
-				if g.Code() != "" {
-					t.Fatalf("graphql: %s", g.Raw)
+				for _, q := range []string{
+					`query($o: ID!) { organization(id: $o) { conversations { nodes { id issues { id cluster { id label } conversation { id } } } } } }`,
+					`query($o: ID!) { organization(id: $o) { conversationsIssues { nodes { id conversation { id } cluster { id } } } } }`,
+					`query($o: ID!) { organization(id: $o) { conversationsIssuesClusters { nodes { id label stats { issues } } } } }`,
+				} {
+					before := e.Statements()
+					g := e.GraphQL(tm.Reader.Token, q, map[string]any{"o": tm.Org.ID})
+					if g.Code() != "" {
+						t.Fatalf("graphql: %s", g.Raw)
+					}
+					out = append(out, e.Statements()-before)
 				}
-				out = append(out, e.Statements()-before)
+				return out
 			}
-			return out
 		}
-		e.StartJobs()
-		small, big := measure(2), measure(20)
+		measureSmall, measureBig := seed(2), seed(20)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := runner.Stop(ctx); err != nil {
+			t.Fatalf("stop jobs: %v", err)
+		}
+		small, big := measureSmall(), measureBig()
 		for i := range small {
 			if small[i] != big[i] {
 				t.Errorf("statements of list %d: %d for 2 items, %d for 20", i, small[i], big[i])
