@@ -47,6 +47,8 @@ type ChangeRequest struct {
 	MergedAt *time.Time `json:"merged_at,omitempty"`
 	// Contributors holds the value of the "contributors" field.
 	Contributors []string `json:"contributors,omitempty"`
+	// Comments holds the value of the "comments" field.
+	Comments int `json:"comments,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.
 	Edges        ChangeRequestEdges `json:"edges"`
@@ -57,9 +59,15 @@ type ChangeRequest struct {
 type ChangeRequestEdges struct {
 	// Space holds the value of the space edge.
 	Space *Space `json:"space,omitempty"`
+	// CommentList holds the value of the comment_list edge.
+	CommentList []*Comment `json:"comment_list,omitempty"`
+	// Reviews holds the value of the reviews edge.
+	Reviews []*ChangeRequestReview `json:"reviews,omitempty"`
+	// RequestedReviewers holds the value of the requested_reviewers edge.
+	RequestedReviewers []*ChangeRequestReviewer `json:"requested_reviewers,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [4]bool
 }
 
 // SpaceOrErr returns the Space value or an error if the edge
@@ -73,6 +81,33 @@ func (e ChangeRequestEdges) SpaceOrErr() (*Space, error) {
 	return nil, &NotLoadedError{edge: "space"}
 }
 
+// CommentListOrErr returns the CommentList value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) CommentListOrErr() ([]*Comment, error) {
+	if e.loadedTypes[1] {
+		return e.CommentList, nil
+	}
+	return nil, &NotLoadedError{edge: "comment_list"}
+}
+
+// ReviewsOrErr returns the Reviews value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) ReviewsOrErr() ([]*ChangeRequestReview, error) {
+	if e.loadedTypes[2] {
+		return e.Reviews, nil
+	}
+	return nil, &NotLoadedError{edge: "reviews"}
+}
+
+// RequestedReviewersOrErr returns the RequestedReviewers value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) RequestedReviewersOrErr() ([]*ChangeRequestReviewer, error) {
+	if e.loadedTypes[3] {
+		return e.RequestedReviewers, nil
+	}
+	return nil, &NotLoadedError{edge: "requested_reviewers"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -80,7 +115,7 @@ func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case changerequest.FieldContributors:
 			values[i] = new([]byte)
-		case changerequest.FieldNumber:
+		case changerequest.FieldNumber, changerequest.FieldComments:
 			values[i] = new(sql.NullInt64)
 		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldSubject, changerequest.FieldDescription, changerequest.FieldStatus, changerequest.FieldCreatedBy, changerequest.FieldRevisionInitial, changerequest.FieldRevisionID, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged:
 			values[i] = new(sql.NullString)
@@ -197,6 +232,12 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field contributors: %w", err)
 				}
 			}
+		case changerequest.FieldComments:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field comments", values[i])
+			} else if value.Valid {
+				_m.Comments = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -213,6 +254,21 @@ func (_m *ChangeRequest) Value(name string) (ent.Value, error) {
 // QuerySpace queries the "space" edge of the ChangeRequest entity.
 func (_m *ChangeRequest) QuerySpace() *SpaceQuery {
 	return NewChangeRequestClient(_m.config).QuerySpace(_m)
+}
+
+// QueryCommentList queries the "comment_list" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryCommentList() *CommentQuery {
+	return NewChangeRequestClient(_m.config).QueryCommentList(_m)
+}
+
+// QueryReviews queries the "reviews" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryReviews() *ChangeRequestReviewQuery {
+	return NewChangeRequestClient(_m.config).QueryReviews(_m)
+}
+
+// QueryRequestedReviewers queries the "requested_reviewers" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryRequestedReviewers() *ChangeRequestReviewerQuery {
+	return NewChangeRequestClient(_m.config).QueryRequestedReviewers(_m)
 }
 
 // Update returns a builder for updating this ChangeRequest.
@@ -287,6 +343,9 @@ func (_m *ChangeRequest) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("contributors=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Contributors))
+	builder.WriteString(", ")
+	builder.WriteString("comments=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Comments))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -54,8 +54,7 @@ func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeReques
 
 // Comments is the resolver for the comments field.
 func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
-	// Quire has no comments on change requests yet.
-	return 0, nil
+	return obj.Comments, nil
 }
 
 // Outdated is the resolver for the outdated field.
@@ -280,8 +279,8 @@ func (r *mutationResolver) ApplyTemplate(ctx context.Context, input model.ApplyT
 }
 
 // ChangeRequests is the resolver for the changeRequests field.
-func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
-	items, err := r.organizationChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string) (*model.ChangeRequestConnection, error) {
+	items, err := r.organizationChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy, requestedReviewer))
 	if err != nil {
 		return nil, err
 	}
@@ -305,11 +304,11 @@ func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id *s
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
-func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy) (*model.ChangeRequestConnection, error) {
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string) (*model.ChangeRequestConnection, error) {
 	if _, err := r.contentSpace(ctx, obj.ID, types.RoleRead); err != nil {
 		return nil, err
 	}
-	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy))
+	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, changeRequestFilter(status, creator, contributor, orderBy, requestedReviewer))
 	if err != nil {
 		return nil, err
 	}

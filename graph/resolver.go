@@ -7,8 +7,10 @@ package graph
 
 import (
 	"quire/internal/catalog"
+	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/jobs"
+	"quire/internal/reviews"
 	"quire/internal/sites"
 )
 
@@ -25,4 +27,8 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// Comments is the discussions engine: comments, replies, reactions.
+	Comments *comments.Service
+	// Reviews is the change request reviews engine.
+	Reviews *reviews.Service
 }

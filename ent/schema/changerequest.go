@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -40,6 +41,8 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.Time("merged_at").Optional().Nillable(),
 		// Ids of the users who made edits, in order of first edit.
 		field.JSON("contributors", []string{}).Optional(),
+		// Open comments, kept in the transaction of each comment's write.
+		field.Int("comments").Default(0),
 	}
 }
 
@@ -47,6 +50,9 @@ func (ChangeRequest) Fields() []ent.Field {
 func (ChangeRequest) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("space", Space.Type).Ref("change_request_list").Field("space_id").Unique().Required().Immutable(),
+		edge.To("comment_list", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("reviews", ChangeRequestReview.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("requested_reviewers", ChangeRequestReviewer.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

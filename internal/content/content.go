@@ -119,6 +119,10 @@ type Service struct {
 	PublicURL string
 	// Spaces tells who may see a space and what they may do with it.
 	Spaces Spaces
+	// Reviews checks the merge rules about reviews and knows who is asked
+	// to review what; without it those rules are not enforced and no
+	// change request asks anyone for a review.
+	Reviews Reviews
 }
 
 // New returns a Service over client that asks spaces who may see a space.

@@ -36,6 +36,10 @@ const (
 	ChangeRequest Kind = 'Q'
 	// Background jobs (internal/jobs).
 	Job Kind = 'J'
+	// Discussions (internal/comments) and reviews (internal/reviews).
+	Comment      Kind = 'K'
+	CommentReply Kind = 'k'
+	Review       Kind = 'N'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -72,7 +76,7 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest, Job:
+		Page, PageVersion, File, FileVersion, ChangeRequest, Job, Comment, CommentReply, Review:
 		return k, true
 	}
 	return 0, false
