@@ -29,7 +29,9 @@ func setup(t *testing.T, e *testenv.Env) (*testenv.Team, string, string) {
 	return team, space, r.JSON()["id"].(string)
 }
 
-func body(text string) map[string]any { return map[string]any{"body": map[string]any{"markdown": text}} }
+func body(text string) map[string]any {
+	return map[string]any{"body": map[string]any{"markdown": text}}
+}
 
 // parallel runs f n times at once.
 func parallel(n int, f func(i int)) {
@@ -95,7 +97,9 @@ func TestCountersUnderConcurrency(t *testing.T) {
 				t.Fatalf("%s: the counter says %v open comments, the list %v", where.base, got, l["count"])
 			}
 			// Reopened twice at once: counted once more.
-			parallel(4, func(i int) { e.Do(team.Editor.Token, "PUT", where.base+"/"+ids[i/2], map[string]any{"resolved": false}) })
+			parallel(4, func(i int) {
+				e.Do(team.Editor.Token, "PUT", where.base+"/"+ids[i/2], map[string]any{"resolved": false})
+			})
 			l = e.Do(team.Reader.Token, "GET", where.base+"?status=open&limit=100", nil).JSON()
 			if got := count(t, e, team.Reader.Token, where.counter, "comments"); got != l["count"].(float64) {
 				t.Fatalf("%s: after reopening, the counter says %v, the list %v", where.base, got, l["count"])
@@ -122,7 +126,9 @@ func TestCountersUnderConcurrency(t *testing.T) {
 			}
 
 			// One user's reaction sent many times at once is one reaction.
-			parallel(8, func(i int) { e.Do(team.Editor.Token, "PUT", thread, map[string]any{"addedReactions": []string{"👍"}}) })
+			parallel(8, func(i int) {
+				e.Do(team.Editor.Token, "PUT", thread, map[string]any{"addedReactions": []string{"👍"}})
+			})
 			c = e.Do(team.Reader.Token, "GET", thread, nil).JSON()
 			if rs := c["reactions"].([]any); len(rs) != 1 || testenv.Path(rs, 0, "count") != float64(1) {
 				t.Fatalf("reactions: %v", rs)
