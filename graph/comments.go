@@ -180,20 +180,24 @@ func (r *Resolver) WarmComments(ctx context.Context, cs []*ent.Comment, rs []*en
 	if len(ids) == 0 {
 		return
 	}
-	l.Comments.Body.Fetch(ctx, ids)
-	reactions, _ := l.Comments.ReactionsOf.Fetch(ctx, ids)
-	for _, list := range reactions {
-		for _, re := range list {
-			users = append(users, re.UserID)
+	// Bodies and reactions a kind at a time; reading reactions reads
+	// their users too.
+	var cids, rids []string
+	for _, id := range ids {
+		if loaders.IsReply(id) {
+			rids = append(rids, id)
+		} else {
+			cids = append(cids, id)
+		}
+	}
+	for _, kind := range [][]string{cids, rids} {
+		if len(kind) > 0 {
+			l.Comments.Body(kind[0]).Fetch(ctx, kind)
+			l.Comments.Reactions(kind[0]).Fetch(ctx, kind)
 		}
 	}
 	if len(withReplies) > 0 {
-		repliers, _ := l.Comments.RepliersOf.Fetch(ctx, withReplies)
-		for _, list := range repliers {
-			for _, rc := range list {
-				users = append(users, rc.UserID)
-			}
-		}
+		l.Comments.RepliersOf.Fetch(ctx, withReplies)
 	}
 	l.UserByID.Fetch(ctx, nonEmptyIDs(users))
 }

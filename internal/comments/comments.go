@@ -200,15 +200,19 @@ func (s *Service) space(ctx context.Context, id string) (*ent.Space, types.Role,
 	return s.Spaces.Space(ctx, id)
 }
 
-// scopeFor checks that the caller may see a scope and that its change
-// request is in its space; it returns the caller's level.
+// scopeFor checks that the caller may see a scope and returns the
+// caller's level. Writes (fresh) read the scope's change request and check
+// that it is in the space (their scope comes from ids a caller sent);
+// reads take a scope made of a change request the caller holds
+// (ChangeRequestScope), and read nothing more than the space, so that the
+// discussions of a list's change requests wait on one batch.
 // Errors: NotFound.
-func (s *Service) scopeFor(ctx context.Context, sc Scope) (*ent.Space, *ent.ChangeRequest, types.Role, error) {
+func (s *Service) scopeFor(ctx context.Context, sc Scope, fresh bool) (*ent.Space, *ent.ChangeRequest, types.Role, error) {
 	sp, level, err := s.space(ctx, sc.SpaceID)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if sc.ChangeRequestID == "" {
+	if sc.ChangeRequestID == "" || !fresh {
 		return sp, nil, level, nil
 	}
 	cr, err := s.Content.ChangeRequest(ctx, sc.ChangeRequestID)
@@ -335,10 +339,18 @@ func forget(ctx context.Context, ids ...string) {
 		}
 		l.CommentByID.Clear(ctx, id)
 		l.ReplyByID.Clear(ctx, id)
-		l.Body.Clear(ctx, id)
-		l.ReactionsOf.Clear(ctx, id)
+		l.Body(id).Clear(ctx, id)
+		l.Reactions(id).Clear(ctx, id)
 		l.RepliesByComment.Clear(ctx, id)
 		l.RepliersOf.Clear(ctx, id)
 		l.ChangeRequestByID.Clear(ctx, id)
 	}
+}
+
+// forgetScope drops a discussion's lists from the request's caches.
+func forgetScope(ctx context.Context, sc Scope) {
+	l := loaders.For(ctx).Comments
+	key := loaders.ScopeKey(sc.SpaceID, sc.ChangeRequestID)
+	l.ByScope.Clear(ctx, key)
+	l.RepliesByScope.Clear(ctx, key)
 }

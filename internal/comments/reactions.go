@@ -112,7 +112,7 @@ func (s *Service) react(ctx context.Context, c *ent.Client, t target, userID str
 // request's loaders (a batch of comments and replies per statement): each
 // emoji with its users, the emoji in the order of their first reaction.
 func Reactions(ctx context.Context, id string) ([]Reaction, error) {
-	rows, err := loaders.For(ctx).Comments.ReactionsOf.Load(ctx, id)()
+	rows, err := loaders.For(ctx).Comments.Reactions(id).Load(ctx, id)()
 	if err != nil {
 		return nil, err
 	}

@@ -8,10 +8,7 @@ import (
 	"time"
 
 	"quire/ent"
-	"quire/ent/comment"
-	"quire/ent/commentreply"
 	"quire/internal/apierr"
-	"quire/internal/authz"
 	"quire/internal/loaders"
 	"quire/internal/pagination"
 )
@@ -26,18 +23,6 @@ type Filter struct {
 	TargetPage string
 	// Authors keeps the comments posted by these users.
 	Authors []string
-}
-
-// Lists carry every column but the bodies, which are read for the page
-// shown (loaders.Comments.Body), so that a list costs memory in its number
-// of comments, not in what they say.
-var (
-	commentColumns = without(comment.Columns, comment.FieldBody)
-	replyColumns   = without(commentreply.Columns, commentreply.FieldBody)
-)
-
-func without(cols []string, drop string) []string {
-	return slices.DeleteFunc(slices.Clone(cols), func(c string) bool { return c == drop })
 }
 
 // Get reads a comment of a space the caller may read.
@@ -75,7 +60,7 @@ func notFound(what, id string) error {
 // ordered; the caller pages through them with CommentCursor(f.Order).
 // Errors: NotFound, BadRequest (filter).
 func (s *Service) List(ctx context.Context, sc Scope, f Filter) ([]*ent.Comment, error) {
-	if _, _, _, err := s.scopeFor(ctx, sc); err != nil {
+	if _, _, _, err := s.scopeFor(ctx, sc, false); err != nil {
 		return nil, err
 	}
 	switch f.Order {
@@ -83,31 +68,33 @@ func (s *Service) List(ctx context.Context, sc Scope, f Filter) ([]*ent.Comment,
 	default:
 		return nil, apierr.Invalid("order", "order must be asc or desc")
 	}
-	q := s.Client.Comment.Query().Where(comment.SpaceID(sc.SpaceID))
-	if sc.ChangeRequestID == "" {
-		q.Where(comment.ChangeRequestIDIsNil())
-	} else {
-		q.Where(comment.ChangeRequestID(sc.ChangeRequestID))
-	}
 	switch f.Status {
-	case "", "all":
-	case StatusOpen, StatusResolved:
-		q.Where(comment.Status(f.Status))
+	case "", "all", StatusOpen, StatusResolved:
 	default:
 		return nil, apierr.Invalid("status", "status must be all, open or resolved")
-	}
-	if f.TargetPage != "" {
-		q.Where(comment.PageID(f.TargetPage))
 	}
 	if len(f.Authors) > MaxAuthors {
 		return nil, apierr.Invalid("authors", "authors: must have at most %d items", MaxAuthors)
 	}
-	if len(f.Authors) > 0 {
-		q.Where(comment.PostedByIn(f.Authors...))
-	}
-	list, err := q.Select(commentColumns...).All(ctx)
+	// The discussions of sibling objects (the change requests of a list)
+	// are read in one batch; the filters apply to the rows read.
+	all, err := loaders.For(ctx).Comments.ByScope.Load(ctx, loaders.ScopeKey(sc.SpaceID, sc.ChangeRequestID))()
 	if err != nil {
-		return nil, fmt.Errorf("list comments: %w", err)
+		return nil, err
+	}
+	authors := map[string]bool{}
+	for _, a := range f.Authors {
+		authors[a] = true
+	}
+	list := make([]*ent.Comment, 0, len(all))
+	for _, c := range all {
+		switch {
+		case f.Status != "" && f.Status != "all" && c.Status != f.Status:
+		case f.TargetPage != "" && (c.PageID == nil || *c.PageID != f.TargetPage):
+		case len(authors) > 0 && !authors[c.PostedBy]:
+		default:
+			list = append(list, c)
+		}
 	}
 	key := CommentCursor(f.Order)
 	slices.SortFunc(list, func(a, b *ent.Comment) int { return key(a).Compare(key(b)) })
@@ -196,46 +183,40 @@ func (s *Service) permissions(ctx context.Context, spaceID, author string) (Perm
 // first post; the caller pages through them with CommenterCursor.
 // Errors: NotFound.
 func (s *Service) Commenters(ctx context.Context, sc Scope) ([]*Commenter, error) {
-	sp, _, _, err := s.scopeFor(ctx, sc)
+	sp, _, _, err := s.scopeFor(ctx, sc, false)
 	if err != nil {
 		return nil, err
 	}
-	// Every post's author and time, not an aggregate: SQLite answers an
-	// aggregate of times as text, which does not order as times do.
 	first := map[string]time.Time{}
-	cq := s.Client.Comment.Query().Where(comment.SpaceID(sc.SpaceID))
-	rq := s.Client.CommentReply.Query().Where(commentreply.SpaceID(sc.SpaceID))
-	if sc.ChangeRequestID == "" {
-		cq.Where(comment.ChangeRequestIDIsNil())
-		rq.Where(commentreply.ChangeRequestIDIsNil())
-	} else {
-		cq.Where(comment.ChangeRequestID(sc.ChangeRequestID))
-		rq.Where(commentreply.ChangeRequestID(sc.ChangeRequestID))
-	}
 	see := func(user string, at time.Time) {
 		if f, ok := first[user]; !ok || at.Before(f) {
 			first[user] = at
 		}
 	}
-	cs, err := cq.Select(comment.FieldPostedBy, comment.FieldPostedAt).All(ctx)
+	l := loaders.For(ctx).Comments
+	key := loaders.ScopeKey(sc.SpaceID, sc.ChangeRequestID)
+	cs, rs := l.ByScope.Load(ctx, key), l.RepliesByScope.Load(ctx, key)
+	comments, err := cs()
 	if err != nil {
-		return nil, fmt.Errorf("list commenters: %w", err)
+		return nil, err
 	}
-	for _, c := range cs {
+	replies, err := rs()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range comments {
 		see(c.PostedBy, c.PostedAt)
 	}
-	rs, err := rq.Select(commentreply.FieldPostedBy, commentreply.FieldPostedAt).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list repliers: %w", err)
-	}
-	for _, r := range rs {
+	for _, r := range replies {
 		see(r.PostedBy, r.PostedAt)
 	}
 	keys := make([]string, 0, len(first))
 	for u := range first {
 		keys = append(keys, sp.OrganizationID+"/"+u)
 	}
-	members, errs := loaders.For(ctx).MemberByOrgUser.Fetch(ctx, keys)
+	// Queued, not fetched: the commenters of sibling objects share a batch,
+	// which reads their users too.
+	members, errs := loaders.LoadAll(ctx, loaders.For(ctx).Comments.Commenters, keys)
 	out := make([]*Commenter, 0, len(members))
 	for i, m := range members {
 		if errs != nil && errs[i] != nil {
@@ -262,24 +243,11 @@ func CommenterCursor(c *Commenter) pagination.Cursor {
 	return timeCursor(c.First.UnixNano(), "asc", c.Member.UserID)
 }
 
-// WarmBodies reads, in one statement per kind, the bodies of the comments
-// and replies of a page of a list, so that presenting them reads the
-// request's cache.
-func WarmBodies(ctx context.Context, ids []string) {
-	loaders.For(ctx).Comments.Body.Fetch(ctx, ids)
-}
-
 // BodyOf is the stored body of a comment or reply: the one it carries, or,
 // for one read from a list, the request's loaders'.
 func BodyOf(ctx context.Context, id, carried string) (string, error) {
 	if carried != "" {
 		return carried, nil
 	}
-	return loaders.For(ctx).Comments.Body.Load(ctx, id)()
-}
-
-// ReadableSpaces reports whether the caller may read the space (warming
-// the levels of the spaces above for later reads).
-func ReadableSpaces(ctx context.Context, spaces []*ent.Space) error {
-	return authz.WarmSpaces(ctx, spaces)
+	return loaders.For(ctx).Comments.Body(id).Load(ctx, id)()
 }

@@ -75,6 +75,7 @@ func (s *Service) PostReply(ctx context.Context, commentID string, b Body) (*ent
 		return s.notify(ctx, tx, ev)
 	})
 	forget(ctx, commentID)
+	forgetScope(ctx, scopeOf(cur))
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +171,8 @@ func (s *Service) UpdateReply(ctx context.Context, id string, in UpdateReply) (*
 		}
 		return nil
 	})
-	forget(ctx, id, cur.CommentID)
+	forget(ctx, id, cur.CommentID, orEmpty(cur.ChangeRequestID))
+	forgetScope(ctx, Scope{SpaceID: cur.SpaceID, ChangeRequestID: orEmpty(cur.ChangeRequestID)})
 	if err != nil {
 		return nil, err
 	}
@@ -246,6 +248,7 @@ func (s *Service) deleteReply(ctx context.Context, cur *ent.CommentReply) (bool,
 		return s.notify(ctx, tx, ev)
 	})
 	forget(ctx, cur.ID, cur.CommentID)
+	forgetScope(ctx, Scope{SpaceID: cur.SpaceID, ChangeRequestID: orEmpty(cur.ChangeRequestID)})
 	return deleted, err
 }
 
@@ -261,4 +264,11 @@ func Repliers(ctx context.Context, commentID string) ([]Replier, error) {
 		out[i] = Replier{UserID: r.UserID, Count: r.Count, UpdatedAt: r.UpdatedAt}
 	}
 	return out, nil
+}
+
+func orEmpty(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

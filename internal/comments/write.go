@@ -42,7 +42,7 @@ type Update struct {
 // Errors: NotFound, Forbidden, BadRequest, PreconditionFailed (deleted
 // space).
 func (s *Service) Post(ctx context.Context, sc Scope, in Post) (*ent.Comment, error) {
-	sp, cr, level, err := s.scopeFor(ctx, sc)
+	sp, cr, level, err := s.scopeFor(ctx, sc, true)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +102,7 @@ func (s *Service) Post(ctx context.Context, sc Scope, in Post) (*ent.Comment, er
 		return s.notify(ctx, tx, eventOf(CommentPosted, out))
 	})
 	forget(ctx, sc.ChangeRequestID)
+	forgetScope(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +128,8 @@ func (s *Service) PostReviewComment(ctx context.Context, tx *ent.Tx, cr *ent.Cha
 	if err := count(ctx, c, ChangeRequestScope(cr), nil, 1); err != nil {
 		return nil, err
 	}
+	forget(ctx, cr.ID)
+	forgetScope(ctx, ChangeRequestScope(cr))
 	return out, s.notify(ctx, tx, eventOf(CommentPosted, out))
 }
 
@@ -254,6 +257,7 @@ func (s *Service) Update(ctx context.Context, id string, in Update) (*ent.Commen
 		return nil
 	})
 	forget(ctx, id, scopeOf(cur).ChangeRequestID)
+	forgetScope(ctx, scopeOf(cur))
 	if err != nil {
 		return nil, err
 	}
@@ -358,5 +362,6 @@ func (s *Service) delete(ctx context.Context, cur *ent.Comment) (bool, error) {
 		return s.notify(ctx, tx, eventOf(CommentDeleted, cm))
 	})
 	forget(ctx, cur.ID, scopeOf(cur).ChangeRequestID)
+	forgetScope(ctx, scopeOf(cur))
 	return deleted, err
 }

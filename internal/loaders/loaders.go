@@ -90,7 +90,7 @@ func newLoaders(client *ent.Client, seq bool) *Loaders {
 		return client.Collection.Query().Where(collection.ParentIDIn(keys...)).All(ctx)
 	}, func(c *ent.Collection) string { return *c.ParentID }, "sub-collections", seq)
 	l.Sites = newSiteLoaders(client, seq)
-	l.Comments = newCommentLoaders(client, seq)
+	l.Comments = newCommentLoaders(client, l.UserByID, seq)
 	return l
 }
 

@@ -13,6 +13,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/document"
+	"quire/internal/loaders"
 	"quire/internal/types"
 )
 
@@ -30,15 +31,11 @@ type Request struct {
 // review, first asked first.
 // Errors: NotFound.
 func (s *Service) Requested(ctx context.Context, cr *ent.ChangeRequest) ([]*ent.ChangeRequestReviewer, error) {
-	if _, _, _, err := s.changeRequest(ctx, cr.ID); err != nil {
+	if err := s.readable(ctx, cr); err != nil {
 		return nil, err
 	}
-	list, err := s.Client.ChangeRequestReviewer.Query().Where(changerequestreviewer.ChangeRequestID(cr.ID)).
-		Order(changerequestreviewer.ByCreatedAt(), changerequestreviewer.ByUserID()).All(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list review requests: %w", err)
-	}
-	return list, nil
+	// Those of sibling change requests (a list's) are read in one batch.
+	return loaders.For(ctx).Comments.RequestsByChangeRequest.Load(ctx, cr.ID)()
 }
 
 // Request asks users for a review of a change request, and may change its
@@ -136,6 +133,7 @@ func (s *Service) Request(ctx context.Context, crID string, in Request) ([]*ent.
 		}
 		return nil
 	})
+	forget(ctx, crID)
 	if err != nil {
 		return nil, err
 	}
@@ -171,5 +169,6 @@ func (s *Service) RemoveRequest(ctx context.Context, crID, userID string) (bool,
 		removed = n > 0
 		return nil
 	})
+	forget(ctx, cr.ID)
 	return removed, err
 }

@@ -33,6 +33,7 @@ import (
 	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/db"
+	"quire/internal/loaders"
 	"quire/internal/types"
 )
 
@@ -104,6 +105,28 @@ func (s *Service) changeRequest(ctx context.Context, id string) (*ent.ChangeRequ
 		return nil, nil, "", err
 	}
 	return cr, sp, level, nil
+}
+
+// readable checks that the caller may read the space of a change request
+// it holds.
+// Errors: NotFound.
+func (s *Service) readable(ctx context.Context, cr *ent.ChangeRequest) error {
+	if _, _, err := s.Spaces.Space(ctx, cr.SpaceID); err != nil {
+		if apierr.CodeOf(err) == apierr.NotFound {
+			return apierr.NotFoundf("No matching change request found for id %q", cr.ID)
+		}
+		return err
+	}
+	return nil
+}
+
+// forget drops a change request, its reviews and its requests from the
+// request's caches after a write changed them.
+func forget(ctx context.Context, crID string) {
+	l := loaders.For(ctx).Comments
+	l.ReviewsByChangeRequest.Clear(ctx, crID)
+	l.RequestsByChangeRequest.Clear(ctx, crID)
+	l.ChangeRequestByID.Clear(ctx, crID)
 }
 
 // mayReview is the one decision of who may review a space: review rights

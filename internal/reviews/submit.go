@@ -13,6 +13,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/comments"
 	"quire/internal/ids"
+	"quire/internal/loaders"
 	"quire/internal/types"
 )
 
@@ -30,16 +31,20 @@ type Submit struct {
 // (true) or are not (false) outdated.
 // Errors: NotFound.
 func (s *Service) Reviews(ctx context.Context, cr *ent.ChangeRequest, outdated *bool) ([]*ent.ChangeRequestReview, error) {
-	if _, _, _, err := s.changeRequest(ctx, cr.ID); err != nil {
+	if err := s.readable(ctx, cr); err != nil {
 		return nil, err
 	}
-	q := s.Client.ChangeRequestReview.Query().Where(changerequestreview.ChangeRequestID(cr.ID))
-	if outdated != nil {
-		q.Where(changerequestreview.Outdated(*outdated))
-	}
-	list, err := q.Order(changerequestreview.ByCreatedAt(), changerequestreview.ByID()).All(ctx)
+	// The reviews of sibling change requests (a list's) are read in one
+	// batch.
+	all, err := loaders.For(ctx).Comments.ReviewsByChangeRequest.Load(ctx, cr.ID)()
 	if err != nil {
-		return nil, fmt.Errorf("list reviews: %w", err)
+		return nil, err
+	}
+	list := make([]*ent.ChangeRequestReview, 0, len(all))
+	for _, r := range all {
+		if outdated == nil || r.Outdated == *outdated {
+			list = append(list, r)
+		}
 	}
 	return list, nil
 }
@@ -150,6 +155,7 @@ func (s *Service) Submit(ctx context.Context, crID string, in Submit) (*ent.Chan
 		}
 		return nil
 	})
+	forget(ctx, crID)
 	if err != nil {
 		return nil, err
 	}
