@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"quire/ent"
@@ -30,8 +31,10 @@ func reviewCursor(r *ent.ChangeRequestReview) pagination.Cursor {
 	return pagination.Cursor{Key: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z"), ID: r.ID}
 }
 
+// requestCursor orders review requests as they were made: by time, then
+// by their sequence (requests made at once share a time).
 func requestCursor(r *ent.ChangeRequestReviewer) pagination.Cursor {
-	return pagination.Cursor{Key: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z"), ID: r.UserID}
+	return pagination.Cursor{Key: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z") + fmt.Sprintf("%020d", r.ID), ID: r.UserID}
 }
 
 func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdated *bool, args catalog.PageArgs) (*model.ChangeRequestReviewConnection, error) {

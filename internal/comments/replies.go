@@ -194,19 +194,6 @@ func (s *Service) DeleteReply(ctx context.Context, id string) (bool, error) {
 	return s.deleteReply(ctx, cur)
 }
 
-// DeleteReplyOf is DeleteReply of a reply of a comment: a reply of
-// another comment is not deleted.
-func (s *Service) DeleteReplyOf(ctx context.Context, c *ent.Comment, id string) (bool, error) {
-	cur, err := s.ReplyOf(ctx, c, id)
-	if apierr.CodeOf(err) == apierr.NotFound {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return s.deleteReply(ctx, cur)
-}
-
 func (s *Service) deleteReply(ctx context.Context, cur *ent.CommentReply) (bool, error) {
 	sp, level, err := s.space(ctx, cur.SpaceID)
 	if apierr.CodeOf(err) == apierr.NotFound {

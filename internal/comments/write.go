@@ -306,19 +306,6 @@ func (s *Service) Delete(ctx context.Context, id string) (bool, error) {
 	return s.delete(ctx, cur)
 }
 
-// DeleteIn is Delete of a comment of a scope: one of another scope is
-// not deleted.
-func (s *Service) DeleteIn(ctx context.Context, sc Scope, id string) (bool, error) {
-	cur, err := s.GetIn(ctx, sc, id)
-	if apierr.CodeOf(err) == apierr.NotFound {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return s.delete(ctx, cur)
-}
-
 func (s *Service) delete(ctx context.Context, cur *ent.Comment) (bool, error) {
 	sp, level, err := s.space(ctx, cur.SpaceID)
 	if apierr.CodeOf(err) == apierr.NotFound {

@@ -244,7 +244,7 @@ func newCommentLoaders(client *ent.Client, users *Loader[*ent.User], seq bool) C
 	}, func(r *ent.ChangeRequestReview) string { return r.ChangeRequestID }, "reviews", seq)
 	c.RequestsByChangeRequest = newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.ChangeRequestReviewer, error) {
 		rows, err := client.ChangeRequestReviewer.Query().Where(changerequestreviewer.ChangeRequestIDIn(keys...)).
-			Order(changerequestreviewer.ByCreatedAt(), changerequestreviewer.ByUserID()).All(ctx)
+			Order(changerequestreviewer.ByCreatedAt(), changerequestreviewer.ByID()).All(ctx)
 		if err != nil {
 			return nil, err
 		}
