@@ -49,6 +49,8 @@ type ChangeRequest struct {
 	Contributors []string `json:"contributors,omitempty"`
 	// ConversationsIssuesCluster holds the value of the "conversations_issues_cluster" field.
 	ConversationsIssuesCluster *string `json:"conversations_issues_cluster,omitempty"`
+	// Comments holds the value of the "comments" field.
+	Comments int `json:"comments,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the ChangeRequestQuery when eager-loading is set.
 	Edges        ChangeRequestEdges `json:"edges"`
@@ -59,9 +61,15 @@ type ChangeRequest struct {
 type ChangeRequestEdges struct {
 	// Space holds the value of the space edge.
 	Space *Space `json:"space,omitempty"`
+	// CommentList holds the value of the comment_list edge.
+	CommentList []*Comment `json:"comment_list,omitempty"`
+	// Reviews holds the value of the reviews edge.
+	Reviews []*ChangeRequestReview `json:"reviews,omitempty"`
+	// RequestedReviewers holds the value of the requested_reviewers edge.
+	RequestedReviewers []*ChangeRequestReviewer `json:"requested_reviewers,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [4]bool
 }
 
 // SpaceOrErr returns the Space value or an error if the edge
@@ -75,6 +83,33 @@ func (e ChangeRequestEdges) SpaceOrErr() (*Space, error) {
 	return nil, &NotLoadedError{edge: "space"}
 }
 
+// CommentListOrErr returns the CommentList value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) CommentListOrErr() ([]*Comment, error) {
+	if e.loadedTypes[1] {
+		return e.CommentList, nil
+	}
+	return nil, &NotLoadedError{edge: "comment_list"}
+}
+
+// ReviewsOrErr returns the Reviews value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) ReviewsOrErr() ([]*ChangeRequestReview, error) {
+	if e.loadedTypes[2] {
+		return e.Reviews, nil
+	}
+	return nil, &NotLoadedError{edge: "reviews"}
+}
+
+// RequestedReviewersOrErr returns the RequestedReviewers value or an error if the edge
+// was not loaded in eager-loading.
+func (e ChangeRequestEdges) RequestedReviewersOrErr() ([]*ChangeRequestReviewer, error) {
+	if e.loadedTypes[3] {
+		return e.RequestedReviewers, nil
+	}
+	return nil, &NotLoadedError{edge: "requested_reviewers"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -82,7 +117,7 @@ func (*ChangeRequest) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case changerequest.FieldContributors:
 			values[i] = new([]byte)
-		case changerequest.FieldNumber:
+		case changerequest.FieldNumber, changerequest.FieldComments:
 			values[i] = new(sql.NullInt64)
 		case changerequest.FieldID, changerequest.FieldSpaceID, changerequest.FieldSubject, changerequest.FieldDescription, changerequest.FieldStatus, changerequest.FieldCreatedBy, changerequest.FieldRevisionInitial, changerequest.FieldRevisionID, changerequest.FieldRevisionMergedAncestor, changerequest.FieldRevisionMerged, changerequest.FieldConversationsIssuesCluster:
 			values[i] = new(sql.NullString)
@@ -206,6 +241,12 @@ func (_m *ChangeRequest) assignValues(columns []string, values []any) error {
 				_m.ConversationsIssuesCluster = new(string)
 				*_m.ConversationsIssuesCluster = value.String
 			}
+		case changerequest.FieldComments:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field comments", values[i])
+			} else if value.Valid {
+				_m.Comments = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -222,6 +263,21 @@ func (_m *ChangeRequest) Value(name string) (ent.Value, error) {
 // QuerySpace queries the "space" edge of the ChangeRequest entity.
 func (_m *ChangeRequest) QuerySpace() *SpaceQuery {
 	return NewChangeRequestClient(_m.config).QuerySpace(_m)
+}
+
+// QueryCommentList queries the "comment_list" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryCommentList() *CommentQuery {
+	return NewChangeRequestClient(_m.config).QueryCommentList(_m)
+}
+
+// QueryReviews queries the "reviews" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryReviews() *ChangeRequestReviewQuery {
+	return NewChangeRequestClient(_m.config).QueryReviews(_m)
+}
+
+// QueryRequestedReviewers queries the "requested_reviewers" edge of the ChangeRequest entity.
+func (_m *ChangeRequest) QueryRequestedReviewers() *ChangeRequestReviewerQuery {
+	return NewChangeRequestClient(_m.config).QueryRequestedReviewers(_m)
 }
 
 // Update returns a builder for updating this ChangeRequest.
@@ -301,6 +357,9 @@ func (_m *ChangeRequest) String() string {
 		builder.WriteString("conversations_issues_cluster=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("comments=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Comments))
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
+	"quire/ent/comment"
 	"quire/ent/space"
 	"time"
 
@@ -186,6 +189,20 @@ func (_c *ChangeRequestCreate) SetNillableConversationsIssuesCluster(v *string) 
 	return _c
 }
 
+// SetComments sets the "comments" field.
+func (_c *ChangeRequestCreate) SetComments(v int) *ChangeRequestCreate {
+	_c.mutation.SetComments(v)
+	return _c
+}
+
+// SetNillableComments sets the "comments" field if the given value is not nil.
+func (_c *ChangeRequestCreate) SetNillableComments(v *int) *ChangeRequestCreate {
+	if v != nil {
+		_c.SetComments(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *ChangeRequestCreate) SetID(v string) *ChangeRequestCreate {
 	_c.mutation.SetID(v)
@@ -203,6 +220,51 @@ func (_c *ChangeRequestCreate) SetNillableID(v *string) *ChangeRequestCreate {
 // SetSpace sets the "space" edge to the Space entity.
 func (_c *ChangeRequestCreate) SetSpace(v *Space) *ChangeRequestCreate {
 	return _c.SetSpaceID(v.ID)
+}
+
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_c *ChangeRequestCreate) AddCommentListIDs(ids ...string) *ChangeRequestCreate {
+	_c.mutation.AddCommentListIDs(ids...)
+	return _c
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_c *ChangeRequestCreate) AddCommentList(v ...*Comment) *ChangeRequestCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCommentListIDs(ids...)
+}
+
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_c *ChangeRequestCreate) AddReviewIDs(ids ...string) *ChangeRequestCreate {
+	_c.mutation.AddReviewIDs(ids...)
+	return _c
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_c *ChangeRequestCreate) AddReviews(v ...*ChangeRequestReview) *ChangeRequestCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddReviewIDs(ids...)
+}
+
+// AddRequestedReviewerIDs adds the "requested_reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_c *ChangeRequestCreate) AddRequestedReviewerIDs(ids ...int) *ChangeRequestCreate {
+	_c.mutation.AddRequestedReviewerIDs(ids...)
+	return _c
+}
+
+// AddRequestedReviewers adds the "requested_reviewers" edges to the ChangeRequestReviewer entity.
+func (_c *ChangeRequestCreate) AddRequestedReviewers(v ...*ChangeRequestReviewer) *ChangeRequestCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddRequestedReviewerIDs(ids...)
 }
 
 // Mutation returns the ChangeRequestMutation object of the builder.
@@ -256,6 +318,10 @@ func (_c *ChangeRequestCreate) defaults() {
 		v := changerequest.DefaultUpdatedAt()
 		_c.mutation.SetUpdatedAt(v)
 	}
+	if _, ok := _c.mutation.Comments(); !ok {
+		v := changerequest.DefaultComments
+		_c.mutation.SetComments(v)
+	}
 	if _, ok := _c.mutation.ID(); !ok {
 		v := changerequest.DefaultID()
 		_c.mutation.SetID(v)
@@ -290,6 +356,9 @@ func (_c *ChangeRequestCreate) check() error {
 	}
 	if _, ok := _c.mutation.RevisionID(); !ok {
 		return &ValidationError{Name: "revision_id", err: errors.New(`ent: missing required field "ChangeRequest.revision_id"`)}
+	}
+	if _, ok := _c.mutation.Comments(); !ok {
+		return &ValidationError{Name: "comments", err: errors.New(`ent: missing required field "ChangeRequest.comments"`)}
 	}
 	if len(_c.mutation.SpaceIDs()) == 0 {
 		return &ValidationError{Name: "space", err: errors.New(`ent: missing required edge "ChangeRequest.space"`)}
@@ -386,6 +455,10 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 		_spec.SetField(changerequest.FieldConversationsIssuesCluster, field.TypeString, value)
 		_node.ConversationsIssuesCluster = &value
 	}
+	if value, ok := _c.mutation.Comments(); ok {
+		_spec.SetField(changerequest.FieldComments, field.TypeInt, value)
+		_node.Comments = value
+	}
 	if nodes := _c.mutation.SpaceIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -401,6 +474,54 @@ func (_c *ChangeRequestCreate) createSpec() (*ChangeRequest, *sqlgraph.CreateSpe
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.SpaceID = nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.RequestedReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
@@ -608,6 +729,24 @@ func (u *ChangeRequestUpsert) UpdateConversationsIssuesCluster() *ChangeRequestU
 // ClearConversationsIssuesCluster clears the value of the "conversations_issues_cluster" field.
 func (u *ChangeRequestUpsert) ClearConversationsIssuesCluster() *ChangeRequestUpsert {
 	u.SetNull(changerequest.FieldConversationsIssuesCluster)
+	return u
+}
+
+// SetComments sets the "comments" field.
+func (u *ChangeRequestUpsert) SetComments(v int) *ChangeRequestUpsert {
+	u.Set(changerequest.FieldComments, v)
+	return u
+}
+
+// UpdateComments sets the "comments" field to the value that was provided on create.
+func (u *ChangeRequestUpsert) UpdateComments() *ChangeRequestUpsert {
+	u.SetExcluded(changerequest.FieldComments)
+	return u
+}
+
+// AddComments adds v to the "comments" field.
+func (u *ChangeRequestUpsert) AddComments(v int) *ChangeRequestUpsert {
+	u.Add(changerequest.FieldComments, v)
 	return u
 }
 
@@ -853,6 +992,27 @@ func (u *ChangeRequestUpsertOne) UpdateConversationsIssuesCluster() *ChangeReque
 func (u *ChangeRequestUpsertOne) ClearConversationsIssuesCluster() *ChangeRequestUpsertOne {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearConversationsIssuesCluster()
+	})
+}
+
+// SetComments sets the "comments" field.
+func (u *ChangeRequestUpsertOne) SetComments(v int) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetComments(v)
+	})
+}
+
+// AddComments adds v to the "comments" field.
+func (u *ChangeRequestUpsertOne) AddComments(v int) *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.AddComments(v)
+	})
+}
+
+// UpdateComments sets the "comments" field to the value that was provided on create.
+func (u *ChangeRequestUpsertOne) UpdateComments() *ChangeRequestUpsertOne {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateComments()
 	})
 }
 
@@ -1265,6 +1425,27 @@ func (u *ChangeRequestUpsertBulk) UpdateConversationsIssuesCluster() *ChangeRequ
 func (u *ChangeRequestUpsertBulk) ClearConversationsIssuesCluster() *ChangeRequestUpsertBulk {
 	return u.Update(func(s *ChangeRequestUpsert) {
 		s.ClearConversationsIssuesCluster()
+	})
+}
+
+// SetComments sets the "comments" field.
+func (u *ChangeRequestUpsertBulk) SetComments(v int) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.SetComments(v)
+	})
+}
+
+// AddComments adds v to the "comments" field.
+func (u *ChangeRequestUpsertBulk) AddComments(v int) *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.AddComments(v)
+	})
+}
+
+// UpdateComments sets the "comments" field to the value that was provided on create.
+func (u *ChangeRequestUpsertBulk) UpdateComments() *ChangeRequestUpsertBulk {
+	return u.Update(func(s *ChangeRequestUpsert) {
+		s.UpdateComments()
 	})
 }
 

@@ -4,9 +4,13 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
+	"quire/ent/comment"
 	"quire/ent/predicate"
 	"quire/ent/space"
 
@@ -20,12 +24,15 @@ import (
 // ChangeRequestQuery is the builder for querying ChangeRequest entities.
 type ChangeRequestQuery struct {
 	config
-	ctx        *QueryContext
-	order      []changerequest.OrderOption
-	inters     []Interceptor
-	predicates []predicate.ChangeRequest
-	withSpace  *SpaceQuery
-	modifiers  []func(*sql.Selector)
+	ctx                    *QueryContext
+	order                  []changerequest.OrderOption
+	inters                 []Interceptor
+	predicates             []predicate.ChangeRequest
+	withSpace              *SpaceQuery
+	withCommentList        *CommentQuery
+	withReviews            *ChangeRequestReviewQuery
+	withRequestedReviewers *ChangeRequestReviewerQuery
+	modifiers              []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -77,6 +84,72 @@ func (_q *ChangeRequestQuery) QuerySpace() *SpaceQuery {
 			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
 			sqlgraph.To(space.Table, space.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, true, changerequest.SpaceTable, changerequest.SpaceColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCommentList chains the current query on the "comment_list" edge.
+func (_q *ChangeRequestQuery) QueryCommentList() *CommentQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.CommentListTable, changerequest.CommentListColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryReviews chains the current query on the "reviews" edge.
+func (_q *ChangeRequestQuery) QueryReviews() *ChangeRequestReviewQuery {
+	query := (&ChangeRequestReviewClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
+			sqlgraph.To(changerequestreview.Table, changerequestreview.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.ReviewsTable, changerequest.ReviewsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryRequestedReviewers chains the current query on the "requested_reviewers" edge.
+func (_q *ChangeRequestQuery) QueryRequestedReviewers() *ChangeRequestReviewerQuery {
+	query := (&ChangeRequestReviewerClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, selector),
+			sqlgraph.To(changerequestreviewer.Table, changerequestreviewer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.RequestedReviewersTable, changerequest.RequestedReviewersColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -271,12 +344,15 @@ func (_q *ChangeRequestQuery) Clone() *ChangeRequestQuery {
 		return nil
 	}
 	return &ChangeRequestQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]changerequest.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.ChangeRequest{}, _q.predicates...),
-		withSpace:  _q.withSpace.Clone(),
+		config:                 _q.config,
+		ctx:                    _q.ctx.Clone(),
+		order:                  append([]changerequest.OrderOption{}, _q.order...),
+		inters:                 append([]Interceptor{}, _q.inters...),
+		predicates:             append([]predicate.ChangeRequest{}, _q.predicates...),
+		withSpace:              _q.withSpace.Clone(),
+		withCommentList:        _q.withCommentList.Clone(),
+		withReviews:            _q.withReviews.Clone(),
+		withRequestedReviewers: _q.withRequestedReviewers.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -291,6 +367,39 @@ func (_q *ChangeRequestQuery) WithSpace(opts ...func(*SpaceQuery)) *ChangeReques
 		opt(query)
 	}
 	_q.withSpace = query
+	return _q
+}
+
+// WithCommentList tells the query-builder to eager-load the nodes that are connected to
+// the "comment_list" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ChangeRequestQuery) WithCommentList(opts ...func(*CommentQuery)) *ChangeRequestQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCommentList = query
+	return _q
+}
+
+// WithReviews tells the query-builder to eager-load the nodes that are connected to
+// the "reviews" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ChangeRequestQuery) WithReviews(opts ...func(*ChangeRequestReviewQuery)) *ChangeRequestQuery {
+	query := (&ChangeRequestReviewClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withReviews = query
+	return _q
+}
+
+// WithRequestedReviewers tells the query-builder to eager-load the nodes that are connected to
+// the "requested_reviewers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *ChangeRequestQuery) WithRequestedReviewers(opts ...func(*ChangeRequestReviewerQuery)) *ChangeRequestQuery {
+	query := (&ChangeRequestReviewerClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withRequestedReviewers = query
 	return _q
 }
 
@@ -372,8 +481,11 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	var (
 		nodes       = []*ChangeRequest{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [4]bool{
 			_q.withSpace != nil,
+			_q.withCommentList != nil,
+			_q.withReviews != nil,
+			_q.withRequestedReviewers != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -400,6 +512,29 @@ func (_q *ChangeRequestQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([
 	if query := _q.withSpace; query != nil {
 		if err := _q.loadSpace(ctx, query, nodes, nil,
 			func(n *ChangeRequest, e *Space) { n.Edges.Space = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCommentList; query != nil {
+		if err := _q.loadCommentList(ctx, query, nodes,
+			func(n *ChangeRequest) { n.Edges.CommentList = []*Comment{} },
+			func(n *ChangeRequest, e *Comment) { n.Edges.CommentList = append(n.Edges.CommentList, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withReviews; query != nil {
+		if err := _q.loadReviews(ctx, query, nodes,
+			func(n *ChangeRequest) { n.Edges.Reviews = []*ChangeRequestReview{} },
+			func(n *ChangeRequest, e *ChangeRequestReview) { n.Edges.Reviews = append(n.Edges.Reviews, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withRequestedReviewers; query != nil {
+		if err := _q.loadRequestedReviewers(ctx, query, nodes,
+			func(n *ChangeRequest) { n.Edges.RequestedReviewers = []*ChangeRequestReviewer{} },
+			func(n *ChangeRequest, e *ChangeRequestReviewer) {
+				n.Edges.RequestedReviewers = append(n.Edges.RequestedReviewers, e)
+			}); err != nil {
 			return nil, err
 		}
 	}
@@ -432,6 +567,99 @@ func (_q *ChangeRequestQuery) loadSpace(ctx context.Context, query *SpaceQuery, 
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *ChangeRequestQuery) loadCommentList(ctx context.Context, query *CommentQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *Comment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*ChangeRequest)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(comment.FieldChangeRequestID)
+	}
+	query.Where(predicate.Comment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(changerequest.CommentListColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ChangeRequestID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "change_request_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ChangeRequestQuery) loadReviews(ctx context.Context, query *ChangeRequestReviewQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *ChangeRequestReview)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*ChangeRequest)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(changerequestreview.FieldChangeRequestID)
+	}
+	query.Where(predicate.ChangeRequestReview(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(changerequest.ReviewsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ChangeRequestID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *ChangeRequestQuery) loadRequestedReviewers(ctx context.Context, query *ChangeRequestReviewerQuery, nodes []*ChangeRequest, init func(*ChangeRequest), assign func(*ChangeRequest, *ChangeRequestReviewer)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*ChangeRequest)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(changerequestreviewer.FieldChangeRequestID)
+	}
+	query.Where(predicate.ChangeRequestReviewer(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(changerequest.RequestedReviewersColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ChangeRequestID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "change_request_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
+	"quire/ent/comment"
 	"quire/ent/predicate"
 	"time"
 
@@ -203,9 +206,138 @@ func (_u *ChangeRequestUpdate) ClearConversationsIssuesCluster() *ChangeRequestU
 	return _u
 }
 
+// SetComments sets the "comments" field.
+func (_u *ChangeRequestUpdate) SetComments(v int) *ChangeRequestUpdate {
+	_u.mutation.ResetComments()
+	_u.mutation.SetComments(v)
+	return _u
+}
+
+// SetNillableComments sets the "comments" field if the given value is not nil.
+func (_u *ChangeRequestUpdate) SetNillableComments(v *int) *ChangeRequestUpdate {
+	if v != nil {
+		_u.SetComments(*v)
+	}
+	return _u
+}
+
+// AddComments adds value to the "comments" field.
+func (_u *ChangeRequestUpdate) AddComments(v int) *ChangeRequestUpdate {
+	_u.mutation.AddComments(v)
+	return _u
+}
+
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_u *ChangeRequestUpdate) AddCommentListIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.AddCommentListIDs(ids...)
+	return _u
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_u *ChangeRequestUpdate) AddCommentList(v ...*Comment) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommentListIDs(ids...)
+}
+
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_u *ChangeRequestUpdate) AddReviewIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.AddReviewIDs(ids...)
+	return _u
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdate) AddReviews(v ...*ChangeRequestReview) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewIDs(ids...)
+}
+
+// AddRequestedReviewerIDs adds the "requested_reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_u *ChangeRequestUpdate) AddRequestedReviewerIDs(ids ...int) *ChangeRequestUpdate {
+	_u.mutation.AddRequestedReviewerIDs(ids...)
+	return _u
+}
+
+// AddRequestedReviewers adds the "requested_reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdate) AddRequestedReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRequestedReviewerIDs(ids...)
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdate) Mutation() *ChangeRequestMutation {
 	return _u.mutation
+}
+
+// ClearCommentList clears all "comment_list" edges to the Comment entity.
+func (_u *ChangeRequestUpdate) ClearCommentList() *ChangeRequestUpdate {
+	_u.mutation.ClearCommentList()
+	return _u
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to Comment entities by IDs.
+func (_u *ChangeRequestUpdate) RemoveCommentListIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.RemoveCommentListIDs(ids...)
+	return _u
+}
+
+// RemoveCommentList removes "comment_list" edges to Comment entities.
+func (_u *ChangeRequestUpdate) RemoveCommentList(v ...*Comment) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommentListIDs(ids...)
+}
+
+// ClearReviews clears all "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdate) ClearReviews() *ChangeRequestUpdate {
+	_u.mutation.ClearReviews()
+	return _u
+}
+
+// RemoveReviewIDs removes the "reviews" edge to ChangeRequestReview entities by IDs.
+func (_u *ChangeRequestUpdate) RemoveReviewIDs(ids ...string) *ChangeRequestUpdate {
+	_u.mutation.RemoveReviewIDs(ids...)
+	return _u
+}
+
+// RemoveReviews removes "reviews" edges to ChangeRequestReview entities.
+func (_u *ChangeRequestUpdate) RemoveReviews(v ...*ChangeRequestReview) *ChangeRequestUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewIDs(ids...)
+}
+
+// ClearRequestedReviewers clears all "requested_reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdate) ClearRequestedReviewers() *ChangeRequestUpdate {
+	_u.mutation.ClearRequestedReviewers()
+	return _u
+}
+
+// RemoveRequestedReviewerIDs removes the "requested_reviewers" edge to ChangeRequestReviewer entities by IDs.
+func (_u *ChangeRequestUpdate) RemoveRequestedReviewerIDs(ids ...int) *ChangeRequestUpdate {
+	_u.mutation.RemoveRequestedReviewerIDs(ids...)
+	return _u
+}
+
+// RemoveRequestedReviewers removes "requested_reviewers" edges to ChangeRequestReviewer entities.
+func (_u *ChangeRequestUpdate) RemoveRequestedReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRequestedReviewerIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -307,6 +439,147 @@ func (_u *ChangeRequestUpdate) sqlSave(ctx context.Context) (_node int, err erro
 	}
 	if _u.mutation.ConversationsIssuesClusterCleared() {
 		_spec.ClearField(changerequest.FieldConversationsIssuesCluster, field.TypeString)
+	}
+	if value, ok := _u.mutation.Comments(); ok {
+		_spec.SetField(changerequest.FieldComments, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedComments(); ok {
+		_spec.AddField(changerequest.FieldComments, field.TypeInt, value)
+	}
+	if _u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommentListIDs(); len(nodes) > 0 && !_u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewsIDs(); len(nodes) > 0 && !_u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RequestedReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRequestedReviewersIDs(); len(nodes) > 0 && !_u.mutation.RequestedReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RequestedReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
@@ -502,9 +775,138 @@ func (_u *ChangeRequestUpdateOne) ClearConversationsIssuesCluster() *ChangeReque
 	return _u
 }
 
+// SetComments sets the "comments" field.
+func (_u *ChangeRequestUpdateOne) SetComments(v int) *ChangeRequestUpdateOne {
+	_u.mutation.ResetComments()
+	_u.mutation.SetComments(v)
+	return _u
+}
+
+// SetNillableComments sets the "comments" field if the given value is not nil.
+func (_u *ChangeRequestUpdateOne) SetNillableComments(v *int) *ChangeRequestUpdateOne {
+	if v != nil {
+		_u.SetComments(*v)
+	}
+	return _u
+}
+
+// AddComments adds value to the "comments" field.
+func (_u *ChangeRequestUpdateOne) AddComments(v int) *ChangeRequestUpdateOne {
+	_u.mutation.AddComments(v)
+	return _u
+}
+
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_u *ChangeRequestUpdateOne) AddCommentListIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.AddCommentListIDs(ids...)
+	return _u
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_u *ChangeRequestUpdateOne) AddCommentList(v ...*Comment) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommentListIDs(ids...)
+}
+
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (_u *ChangeRequestUpdateOne) AddReviewIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.AddReviewIDs(ids...)
+	return _u
+}
+
+// AddReviews adds the "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdateOne) AddReviews(v ...*ChangeRequestReview) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddReviewIDs(ids...)
+}
+
+// AddRequestedReviewerIDs adds the "requested_reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (_u *ChangeRequestUpdateOne) AddRequestedReviewerIDs(ids ...int) *ChangeRequestUpdateOne {
+	_u.mutation.AddRequestedReviewerIDs(ids...)
+	return _u
+}
+
+// AddRequestedReviewers adds the "requested_reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdateOne) AddRequestedReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddRequestedReviewerIDs(ids...)
+}
+
 // Mutation returns the ChangeRequestMutation object of the builder.
 func (_u *ChangeRequestUpdateOne) Mutation() *ChangeRequestMutation {
 	return _u.mutation
+}
+
+// ClearCommentList clears all "comment_list" edges to the Comment entity.
+func (_u *ChangeRequestUpdateOne) ClearCommentList() *ChangeRequestUpdateOne {
+	_u.mutation.ClearCommentList()
+	return _u
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to Comment entities by IDs.
+func (_u *ChangeRequestUpdateOne) RemoveCommentListIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.RemoveCommentListIDs(ids...)
+	return _u
+}
+
+// RemoveCommentList removes "comment_list" edges to Comment entities.
+func (_u *ChangeRequestUpdateOne) RemoveCommentList(v ...*Comment) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommentListIDs(ids...)
+}
+
+// ClearReviews clears all "reviews" edges to the ChangeRequestReview entity.
+func (_u *ChangeRequestUpdateOne) ClearReviews() *ChangeRequestUpdateOne {
+	_u.mutation.ClearReviews()
+	return _u
+}
+
+// RemoveReviewIDs removes the "reviews" edge to ChangeRequestReview entities by IDs.
+func (_u *ChangeRequestUpdateOne) RemoveReviewIDs(ids ...string) *ChangeRequestUpdateOne {
+	_u.mutation.RemoveReviewIDs(ids...)
+	return _u
+}
+
+// RemoveReviews removes "reviews" edges to ChangeRequestReview entities.
+func (_u *ChangeRequestUpdateOne) RemoveReviews(v ...*ChangeRequestReview) *ChangeRequestUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveReviewIDs(ids...)
+}
+
+// ClearRequestedReviewers clears all "requested_reviewers" edges to the ChangeRequestReviewer entity.
+func (_u *ChangeRequestUpdateOne) ClearRequestedReviewers() *ChangeRequestUpdateOne {
+	_u.mutation.ClearRequestedReviewers()
+	return _u
+}
+
+// RemoveRequestedReviewerIDs removes the "requested_reviewers" edge to ChangeRequestReviewer entities by IDs.
+func (_u *ChangeRequestUpdateOne) RemoveRequestedReviewerIDs(ids ...int) *ChangeRequestUpdateOne {
+	_u.mutation.RemoveRequestedReviewerIDs(ids...)
+	return _u
+}
+
+// RemoveRequestedReviewers removes "requested_reviewers" edges to ChangeRequestReviewer entities.
+func (_u *ChangeRequestUpdateOne) RemoveRequestedReviewers(v ...*ChangeRequestReviewer) *ChangeRequestUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveRequestedReviewerIDs(ids...)
 }
 
 // Where appends a list predicates to the ChangeRequestUpdate builder.
@@ -636,6 +1038,147 @@ func (_u *ChangeRequestUpdateOne) sqlSave(ctx context.Context) (_node *ChangeReq
 	}
 	if _u.mutation.ConversationsIssuesClusterCleared() {
 		_spec.ClearField(changerequest.FieldConversationsIssuesCluster, field.TypeString)
+	}
+	if value, ok := _u.mutation.Comments(); ok {
+		_spec.SetField(changerequest.FieldComments, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedComments(); ok {
+		_spec.AddField(changerequest.FieldComments, field.TypeInt, value)
+	}
+	if _u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommentListIDs(); len(nodes) > 0 && !_u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.CommentListTable,
+			Columns: []string{changerequest.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedReviewsIDs(); len(nodes) > 0 && !_u.mutation.ReviewsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ReviewsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.ReviewsTable,
+			Columns: []string{changerequest.ReviewsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreview.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RequestedReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedRequestedReviewersIDs(); len(nodes) > 0 && !_u.mutation.RequestedReviewersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RequestedReviewersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   changerequest.RequestedReviewersTable,
+			Columns: []string{changerequest.RequestedReviewersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(changerequestreviewer.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
 	_node = &ChangeRequest{config: _u.config}
 	_spec.Assign = _node.assignValues

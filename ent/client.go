@@ -13,7 +13,12 @@ import (
 
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
 	"quire/ent/collection"
+	"quire/ent/comment"
+	"quire/ent/commentreaction"
+	"quire/ent/commentreply"
 	"quire/ent/contentblob"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
@@ -56,8 +61,18 @@ type Client struct {
 	APIToken *APITokenClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
+	// ChangeRequestReviewer is the client for interacting with the ChangeRequestReviewer builders.
+	ChangeRequestReviewer *ChangeRequestReviewerClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
+	// CommentReaction is the client for interacting with the CommentReaction builders.
+	CommentReaction *CommentReactionClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
 	// Conversation is the client for interacting with the Conversation builders.
@@ -119,7 +134,12 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
+	c.ChangeRequestReview = NewChangeRequestReviewClient(c.config)
+	c.ChangeRequestReviewer = NewChangeRequestReviewerClient(c.config)
 	c.Collection = NewCollectionClient(c.config)
+	c.Comment = NewCommentClient(c.config)
+	c.CommentReaction = NewCommentReactionClient(c.config)
+	c.CommentReply = NewCommentReplyClient(c.config)
 	c.ContentBlob = NewContentBlobClient(c.config)
 	c.Conversation = NewConversationClient(c.config)
 	c.ConversationCorpus = NewConversationCorpusClient(c.config)
@@ -234,35 +254,40 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                ctx,
-		config:             cfg,
-		APIToken:           NewAPITokenClient(cfg),
-		ChangeRequest:      NewChangeRequestClient(cfg),
-		Collection:         NewCollectionClient(cfg),
-		ContentBlob:        NewContentBlobClient(cfg),
-		Conversation:       NewConversationClient(cfg),
-		ConversationCorpus: NewConversationCorpusClient(cfg),
-		ConversationIssue:  NewConversationIssueClient(cfg),
-		FileVersion:        NewFileVersionClient(cfg),
-		IssuesCluster:      NewIssuesClusterClient(cfg),
-		Job:                NewJobClient(cfg),
-		Member:             NewMemberClient(cfg),
-		Organization:       NewOrganizationClient(cfg),
-		PageVersion:        NewPageVersionClient(cfg),
-		RateLimitCounter:   NewRateLimitCounterClient(cfg),
-		Revision:           NewRevisionClient(cfg),
-		RevisionEntry:      NewRevisionEntryClient(cfg),
-		ServerSecret:       NewServerSecretClient(cfg),
-		Site:               NewSiteClient(cfg),
-		SiteSection:        NewSiteSectionClient(cfg),
-		SiteSectionGroup:   NewSiteSectionGroupClient(cfg),
-		SiteShareLink:      NewSiteShareLinkClient(cfg),
-		SiteSpace:          NewSiteSpaceClient(cfg),
-		Space:              NewSpaceClient(cfg),
-		Translation:        NewTranslationClient(cfg),
-		TranslationFile:    NewTranslationFileClient(cfg),
-		TranslationPage:    NewTranslationPageClient(cfg),
-		User:               NewUserClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		APIToken:              NewAPITokenClient(cfg),
+		ChangeRequest:         NewChangeRequestClient(cfg),
+		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
+		Collection:            NewCollectionClient(cfg),
+		Comment:               NewCommentClient(cfg),
+		CommentReaction:       NewCommentReactionClient(cfg),
+		CommentReply:          NewCommentReplyClient(cfg),
+		ContentBlob:           NewContentBlobClient(cfg),
+		Conversation:          NewConversationClient(cfg),
+		ConversationCorpus:    NewConversationCorpusClient(cfg),
+		ConversationIssue:     NewConversationIssueClient(cfg),
+		FileVersion:           NewFileVersionClient(cfg),
+		IssuesCluster:         NewIssuesClusterClient(cfg),
+		Job:                   NewJobClient(cfg),
+		Member:                NewMemberClient(cfg),
+		Organization:          NewOrganizationClient(cfg),
+		PageVersion:           NewPageVersionClient(cfg),
+		RateLimitCounter:      NewRateLimitCounterClient(cfg),
+		Revision:              NewRevisionClient(cfg),
+		RevisionEntry:         NewRevisionEntryClient(cfg),
+		ServerSecret:          NewServerSecretClient(cfg),
+		Site:                  NewSiteClient(cfg),
+		SiteSection:           NewSiteSectionClient(cfg),
+		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
+		SiteShareLink:         NewSiteShareLinkClient(cfg),
+		SiteSpace:             NewSiteSpaceClient(cfg),
+		Space:                 NewSpaceClient(cfg),
+		Translation:           NewTranslationClient(cfg),
+		TranslationFile:       NewTranslationFileClient(cfg),
+		TranslationPage:       NewTranslationPageClient(cfg),
+		User:                  NewUserClient(cfg),
 	}, nil
 }
 
@@ -280,35 +305,40 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                ctx,
-		config:             cfg,
-		APIToken:           NewAPITokenClient(cfg),
-		ChangeRequest:      NewChangeRequestClient(cfg),
-		Collection:         NewCollectionClient(cfg),
-		ContentBlob:        NewContentBlobClient(cfg),
-		Conversation:       NewConversationClient(cfg),
-		ConversationCorpus: NewConversationCorpusClient(cfg),
-		ConversationIssue:  NewConversationIssueClient(cfg),
-		FileVersion:        NewFileVersionClient(cfg),
-		IssuesCluster:      NewIssuesClusterClient(cfg),
-		Job:                NewJobClient(cfg),
-		Member:             NewMemberClient(cfg),
-		Organization:       NewOrganizationClient(cfg),
-		PageVersion:        NewPageVersionClient(cfg),
-		RateLimitCounter:   NewRateLimitCounterClient(cfg),
-		Revision:           NewRevisionClient(cfg),
-		RevisionEntry:      NewRevisionEntryClient(cfg),
-		ServerSecret:       NewServerSecretClient(cfg),
-		Site:               NewSiteClient(cfg),
-		SiteSection:        NewSiteSectionClient(cfg),
-		SiteSectionGroup:   NewSiteSectionGroupClient(cfg),
-		SiteShareLink:      NewSiteShareLinkClient(cfg),
-		SiteSpace:          NewSiteSpaceClient(cfg),
-		Space:              NewSpaceClient(cfg),
-		Translation:        NewTranslationClient(cfg),
-		TranslationFile:    NewTranslationFileClient(cfg),
-		TranslationPage:    NewTranslationPageClient(cfg),
-		User:               NewUserClient(cfg),
+		ctx:                   ctx,
+		config:                cfg,
+		APIToken:              NewAPITokenClient(cfg),
+		ChangeRequest:         NewChangeRequestClient(cfg),
+		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
+		Collection:            NewCollectionClient(cfg),
+		Comment:               NewCommentClient(cfg),
+		CommentReaction:       NewCommentReactionClient(cfg),
+		CommentReply:          NewCommentReplyClient(cfg),
+		ContentBlob:           NewContentBlobClient(cfg),
+		Conversation:          NewConversationClient(cfg),
+		ConversationCorpus:    NewConversationCorpusClient(cfg),
+		ConversationIssue:     NewConversationIssueClient(cfg),
+		FileVersion:           NewFileVersionClient(cfg),
+		IssuesCluster:         NewIssuesClusterClient(cfg),
+		Job:                   NewJobClient(cfg),
+		Member:                NewMemberClient(cfg),
+		Organization:          NewOrganizationClient(cfg),
+		PageVersion:           NewPageVersionClient(cfg),
+		RateLimitCounter:      NewRateLimitCounterClient(cfg),
+		Revision:              NewRevisionClient(cfg),
+		RevisionEntry:         NewRevisionEntryClient(cfg),
+		ServerSecret:          NewServerSecretClient(cfg),
+		Site:                  NewSiteClient(cfg),
+		SiteSection:           NewSiteSectionClient(cfg),
+		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
+		SiteShareLink:         NewSiteShareLinkClient(cfg),
+		SiteSpace:             NewSiteSpaceClient(cfg),
+		Space:                 NewSpaceClient(cfg),
+		Translation:           NewTranslationClient(cfg),
+		TranslationFile:       NewTranslationFileClient(cfg),
+		TranslationPage:       NewTranslationPageClient(cfg),
+		User:                  NewUserClient(cfg),
 	}, nil
 }
 
@@ -338,12 +368,13 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.Conversation,
-		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.IssuesCluster,
-		c.Job, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
-		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Translation, c.TranslationFile,
-		c.TranslationPage, c.User,
+		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.ChangeRequestReviewer,
+		c.Collection, c.Comment, c.CommentReaction, c.CommentReply, c.ContentBlob,
+		c.Conversation, c.ConversationCorpus, c.ConversationIssue, c.FileVersion,
+		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
+		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.ServerSecret, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Translation, c.TranslationFile, c.TranslationPage, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -353,12 +384,13 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.Collection, c.ContentBlob, c.Conversation,
-		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.IssuesCluster,
-		c.Job, c.Member, c.Organization, c.PageVersion, c.RateLimitCounter, c.Revision,
-		c.RevisionEntry, c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup,
-		c.SiteShareLink, c.SiteSpace, c.Space, c.Translation, c.TranslationFile,
-		c.TranslationPage, c.User,
+		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.ChangeRequestReviewer,
+		c.Collection, c.Comment, c.CommentReaction, c.CommentReply, c.ContentBlob,
+		c.Conversation, c.ConversationCorpus, c.ConversationIssue, c.FileVersion,
+		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
+		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.ServerSecret, c.Site,
+		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
+		c.Translation, c.TranslationFile, c.TranslationPage, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -371,8 +403,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.APIToken.mutate(ctx, m)
 	case *ChangeRequestMutation:
 		return c.ChangeRequest.mutate(ctx, m)
+	case *ChangeRequestReviewMutation:
+		return c.ChangeRequestReview.mutate(ctx, m)
+	case *ChangeRequestReviewerMutation:
+		return c.ChangeRequestReviewer.mutate(ctx, m)
 	case *CollectionMutation:
 		return c.Collection.mutate(ctx, m)
+	case *CommentMutation:
+		return c.Comment.mutate(ctx, m)
+	case *CommentReactionMutation:
+		return c.CommentReaction.mutate(ctx, m)
+	case *CommentReplyMutation:
+		return c.CommentReply.mutate(ctx, m)
 	case *ContentBlobMutation:
 		return c.ContentBlob.mutate(ctx, m)
 	case *ConversationMutation:
@@ -699,6 +741,54 @@ func (c *ChangeRequestClient) QuerySpace(_m *ChangeRequest) *SpaceQuery {
 	return query
 }
 
+// QueryCommentList queries the comment_list edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryCommentList(_m *ChangeRequest) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.CommentListTable, changerequest.CommentListColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReviews queries the reviews edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryReviews(_m *ChangeRequest) *ChangeRequestReviewQuery {
+	query := (&ChangeRequestReviewClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(changerequestreview.Table, changerequestreview.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.ReviewsTable, changerequest.ReviewsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRequestedReviewers queries the requested_reviewers edge of a ChangeRequest.
+func (c *ChangeRequestClient) QueryRequestedReviewers(_m *ChangeRequest) *ChangeRequestReviewerQuery {
+	query := (&ChangeRequestReviewerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequest.Table, changerequest.FieldID, id),
+			sqlgraph.To(changerequestreviewer.Table, changerequestreviewer.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, changerequest.RequestedReviewersTable, changerequest.RequestedReviewersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *ChangeRequestClient) Hooks() []Hook {
 	return c.hooks.ChangeRequest
@@ -721,6 +811,304 @@ func (c *ChangeRequestClient) mutate(ctx context.Context, m *ChangeRequestMutati
 		return (&ChangeRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ChangeRequest mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestReviewClient is a client for the ChangeRequestReview schema.
+type ChangeRequestReviewClient struct {
+	config
+}
+
+// NewChangeRequestReviewClient returns a client for the ChangeRequestReview from the given config.
+func NewChangeRequestReviewClient(c config) *ChangeRequestReviewClient {
+	return &ChangeRequestReviewClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequestreview.Hooks(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequestReview = append(c.hooks.ChangeRequestReview, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequestreview.Intercept(f(g(h())))`.
+func (c *ChangeRequestReviewClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequestReview = append(c.inters.ChangeRequestReview, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequestReview entity.
+func (c *ChangeRequestReviewClient) Create() *ChangeRequestReviewCreate {
+	mutation := newChangeRequestReviewMutation(c.config, OpCreate)
+	return &ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequestReview entities.
+func (c *ChangeRequestReviewClient) CreateBulk(builders ...*ChangeRequestReviewCreate) *ChangeRequestReviewCreateBulk {
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestReviewClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestReviewCreate, int)) *ChangeRequestReviewCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestReviewCreateBulk{err: fmt.Errorf("calling to ChangeRequestReviewClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestReviewCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestReviewCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Update() *ChangeRequestReviewUpdate {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdate)
+	return &ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestReviewClient) UpdateOne(_m *ChangeRequestReview) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReview(_m))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestReviewClient) UpdateOneID(id string) *ChangeRequestReviewUpdateOne {
+	mutation := newChangeRequestReviewMutation(c.config, OpUpdateOne, withChangeRequestReviewID(id))
+	return &ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Delete() *ChangeRequestReviewDelete {
+	mutation := newChangeRequestReviewMutation(c.config, OpDelete)
+	return &ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestReviewClient) DeleteOne(_m *ChangeRequestReview) *ChangeRequestReviewDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestReviewClient) DeleteOneID(id string) *ChangeRequestReviewDeleteOne {
+	builder := c.Delete().Where(changerequestreview.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestReviewDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequestReview.
+func (c *ChangeRequestReviewClient) Query() *ChangeRequestReviewQuery {
+	return &ChangeRequestReviewQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequestReview},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequestReview entity by its id.
+func (c *ChangeRequestReviewClient) Get(ctx context.Context, id string) (*ChangeRequestReview, error) {
+	return c.Query().Where(changerequestreview.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestReviewClient) GetX(ctx context.Context, id string) *ChangeRequestReview {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryChangeRequest queries the change_request edge of a ChangeRequestReview.
+func (c *ChangeRequestReviewClient) QueryChangeRequest(_m *ChangeRequestReview) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreview.Table, changerequestreview.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, changerequestreview.ChangeRequestTable, changerequestreview.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestReviewClient) Hooks() []Hook {
+	return c.hooks.ChangeRequestReview
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestReviewClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequestReview
+}
+
+func (c *ChangeRequestReviewClient) mutate(ctx context.Context, m *ChangeRequestReviewMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestReviewCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestReviewUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestReviewUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestReviewDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequestReview mutation op: %q", m.Op())
+	}
+}
+
+// ChangeRequestReviewerClient is a client for the ChangeRequestReviewer schema.
+type ChangeRequestReviewerClient struct {
+	config
+}
+
+// NewChangeRequestReviewerClient returns a client for the ChangeRequestReviewer from the given config.
+func NewChangeRequestReviewerClient(c config) *ChangeRequestReviewerClient {
+	return &ChangeRequestReviewerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `changerequestreviewer.Hooks(f(g(h())))`.
+func (c *ChangeRequestReviewerClient) Use(hooks ...Hook) {
+	c.hooks.ChangeRequestReviewer = append(c.hooks.ChangeRequestReviewer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `changerequestreviewer.Intercept(f(g(h())))`.
+func (c *ChangeRequestReviewerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ChangeRequestReviewer = append(c.inters.ChangeRequestReviewer, interceptors...)
+}
+
+// Create returns a builder for creating a ChangeRequestReviewer entity.
+func (c *ChangeRequestReviewerClient) Create() *ChangeRequestReviewerCreate {
+	mutation := newChangeRequestReviewerMutation(c.config, OpCreate)
+	return &ChangeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ChangeRequestReviewer entities.
+func (c *ChangeRequestReviewerClient) CreateBulk(builders ...*ChangeRequestReviewerCreate) *ChangeRequestReviewerCreateBulk {
+	return &ChangeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ChangeRequestReviewerClient) MapCreateBulk(slice any, setFunc func(*ChangeRequestReviewerCreate, int)) *ChangeRequestReviewerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ChangeRequestReviewerCreateBulk{err: fmt.Errorf("calling to ChangeRequestReviewerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ChangeRequestReviewerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ChangeRequestReviewerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Update() *ChangeRequestReviewerUpdate {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdate)
+	return &ChangeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ChangeRequestReviewerClient) UpdateOne(_m *ChangeRequestReviewer) *ChangeRequestReviewerUpdateOne {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdateOne, withChangeRequestReviewer(_m))
+	return &ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ChangeRequestReviewerClient) UpdateOneID(id int) *ChangeRequestReviewerUpdateOne {
+	mutation := newChangeRequestReviewerMutation(c.config, OpUpdateOne, withChangeRequestReviewerID(id))
+	return &ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Delete() *ChangeRequestReviewerDelete {
+	mutation := newChangeRequestReviewerMutation(c.config, OpDelete)
+	return &ChangeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ChangeRequestReviewerClient) DeleteOne(_m *ChangeRequestReviewer) *ChangeRequestReviewerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ChangeRequestReviewerClient) DeleteOneID(id int) *ChangeRequestReviewerDeleteOne {
+	builder := c.Delete().Where(changerequestreviewer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ChangeRequestReviewerDeleteOne{builder}
+}
+
+// Query returns a query builder for ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) Query() *ChangeRequestReviewerQuery {
+	return &ChangeRequestReviewerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeChangeRequestReviewer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ChangeRequestReviewer entity by its id.
+func (c *ChangeRequestReviewerClient) Get(ctx context.Context, id int) (*ChangeRequestReviewer, error) {
+	return c.Query().Where(changerequestreviewer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ChangeRequestReviewerClient) GetX(ctx context.Context, id int) *ChangeRequestReviewer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryChangeRequest queries the change_request edge of a ChangeRequestReviewer.
+func (c *ChangeRequestReviewerClient) QueryChangeRequest(_m *ChangeRequestReviewer) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(changerequestreviewer.Table, changerequestreviewer.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, changerequestreviewer.ChangeRequestTable, changerequestreviewer.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ChangeRequestReviewerClient) Hooks() []Hook {
+	return c.hooks.ChangeRequestReviewer
+}
+
+// Interceptors returns the client interceptors.
+func (c *ChangeRequestReviewerClient) Interceptors() []Interceptor {
+	return c.inters.ChangeRequestReviewer
+}
+
+func (c *ChangeRequestReviewerClient) mutate(ctx context.Context, m *ChangeRequestReviewerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ChangeRequestReviewerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ChangeRequestReviewerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ChangeRequestReviewerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ChangeRequestReviewerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ChangeRequestReviewer mutation op: %q", m.Op())
 	}
 }
 
@@ -918,6 +1306,533 @@ func (c *CollectionClient) mutate(ctx context.Context, m *CollectionMutation) (V
 		return (&CollectionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Collection mutation op: %q", m.Op())
+	}
+}
+
+// CommentClient is a client for the Comment schema.
+type CommentClient struct {
+	config
+}
+
+// NewCommentClient returns a client for the Comment from the given config.
+func NewCommentClient(c config) *CommentClient {
+	return &CommentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `comment.Hooks(f(g(h())))`.
+func (c *CommentClient) Use(hooks ...Hook) {
+	c.hooks.Comment = append(c.hooks.Comment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `comment.Intercept(f(g(h())))`.
+func (c *CommentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Comment = append(c.inters.Comment, interceptors...)
+}
+
+// Create returns a builder for creating a Comment entity.
+func (c *CommentClient) Create() *CommentCreate {
+	mutation := newCommentMutation(c.config, OpCreate)
+	return &CommentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Comment entities.
+func (c *CommentClient) CreateBulk(builders ...*CommentCreate) *CommentCreateBulk {
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentClient) MapCreateBulk(slice any, setFunc func(*CommentCreate, int)) *CommentCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentCreateBulk{err: fmt.Errorf("calling to CommentClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Comment.
+func (c *CommentClient) Update() *CommentUpdate {
+	mutation := newCommentMutation(c.config, OpUpdate)
+	return &CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentClient) UpdateOne(_m *Comment) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withComment(_m))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentClient) UpdateOneID(id string) *CommentUpdateOne {
+	mutation := newCommentMutation(c.config, OpUpdateOne, withCommentID(id))
+	return &CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Comment.
+func (c *CommentClient) Delete() *CommentDelete {
+	mutation := newCommentMutation(c.config, OpDelete)
+	return &CommentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentClient) DeleteOne(_m *Comment) *CommentDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentClient) DeleteOneID(id string) *CommentDeleteOne {
+	builder := c.Delete().Where(comment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentDeleteOne{builder}
+}
+
+// Query returns a query builder for Comment.
+func (c *CommentClient) Query() *CommentQuery {
+	return &CommentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeComment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Comment entity by its id.
+func (c *CommentClient) Get(ctx context.Context, id string) (*Comment, error) {
+	return c.Query().Where(comment.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentClient) GetX(ctx context.Context, id string) *Comment {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a Comment.
+func (c *CommentClient) QuerySpace(_m *Comment) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, comment.SpaceTable, comment.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChangeRequest queries the change_request edge of a Comment.
+func (c *CommentClient) QueryChangeRequest(_m *Comment) *ChangeRequestQuery {
+	query := (&ChangeRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(changerequest.Table, changerequest.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, comment.ChangeRequestTable, comment.ChangeRequestColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReplyList queries the reply_list edge of a Comment.
+func (c *CommentClient) QueryReplyList(_m *Comment) *CommentReplyQuery {
+	query := (&CommentReplyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, comment.ReplyListTable, comment.ReplyListColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReactions queries the reactions edge of a Comment.
+func (c *CommentClient) QueryReactions(_m *Comment) *CommentReactionQuery {
+	query := (&CommentReactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(comment.Table, comment.FieldID, id),
+			sqlgraph.To(commentreaction.Table, commentreaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, comment.ReactionsTable, comment.ReactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommentClient) Hooks() []Hook {
+	return c.hooks.Comment
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentClient) Interceptors() []Interceptor {
+	return c.inters.Comment
+}
+
+func (c *CommentClient) mutate(ctx context.Context, m *CommentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Comment mutation op: %q", m.Op())
+	}
+}
+
+// CommentReactionClient is a client for the CommentReaction schema.
+type CommentReactionClient struct {
+	config
+}
+
+// NewCommentReactionClient returns a client for the CommentReaction from the given config.
+func NewCommentReactionClient(c config) *CommentReactionClient {
+	return &CommentReactionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentreaction.Hooks(f(g(h())))`.
+func (c *CommentReactionClient) Use(hooks ...Hook) {
+	c.hooks.CommentReaction = append(c.hooks.CommentReaction, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentreaction.Intercept(f(g(h())))`.
+func (c *CommentReactionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentReaction = append(c.inters.CommentReaction, interceptors...)
+}
+
+// Create returns a builder for creating a CommentReaction entity.
+func (c *CommentReactionClient) Create() *CommentReactionCreate {
+	mutation := newCommentReactionMutation(c.config, OpCreate)
+	return &CommentReactionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentReaction entities.
+func (c *CommentReactionClient) CreateBulk(builders ...*CommentReactionCreate) *CommentReactionCreateBulk {
+	return &CommentReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentReactionClient) MapCreateBulk(slice any, setFunc func(*CommentReactionCreate, int)) *CommentReactionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentReactionCreateBulk{err: fmt.Errorf("calling to CommentReactionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentReactionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentReactionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentReaction.
+func (c *CommentReactionClient) Update() *CommentReactionUpdate {
+	mutation := newCommentReactionMutation(c.config, OpUpdate)
+	return &CommentReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentReactionClient) UpdateOne(_m *CommentReaction) *CommentReactionUpdateOne {
+	mutation := newCommentReactionMutation(c.config, OpUpdateOne, withCommentReaction(_m))
+	return &CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentReactionClient) UpdateOneID(id int) *CommentReactionUpdateOne {
+	mutation := newCommentReactionMutation(c.config, OpUpdateOne, withCommentReactionID(id))
+	return &CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentReaction.
+func (c *CommentReactionClient) Delete() *CommentReactionDelete {
+	mutation := newCommentReactionMutation(c.config, OpDelete)
+	return &CommentReactionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentReactionClient) DeleteOne(_m *CommentReaction) *CommentReactionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentReactionClient) DeleteOneID(id int) *CommentReactionDeleteOne {
+	builder := c.Delete().Where(commentreaction.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentReactionDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentReaction.
+func (c *CommentReactionClient) Query() *CommentReactionQuery {
+	return &CommentReactionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentReaction},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentReaction entity by its id.
+func (c *CommentReactionClient) Get(ctx context.Context, id int) (*CommentReaction, error) {
+	return c.Query().Where(commentreaction.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentReactionClient) GetX(ctx context.Context, id int) *CommentReaction {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryComment queries the comment edge of a CommentReaction.
+func (c *CommentReactionClient) QueryComment(_m *CommentReaction) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreaction.Table, commentreaction.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, commentreaction.CommentTable, commentreaction.CommentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReply queries the reply edge of a CommentReaction.
+func (c *CommentReactionClient) QueryReply(_m *CommentReaction) *CommentReplyQuery {
+	query := (&CommentReplyClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreaction.Table, commentreaction.FieldID, id),
+			sqlgraph.To(commentreply.Table, commentreply.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, commentreaction.ReplyTable, commentreaction.ReplyColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommentReactionClient) Hooks() []Hook {
+	return c.hooks.CommentReaction
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentReactionClient) Interceptors() []Interceptor {
+	return c.inters.CommentReaction
+}
+
+func (c *CommentReactionClient) mutate(ctx context.Context, m *CommentReactionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentReactionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentReactionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentReactionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentReactionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentReaction mutation op: %q", m.Op())
+	}
+}
+
+// CommentReplyClient is a client for the CommentReply schema.
+type CommentReplyClient struct {
+	config
+}
+
+// NewCommentReplyClient returns a client for the CommentReply from the given config.
+func NewCommentReplyClient(c config) *CommentReplyClient {
+	return &CommentReplyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `commentreply.Hooks(f(g(h())))`.
+func (c *CommentReplyClient) Use(hooks ...Hook) {
+	c.hooks.CommentReply = append(c.hooks.CommentReply, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `commentreply.Intercept(f(g(h())))`.
+func (c *CommentReplyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CommentReply = append(c.inters.CommentReply, interceptors...)
+}
+
+// Create returns a builder for creating a CommentReply entity.
+func (c *CommentReplyClient) Create() *CommentReplyCreate {
+	mutation := newCommentReplyMutation(c.config, OpCreate)
+	return &CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CommentReply entities.
+func (c *CommentReplyClient) CreateBulk(builders ...*CommentReplyCreate) *CommentReplyCreateBulk {
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CommentReplyClient) MapCreateBulk(slice any, setFunc func(*CommentReplyCreate, int)) *CommentReplyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CommentReplyCreateBulk{err: fmt.Errorf("calling to CommentReplyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CommentReplyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CommentReplyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CommentReply.
+func (c *CommentReplyClient) Update() *CommentReplyUpdate {
+	mutation := newCommentReplyMutation(c.config, OpUpdate)
+	return &CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CommentReplyClient) UpdateOne(_m *CommentReply) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReply(_m))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CommentReplyClient) UpdateOneID(id string) *CommentReplyUpdateOne {
+	mutation := newCommentReplyMutation(c.config, OpUpdateOne, withCommentReplyID(id))
+	return &CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CommentReply.
+func (c *CommentReplyClient) Delete() *CommentReplyDelete {
+	mutation := newCommentReplyMutation(c.config, OpDelete)
+	return &CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CommentReplyClient) DeleteOne(_m *CommentReply) *CommentReplyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CommentReplyClient) DeleteOneID(id string) *CommentReplyDeleteOne {
+	builder := c.Delete().Where(commentreply.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CommentReplyDeleteOne{builder}
+}
+
+// Query returns a query builder for CommentReply.
+func (c *CommentReplyClient) Query() *CommentReplyQuery {
+	return &CommentReplyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCommentReply},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CommentReply entity by its id.
+func (c *CommentReplyClient) Get(ctx context.Context, id string) (*CommentReply, error) {
+	return c.Query().Where(commentreply.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CommentReplyClient) GetX(ctx context.Context, id string) *CommentReply {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryComment queries the comment edge of a CommentReply.
+func (c *CommentReplyClient) QueryComment(_m *CommentReply) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, commentreply.CommentTable, commentreply.CommentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryReactions queries the reactions edge of a CommentReply.
+func (c *CommentReplyClient) QueryReactions(_m *CommentReply) *CommentReactionQuery {
+	query := (&CommentReactionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(commentreply.Table, commentreply.FieldID, id),
+			sqlgraph.To(commentreaction.Table, commentreaction.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, commentreply.ReactionsTable, commentreply.ReactionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CommentReplyClient) Hooks() []Hook {
+	return c.hooks.CommentReply
+}
+
+// Interceptors returns the client interceptors.
+func (c *CommentReplyClient) Interceptors() []Interceptor {
+	return c.inters.CommentReply
+}
+
+func (c *CommentReplyClient) mutate(ctx context.Context, m *CommentReplyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CommentReplyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CommentReplyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CommentReplyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CommentReplyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CommentReply mutation op: %q", m.Op())
 	}
 }
 
@@ -4004,6 +4919,22 @@ func (c *SpaceClient) QueryChangeRequestList(_m *Space) *ChangeRequestQuery {
 	return query
 }
 
+// QueryCommentList queries the comment_list edge of a Space.
+func (c *SpaceClient) QueryCommentList(_m *Space) *CommentQuery {
+	query := (&CommentClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.CommentListTable, space.CommentListColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SpaceClient) Hooks() []Hook {
 	return c.hooks.Space
@@ -4660,14 +5591,16 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, Conversation,
+		APIToken, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer, Collection,
+		Comment, CommentReaction, CommentReply, ContentBlob, Conversation,
 		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
 		Space, Translation, TranslationFile, TranslationPage, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, Collection, ContentBlob, Conversation,
+		APIToken, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer, Collection,
+		Comment, CommentReaction, CommentReply, ContentBlob, Conversation,
 		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,

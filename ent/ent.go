@@ -8,7 +8,12 @@ import (
 	"fmt"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
 	"quire/ent/collection"
+	"quire/ent/comment"
+	"quire/ent/commentreaction"
+	"quire/ent/commentreply"
 	"quire/ent/contentblob"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
@@ -99,33 +104,38 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:           apitoken.ValidColumn,
-			changerequest.Table:      changerequest.ValidColumn,
-			collection.Table:         collection.ValidColumn,
-			contentblob.Table:        contentblob.ValidColumn,
-			conversation.Table:       conversation.ValidColumn,
-			conversationcorpus.Table: conversationcorpus.ValidColumn,
-			conversationissue.Table:  conversationissue.ValidColumn,
-			fileversion.Table:        fileversion.ValidColumn,
-			issuescluster.Table:      issuescluster.ValidColumn,
-			job.Table:                job.ValidColumn,
-			member.Table:             member.ValidColumn,
-			organization.Table:       organization.ValidColumn,
-			pageversion.Table:        pageversion.ValidColumn,
-			ratelimitcounter.Table:   ratelimitcounter.ValidColumn,
-			revision.Table:           revision.ValidColumn,
-			revisionentry.Table:      revisionentry.ValidColumn,
-			serversecret.Table:       serversecret.ValidColumn,
-			site.Table:               site.ValidColumn,
-			sitesection.Table:        sitesection.ValidColumn,
-			sitesectiongroup.Table:   sitesectiongroup.ValidColumn,
-			sitesharelink.Table:      sitesharelink.ValidColumn,
-			sitespace.Table:          sitespace.ValidColumn,
-			space.Table:              space.ValidColumn,
-			translation.Table:        translation.ValidColumn,
-			translationfile.Table:    translationfile.ValidColumn,
-			translationpage.Table:    translationpage.ValidColumn,
-			user.Table:               user.ValidColumn,
+			apitoken.Table:              apitoken.ValidColumn,
+			changerequest.Table:         changerequest.ValidColumn,
+			changerequestreview.Table:   changerequestreview.ValidColumn,
+			changerequestreviewer.Table: changerequestreviewer.ValidColumn,
+			collection.Table:            collection.ValidColumn,
+			comment.Table:               comment.ValidColumn,
+			commentreaction.Table:       commentreaction.ValidColumn,
+			commentreply.Table:          commentreply.ValidColumn,
+			contentblob.Table:           contentblob.ValidColumn,
+			conversation.Table:          conversation.ValidColumn,
+			conversationcorpus.Table:    conversationcorpus.ValidColumn,
+			conversationissue.Table:     conversationissue.ValidColumn,
+			fileversion.Table:           fileversion.ValidColumn,
+			issuescluster.Table:         issuescluster.ValidColumn,
+			job.Table:                   job.ValidColumn,
+			member.Table:                member.ValidColumn,
+			organization.Table:          organization.ValidColumn,
+			pageversion.Table:           pageversion.ValidColumn,
+			ratelimitcounter.Table:      ratelimitcounter.ValidColumn,
+			revision.Table:              revision.ValidColumn,
+			revisionentry.Table:         revisionentry.ValidColumn,
+			serversecret.Table:          serversecret.ValidColumn,
+			site.Table:                  site.ValidColumn,
+			sitesection.Table:           sitesection.ValidColumn,
+			sitesectiongroup.Table:      sitesectiongroup.ValidColumn,
+			sitesharelink.Table:         sitesharelink.ValidColumn,
+			sitespace.Table:             sitespace.ValidColumn,
+			space.Table:                 space.ValidColumn,
+			translation.Table:           translation.ValidColumn,
+			translationfile.Table:       translationfile.ValidColumn,
+			translationpage.Table:       translationpage.ValidColumn,
+			user.Table:                  user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

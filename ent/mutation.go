@@ -8,7 +8,12 @@ import (
 	"fmt"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
 	"quire/ent/collection"
+	"quire/ent/comment"
+	"quire/ent/commentreaction"
+	"quire/ent/commentreply"
 	"quire/ent/contentblob"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
@@ -53,33 +58,38 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken           = "APIToken"
-	TypeChangeRequest      = "ChangeRequest"
-	TypeCollection         = "Collection"
-	TypeContentBlob        = "ContentBlob"
-	TypeConversation       = "Conversation"
-	TypeConversationCorpus = "ConversationCorpus"
-	TypeConversationIssue  = "ConversationIssue"
-	TypeFileVersion        = "FileVersion"
-	TypeIssuesCluster      = "IssuesCluster"
-	TypeJob                = "Job"
-	TypeMember             = "Member"
-	TypeOrganization       = "Organization"
-	TypePageVersion        = "PageVersion"
-	TypeRateLimitCounter   = "RateLimitCounter"
-	TypeRevision           = "Revision"
-	TypeRevisionEntry      = "RevisionEntry"
-	TypeServerSecret       = "ServerSecret"
-	TypeSite               = "Site"
-	TypeSiteSection        = "SiteSection"
-	TypeSiteSectionGroup   = "SiteSectionGroup"
-	TypeSiteShareLink      = "SiteShareLink"
-	TypeSiteSpace          = "SiteSpace"
-	TypeSpace              = "Space"
-	TypeTranslation        = "Translation"
-	TypeTranslationFile    = "TranslationFile"
-	TypeTranslationPage    = "TranslationPage"
-	TypeUser               = "User"
+	TypeAPIToken              = "APIToken"
+	TypeChangeRequest         = "ChangeRequest"
+	TypeChangeRequestReview   = "ChangeRequestReview"
+	TypeChangeRequestReviewer = "ChangeRequestReviewer"
+	TypeCollection            = "Collection"
+	TypeComment               = "Comment"
+	TypeCommentReaction       = "CommentReaction"
+	TypeCommentReply          = "CommentReply"
+	TypeContentBlob           = "ContentBlob"
+	TypeConversation          = "Conversation"
+	TypeConversationCorpus    = "ConversationCorpus"
+	TypeConversationIssue     = "ConversationIssue"
+	TypeFileVersion           = "FileVersion"
+	TypeIssuesCluster         = "IssuesCluster"
+	TypeJob                   = "Job"
+	TypeMember                = "Member"
+	TypeOrganization          = "Organization"
+	TypePageVersion           = "PageVersion"
+	TypeRateLimitCounter      = "RateLimitCounter"
+	TypeRevision              = "Revision"
+	TypeRevisionEntry         = "RevisionEntry"
+	TypeServerSecret          = "ServerSecret"
+	TypeSite                  = "Site"
+	TypeSiteSection           = "SiteSection"
+	TypeSiteSectionGroup      = "SiteSectionGroup"
+	TypeSiteShareLink         = "SiteShareLink"
+	TypeSiteSpace             = "SiteSpace"
+	TypeSpace                 = "Space"
+	TypeTranslation           = "Translation"
+	TypeTranslationFile       = "TranslationFile"
+	TypeTranslationPage       = "TranslationPage"
+	TypeUser                  = "User"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -652,9 +662,20 @@ type ChangeRequestMutation struct {
 	contributors                 *[]string
 	appendcontributors           []string
 	conversations_issues_cluster *string
+	comments                     *int
+	addcomments                  *int
 	clearedFields                map[string]struct{}
 	space                        *string
 	clearedspace                 bool
+	comment_list                 map[string]struct{}
+	removedcomment_list          map[string]struct{}
+	clearedcomment_list          bool
+	reviews                      map[string]struct{}
+	removedreviews               map[string]struct{}
+	clearedreviews               bool
+	requested_reviewers          map[int]struct{}
+	removedrequested_reviewers   map[int]struct{}
+	clearedrequested_reviewers   bool
 	done                         bool
 	oldValue                     func(context.Context) (*ChangeRequest, error)
 	predicates                   []predicate.ChangeRequest
@@ -1418,6 +1439,62 @@ func (m *ChangeRequestMutation) ResetConversationsIssuesCluster() {
 	delete(m.clearedFields, changerequest.FieldConversationsIssuesCluster)
 }
 
+// SetComments sets the "comments" field.
+func (m *ChangeRequestMutation) SetComments(i int) {
+	m.comments = &i
+	m.addcomments = nil
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ChangeRequestMutation) Comments() (r int, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the ChangeRequest entity.
+// If the ChangeRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestMutation) OldComments(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// AddComments adds i to the "comments" field.
+func (m *ChangeRequestMutation) AddComments(i int) {
+	if m.addcomments != nil {
+		*m.addcomments += i
+	} else {
+		m.addcomments = &i
+	}
+}
+
+// AddedComments returns the value that was added to the "comments" field in this mutation.
+func (m *ChangeRequestMutation) AddedComments() (r int, exists bool) {
+	v := m.addcomments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ChangeRequestMutation) ResetComments() {
+	m.comments = nil
+	m.addcomments = nil
+}
+
 // ClearSpace clears the "space" edge to the Space entity.
 func (m *ChangeRequestMutation) ClearSpace() {
 	m.clearedspace = true
@@ -1443,6 +1520,168 @@ func (m *ChangeRequestMutation) SpaceIDs() (ids []string) {
 func (m *ChangeRequestMutation) ResetSpace() {
 	m.space = nil
 	m.clearedspace = false
+}
+
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by ids.
+func (m *ChangeRequestMutation) AddCommentListIDs(ids ...string) {
+	if m.comment_list == nil {
+		m.comment_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.comment_list[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCommentList clears the "comment_list" edge to the Comment entity.
+func (m *ChangeRequestMutation) ClearCommentList() {
+	m.clearedcomment_list = true
+}
+
+// CommentListCleared reports if the "comment_list" edge to the Comment entity was cleared.
+func (m *ChangeRequestMutation) CommentListCleared() bool {
+	return m.clearedcomment_list
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to the Comment entity by IDs.
+func (m *ChangeRequestMutation) RemoveCommentListIDs(ids ...string) {
+	if m.removedcomment_list == nil {
+		m.removedcomment_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.comment_list, ids[i])
+		m.removedcomment_list[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCommentList returns the removed IDs of the "comment_list" edge to the Comment entity.
+func (m *ChangeRequestMutation) RemovedCommentListIDs() (ids []string) {
+	for id := range m.removedcomment_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommentListIDs returns the "comment_list" edge IDs in the mutation.
+func (m *ChangeRequestMutation) CommentListIDs() (ids []string) {
+	for id := range m.comment_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCommentList resets all changes to the "comment_list" edge.
+func (m *ChangeRequestMutation) ResetCommentList() {
+	m.comment_list = nil
+	m.clearedcomment_list = false
+	m.removedcomment_list = nil
+}
+
+// AddReviewIDs adds the "reviews" edge to the ChangeRequestReview entity by ids.
+func (m *ChangeRequestMutation) AddReviewIDs(ids ...string) {
+	if m.reviews == nil {
+		m.reviews = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reviews[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReviews clears the "reviews" edge to the ChangeRequestReview entity.
+func (m *ChangeRequestMutation) ClearReviews() {
+	m.clearedreviews = true
+}
+
+// ReviewsCleared reports if the "reviews" edge to the ChangeRequestReview entity was cleared.
+func (m *ChangeRequestMutation) ReviewsCleared() bool {
+	return m.clearedreviews
+}
+
+// RemoveReviewIDs removes the "reviews" edge to the ChangeRequestReview entity by IDs.
+func (m *ChangeRequestMutation) RemoveReviewIDs(ids ...string) {
+	if m.removedreviews == nil {
+		m.removedreviews = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reviews, ids[i])
+		m.removedreviews[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReviews returns the removed IDs of the "reviews" edge to the ChangeRequestReview entity.
+func (m *ChangeRequestMutation) RemovedReviewsIDs() (ids []string) {
+	for id := range m.removedreviews {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReviewsIDs returns the "reviews" edge IDs in the mutation.
+func (m *ChangeRequestMutation) ReviewsIDs() (ids []string) {
+	for id := range m.reviews {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReviews resets all changes to the "reviews" edge.
+func (m *ChangeRequestMutation) ResetReviews() {
+	m.reviews = nil
+	m.clearedreviews = false
+	m.removedreviews = nil
+}
+
+// AddRequestedReviewerIDs adds the "requested_reviewers" edge to the ChangeRequestReviewer entity by ids.
+func (m *ChangeRequestMutation) AddRequestedReviewerIDs(ids ...int) {
+	if m.requested_reviewers == nil {
+		m.requested_reviewers = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.requested_reviewers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRequestedReviewers clears the "requested_reviewers" edge to the ChangeRequestReviewer entity.
+func (m *ChangeRequestMutation) ClearRequestedReviewers() {
+	m.clearedrequested_reviewers = true
+}
+
+// RequestedReviewersCleared reports if the "requested_reviewers" edge to the ChangeRequestReviewer entity was cleared.
+func (m *ChangeRequestMutation) RequestedReviewersCleared() bool {
+	return m.clearedrequested_reviewers
+}
+
+// RemoveRequestedReviewerIDs removes the "requested_reviewers" edge to the ChangeRequestReviewer entity by IDs.
+func (m *ChangeRequestMutation) RemoveRequestedReviewerIDs(ids ...int) {
+	if m.removedrequested_reviewers == nil {
+		m.removedrequested_reviewers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.requested_reviewers, ids[i])
+		m.removedrequested_reviewers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRequestedReviewers returns the removed IDs of the "requested_reviewers" edge to the ChangeRequestReviewer entity.
+func (m *ChangeRequestMutation) RemovedRequestedReviewersIDs() (ids []int) {
+	for id := range m.removedrequested_reviewers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RequestedReviewersIDs returns the "requested_reviewers" edge IDs in the mutation.
+func (m *ChangeRequestMutation) RequestedReviewersIDs() (ids []int) {
+	for id := range m.requested_reviewers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRequestedReviewers resets all changes to the "requested_reviewers" edge.
+func (m *ChangeRequestMutation) ResetRequestedReviewers() {
+	m.requested_reviewers = nil
+	m.clearedrequested_reviewers = false
+	m.removedrequested_reviewers = nil
 }
 
 // Where appends a list predicates to the ChangeRequestMutation builder.
@@ -1479,7 +1718,7 @@ func (m *ChangeRequestMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ChangeRequestMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.space != nil {
 		fields = append(fields, changerequest.FieldSpaceID)
 	}
@@ -1525,6 +1764,9 @@ func (m *ChangeRequestMutation) Fields() []string {
 	if m.conversations_issues_cluster != nil {
 		fields = append(fields, changerequest.FieldConversationsIssuesCluster)
 	}
+	if m.comments != nil {
+		fields = append(fields, changerequest.FieldComments)
+	}
 	return fields
 }
 
@@ -1563,6 +1805,8 @@ func (m *ChangeRequestMutation) Field(name string) (ent.Value, bool) {
 		return m.Contributors()
 	case changerequest.FieldConversationsIssuesCluster:
 		return m.ConversationsIssuesCluster()
+	case changerequest.FieldComments:
+		return m.Comments()
 	}
 	return nil, false
 }
@@ -1602,6 +1846,8 @@ func (m *ChangeRequestMutation) OldField(ctx context.Context, name string) (ent.
 		return m.OldContributors(ctx)
 	case changerequest.FieldConversationsIssuesCluster:
 		return m.OldConversationsIssuesCluster(ctx)
+	case changerequest.FieldComments:
+		return m.OldComments(ctx)
 	}
 	return nil, fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1716,6 +1962,13 @@ func (m *ChangeRequestMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetConversationsIssuesCluster(v)
 		return nil
+	case changerequest.FieldComments:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
 }
@@ -1727,6 +1980,9 @@ func (m *ChangeRequestMutation) AddedFields() []string {
 	if m.addnumber != nil {
 		fields = append(fields, changerequest.FieldNumber)
 	}
+	if m.addcomments != nil {
+		fields = append(fields, changerequest.FieldComments)
+	}
 	return fields
 }
 
@@ -1737,6 +1993,8 @@ func (m *ChangeRequestMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case changerequest.FieldNumber:
 		return m.AddedNumber()
+	case changerequest.FieldComments:
+		return m.AddedComments()
 	}
 	return nil, false
 }
@@ -1752,6 +2010,13 @@ func (m *ChangeRequestMutation) AddField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddNumber(v)
+		return nil
+	case changerequest.FieldComments:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddComments(v)
 		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest numeric field %s", name)
@@ -1864,15 +2129,27 @@ func (m *ChangeRequestMutation) ResetField(name string) error {
 	case changerequest.FieldConversationsIssuesCluster:
 		m.ResetConversationsIssuesCluster()
 		return nil
+	case changerequest.FieldComments:
+		m.ResetComments()
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ChangeRequestMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
 	if m.space != nil {
 		edges = append(edges, changerequest.EdgeSpace)
+	}
+	if m.comment_list != nil {
+		edges = append(edges, changerequest.EdgeCommentList)
+	}
+	if m.reviews != nil {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.requested_reviewers != nil {
+		edges = append(edges, changerequest.EdgeRequestedReviewers)
 	}
 	return edges
 }
@@ -1885,27 +2162,83 @@ func (m *ChangeRequestMutation) AddedIDs(name string) []ent.Value {
 		if id := m.space; id != nil {
 			return []ent.Value{*id}
 		}
+	case changerequest.EdgeCommentList:
+		ids := make([]ent.Value, 0, len(m.comment_list))
+		for id := range m.comment_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeReviews:
+		ids := make([]ent.Value, 0, len(m.reviews))
+		for id := range m.reviews {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeRequestedReviewers:
+		ids := make([]ent.Value, 0, len(m.requested_reviewers))
+		for id := range m.requested_reviewers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ChangeRequestMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
+	if m.removedcomment_list != nil {
+		edges = append(edges, changerequest.EdgeCommentList)
+	}
+	if m.removedreviews != nil {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.removedrequested_reviewers != nil {
+		edges = append(edges, changerequest.EdgeRequestedReviewers)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *ChangeRequestMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case changerequest.EdgeCommentList:
+		ids := make([]ent.Value, 0, len(m.removedcomment_list))
+		for id := range m.removedcomment_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeReviews:
+		ids := make([]ent.Value, 0, len(m.removedreviews))
+		for id := range m.removedreviews {
+			ids = append(ids, id)
+		}
+		return ids
+	case changerequest.EdgeRequestedReviewers:
+		ids := make([]ent.Value, 0, len(m.removedrequested_reviewers))
+		for id := range m.removedrequested_reviewers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ChangeRequestMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
 	if m.clearedspace {
 		edges = append(edges, changerequest.EdgeSpace)
+	}
+	if m.clearedcomment_list {
+		edges = append(edges, changerequest.EdgeCommentList)
+	}
+	if m.clearedreviews {
+		edges = append(edges, changerequest.EdgeReviews)
+	}
+	if m.clearedrequested_reviewers {
+		edges = append(edges, changerequest.EdgeRequestedReviewers)
 	}
 	return edges
 }
@@ -1916,6 +2249,12 @@ func (m *ChangeRequestMutation) EdgeCleared(name string) bool {
 	switch name {
 	case changerequest.EdgeSpace:
 		return m.clearedspace
+	case changerequest.EdgeCommentList:
+		return m.clearedcomment_list
+	case changerequest.EdgeReviews:
+		return m.clearedreviews
+	case changerequest.EdgeRequestedReviewers:
+		return m.clearedrequested_reviewers
 	}
 	return false
 }
@@ -1938,8 +2277,1526 @@ func (m *ChangeRequestMutation) ResetEdge(name string) error {
 	case changerequest.EdgeSpace:
 		m.ResetSpace()
 		return nil
+	case changerequest.EdgeCommentList:
+		m.ResetCommentList()
+		return nil
+	case changerequest.EdgeReviews:
+		m.ResetReviews()
+		return nil
+	case changerequest.EdgeRequestedReviewers:
+		m.ResetRequestedReviewers()
+		return nil
 	}
 	return fmt.Errorf("unknown ChangeRequest edge %s", name)
+}
+
+// ChangeRequestReviewMutation represents an operation that mutates the ChangeRequestReview nodes in the graph.
+type ChangeRequestReviewMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	space_id              *string
+	reviewer              *string
+	requested_by          *string
+	status                *string
+	outdated              *bool
+	revision_id           *string
+	comment_id            *string
+	created_at            *time.Time
+	updated_at            *time.Time
+	clearedFields         map[string]struct{}
+	change_request        *string
+	clearedchange_request bool
+	done                  bool
+	oldValue              func(context.Context) (*ChangeRequestReview, error)
+	predicates            []predicate.ChangeRequestReview
+}
+
+var _ ent.Mutation = (*ChangeRequestReviewMutation)(nil)
+
+// changerequestreviewOption allows management of the mutation configuration using functional options.
+type changerequestreviewOption func(*ChangeRequestReviewMutation)
+
+// newChangeRequestReviewMutation creates new mutation for the ChangeRequestReview entity.
+func newChangeRequestReviewMutation(c config, op Op, opts ...changerequestreviewOption) *ChangeRequestReviewMutation {
+	m := &ChangeRequestReviewMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequestReview,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestReviewID sets the ID field of the mutation.
+func withChangeRequestReviewID(id string) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequestReview
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequestReview, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequestReview.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequestReview sets the old ChangeRequestReview of the mutation.
+func withChangeRequestReview(node *ChangeRequestReview) changerequestreviewOption {
+	return func(m *ChangeRequestReviewMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequestReview, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestReviewMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestReviewMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ChangeRequestReview entities.
+func (m *ChangeRequestReviewMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestReviewMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestReviewMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequestReview.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ChangeRequestReviewMutation) ResetChangeRequestID() {
+	m.change_request = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ChangeRequestReviewMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ChangeRequestReviewMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetReviewer sets the "reviewer" field.
+func (m *ChangeRequestReviewMutation) SetReviewer(s string) {
+	m.reviewer = &s
+}
+
+// Reviewer returns the value of the "reviewer" field in the mutation.
+func (m *ChangeRequestReviewMutation) Reviewer() (r string, exists bool) {
+	v := m.reviewer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewer returns the old "reviewer" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldReviewer(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewer is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewer requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewer: %w", err)
+	}
+	return oldValue.Reviewer, nil
+}
+
+// ResetReviewer resets all changes to the "reviewer" field.
+func (m *ChangeRequestReviewMutation) ResetReviewer() {
+	m.reviewer = nil
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ChangeRequestReviewMutation) SetRequestedBy(s string) {
+	m.requested_by = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ChangeRequestReviewMutation) RequestedBy() (r string, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRequestedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ClearRequestedBy clears the value of the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ClearRequestedBy() {
+	m.requested_by = nil
+	m.clearedFields[changerequestreview.FieldRequestedBy] = struct{}{}
+}
+
+// RequestedByCleared returns if the "requested_by" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) RequestedByCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldRequestedBy]
+	return ok
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ChangeRequestReviewMutation) ResetRequestedBy() {
+	m.requested_by = nil
+	delete(m.clearedFields, changerequestreview.FieldRequestedBy)
+}
+
+// SetStatus sets the "status" field.
+func (m *ChangeRequestReviewMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ChangeRequestReviewMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ChangeRequestReviewMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetOutdated sets the "outdated" field.
+func (m *ChangeRequestReviewMutation) SetOutdated(b bool) {
+	m.outdated = &b
+}
+
+// Outdated returns the value of the "outdated" field in the mutation.
+func (m *ChangeRequestReviewMutation) Outdated() (r bool, exists bool) {
+	v := m.outdated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOutdated returns the old "outdated" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldOutdated(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOutdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOutdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOutdated: %w", err)
+	}
+	return oldValue.Outdated, nil
+}
+
+// ResetOutdated resets all changes to the "outdated" field.
+func (m *ChangeRequestReviewMutation) ResetOutdated() {
+	m.outdated = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestReviewMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestReviewMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *ChangeRequestReviewMutation) SetCommentID(s string) {
+	m.comment_id = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *ChangeRequestReviewMutation) CommentID() (r string, exists bool) {
+	v := m.comment_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCommentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ClearCommentID clears the value of the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ClearCommentID() {
+	m.comment_id = nil
+	m.clearedFields[changerequestreview.FieldCommentID] = struct{}{}
+}
+
+// CommentIDCleared returns if the "comment_id" field was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) CommentIDCleared() bool {
+	_, ok := m.clearedFields[changerequestreview.FieldCommentID]
+	return ok
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *ChangeRequestReviewMutation) ResetCommentID() {
+	m.comment_id = nil
+	delete(m.clearedFields, changerequestreview.FieldCommentID)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestReviewMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestReviewMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *ChangeRequestReviewMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *ChangeRequestReviewMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the ChangeRequestReview entity.
+// If the ChangeRequestReview object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *ChangeRequestReviewMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *ChangeRequestReviewMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[changerequestreview.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *ChangeRequestReviewMutation) ChangeRequestCleared() bool {
+	return m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *ChangeRequestReviewMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// Where appends a list predicates to the ChangeRequestReviewMutation builder.
+func (m *ChangeRequestReviewMutation) Where(ps ...predicate.ChangeRequestReview) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestReviewMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestReviewMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequestReview, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestReviewMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestReviewMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequestReview).
+func (m *ChangeRequestReviewMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestReviewMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.change_request != nil {
+		fields = append(fields, changerequestreview.FieldChangeRequestID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, changerequestreview.FieldSpaceID)
+	}
+	if m.reviewer != nil {
+		fields = append(fields, changerequestreview.FieldReviewer)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.status != nil {
+		fields = append(fields, changerequestreview.FieldStatus)
+	}
+	if m.outdated != nil {
+		fields = append(fields, changerequestreview.FieldOutdated)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequestreview.FieldRevisionID)
+	}
+	if m.comment_id != nil {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, changerequestreview.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, changerequestreview.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestReviewMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreview.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case changerequestreview.FieldSpaceID:
+		return m.SpaceID()
+	case changerequestreview.FieldReviewer:
+		return m.Reviewer()
+	case changerequestreview.FieldRequestedBy:
+		return m.RequestedBy()
+	case changerequestreview.FieldStatus:
+		return m.Status()
+	case changerequestreview.FieldOutdated:
+		return m.Outdated()
+	case changerequestreview.FieldRevisionID:
+		return m.RevisionID()
+	case changerequestreview.FieldCommentID:
+		return m.CommentID()
+	case changerequestreview.FieldCreatedAt:
+		return m.CreatedAt()
+	case changerequestreview.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestReviewMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequestreview.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case changerequestreview.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case changerequestreview.FieldReviewer:
+		return m.OldReviewer(ctx)
+	case changerequestreview.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case changerequestreview.FieldStatus:
+		return m.OldStatus(ctx)
+	case changerequestreview.FieldOutdated:
+		return m.OldOutdated(ctx)
+	case changerequestreview.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequestreview.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case changerequestreview.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case changerequestreview.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreview.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case changerequestreview.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case changerequestreview.FieldReviewer:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewer(v)
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case changerequestreview.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case changerequestreview.FieldOutdated:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOutdated(v)
+		return nil
+	case changerequestreview.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequestreview.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case changerequestreview.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestReviewMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestReviewMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ChangeRequestReview numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestReviewMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(changerequestreview.FieldRequestedBy) {
+		fields = append(fields, changerequestreview.FieldRequestedBy)
+	}
+	if m.FieldCleared(changerequestreview.FieldCommentID) {
+		fields = append(fields, changerequestreview.FieldCommentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestReviewMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearField(name string) error {
+	switch name {
+	case changerequestreview.FieldRequestedBy:
+		m.ClearRequestedBy()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ClearCommentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetField(name string) error {
+	switch name {
+	case changerequestreview.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case changerequestreview.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case changerequestreview.FieldReviewer:
+		m.ResetReviewer()
+		return nil
+	case changerequestreview.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case changerequestreview.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case changerequestreview.FieldOutdated:
+		m.ResetOutdated()
+		return nil
+	case changerequestreview.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequestreview.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case changerequestreview.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case changerequestreview.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestReviewMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.change_request != nil {
+		edges = append(edges, changerequestreview.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestReviewMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequestreview.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestReviewMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestReviewMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedchange_request {
+		edges = append(edges, changerequestreview.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestReviewMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequestreview.EdgeChangeRequest:
+		return m.clearedchange_request
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequestreview.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestReviewMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequestreview.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReview edge %s", name)
+}
+
+// ChangeRequestReviewerMutation represents an operation that mutates the ChangeRequestReviewer nodes in the graph.
+type ChangeRequestReviewerMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	user_id               *string
+	requested_by          *string
+	revision_id           *string
+	created_at            *time.Time
+	clearedFields         map[string]struct{}
+	change_request        *string
+	clearedchange_request bool
+	done                  bool
+	oldValue              func(context.Context) (*ChangeRequestReviewer, error)
+	predicates            []predicate.ChangeRequestReviewer
+}
+
+var _ ent.Mutation = (*ChangeRequestReviewerMutation)(nil)
+
+// changerequestreviewerOption allows management of the mutation configuration using functional options.
+type changerequestreviewerOption func(*ChangeRequestReviewerMutation)
+
+// newChangeRequestReviewerMutation creates new mutation for the ChangeRequestReviewer entity.
+func newChangeRequestReviewerMutation(c config, op Op, opts ...changerequestreviewerOption) *ChangeRequestReviewerMutation {
+	m := &ChangeRequestReviewerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeChangeRequestReviewer,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withChangeRequestReviewerID sets the ID field of the mutation.
+func withChangeRequestReviewerID(id int) changerequestreviewerOption {
+	return func(m *ChangeRequestReviewerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ChangeRequestReviewer
+		)
+		m.oldValue = func(ctx context.Context) (*ChangeRequestReviewer, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ChangeRequestReviewer.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withChangeRequestReviewer sets the old ChangeRequestReviewer of the mutation.
+func withChangeRequestReviewer(node *ChangeRequestReviewer) changerequestreviewerOption {
+	return func(m *ChangeRequestReviewerMutation) {
+		m.oldValue = func(context.Context) (*ChangeRequestReviewer, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ChangeRequestReviewerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ChangeRequestReviewerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ChangeRequestReviewerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ChangeRequestReviewerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ChangeRequestReviewer.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *ChangeRequestReviewerMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldChangeRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *ChangeRequestReviewerMutation) ResetChangeRequestID() {
+	m.change_request = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ChangeRequestReviewerMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ChangeRequestReviewerMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetRequestedBy sets the "requested_by" field.
+func (m *ChangeRequestReviewerMutation) SetRequestedBy(s string) {
+	m.requested_by = &s
+}
+
+// RequestedBy returns the value of the "requested_by" field in the mutation.
+func (m *ChangeRequestReviewerMutation) RequestedBy() (r string, exists bool) {
+	v := m.requested_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestedBy returns the old "requested_by" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldRequestedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestedBy: %w", err)
+	}
+	return oldValue.RequestedBy, nil
+}
+
+// ResetRequestedBy resets all changes to the "requested_by" field.
+func (m *ChangeRequestReviewerMutation) ResetRequestedBy() {
+	m.requested_by = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *ChangeRequestReviewerMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *ChangeRequestReviewerMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *ChangeRequestReviewerMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ChangeRequestReviewerMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ChangeRequestReviewerMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ChangeRequestReviewer entity.
+// If the ChangeRequestReviewer object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ChangeRequestReviewerMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ChangeRequestReviewerMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *ChangeRequestReviewerMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[changerequestreviewer.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *ChangeRequestReviewerMutation) ChangeRequestCleared() bool {
+	return m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *ChangeRequestReviewerMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *ChangeRequestReviewerMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// Where appends a list predicates to the ChangeRequestReviewerMutation builder.
+func (m *ChangeRequestReviewerMutation) Where(ps ...predicate.ChangeRequestReviewer) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ChangeRequestReviewerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ChangeRequestReviewerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ChangeRequestReviewer, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ChangeRequestReviewerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ChangeRequestReviewerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ChangeRequestReviewer).
+func (m *ChangeRequestReviewerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ChangeRequestReviewerMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.change_request != nil {
+		fields = append(fields, changerequestreviewer.FieldChangeRequestID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, changerequestreviewer.FieldUserID)
+	}
+	if m.requested_by != nil {
+		fields = append(fields, changerequestreviewer.FieldRequestedBy)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, changerequestreviewer.FieldRevisionID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, changerequestreviewer.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ChangeRequestReviewerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case changerequestreviewer.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case changerequestreviewer.FieldUserID:
+		return m.UserID()
+	case changerequestreviewer.FieldRequestedBy:
+		return m.RequestedBy()
+	case changerequestreviewer.FieldRevisionID:
+		return m.RevisionID()
+	case changerequestreviewer.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ChangeRequestReviewerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case changerequestreviewer.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case changerequestreviewer.FieldUserID:
+		return m.OldUserID(ctx)
+	case changerequestreviewer.FieldRequestedBy:
+		return m.OldRequestedBy(ctx)
+	case changerequestreviewer.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case changerequestreviewer.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case changerequestreviewer.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case changerequestreviewer.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case changerequestreviewer.FieldRequestedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestedBy(v)
+		return nil
+	case changerequestreviewer.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case changerequestreviewer.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ChangeRequestReviewerMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ChangeRequestReviewerMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ChangeRequestReviewerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ChangeRequestReviewerMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown ChangeRequestReviewer nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ResetField(name string) error {
+	switch name {
+	case changerequestreviewer.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case changerequestreviewer.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case changerequestreviewer.FieldRequestedBy:
+		m.ResetRequestedBy()
+		return nil
+	case changerequestreviewer.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case changerequestreviewer.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ChangeRequestReviewerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.change_request != nil {
+		edges = append(edges, changerequestreviewer.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ChangeRequestReviewerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case changerequestreviewer.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ChangeRequestReviewerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ChangeRequestReviewerMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedchange_request {
+		edges = append(edges, changerequestreviewer.EdgeChangeRequest)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ChangeRequestReviewerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case changerequestreviewer.EdgeChangeRequest:
+		return m.clearedchange_request
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ClearEdge(name string) error {
+	switch name {
+	case changerequestreviewer.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ChangeRequestReviewerMutation) ResetEdge(name string) error {
+	switch name {
+	case changerequestreviewer.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown ChangeRequestReviewer edge %s", name)
 }
 
 // CollectionMutation represents an operation that mutates the Collection nodes in the graph.
@@ -2978,6 +4835,3145 @@ func (m *CollectionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Collection edge %s", name)
+}
+
+// CommentMutation represents an operation that mutates the Comment nodes in the graph.
+type CommentMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	review_id             *string
+	posted_by             *string
+	posted_at             *time.Time
+	edited_at             *time.Time
+	body                  *string
+	revision_id           *string
+	page_id               *string
+	node_id               *string
+	table_record          *string
+	table_definition      *string
+	status                *string
+	resolved_at           *time.Time
+	resolved_by           *string
+	replies               *int
+	addreplies            *int
+	clearedFields         map[string]struct{}
+	space                 *string
+	clearedspace          bool
+	change_request        *string
+	clearedchange_request bool
+	reply_list            map[string]struct{}
+	removedreply_list     map[string]struct{}
+	clearedreply_list     bool
+	reactions             map[int]struct{}
+	removedreactions      map[int]struct{}
+	clearedreactions      bool
+	done                  bool
+	oldValue              func(context.Context) (*Comment, error)
+	predicates            []predicate.Comment
+}
+
+var _ ent.Mutation = (*CommentMutation)(nil)
+
+// commentOption allows management of the mutation configuration using functional options.
+type commentOption func(*CommentMutation)
+
+// newCommentMutation creates new mutation for the Comment entity.
+func newCommentMutation(c config, op Op, opts ...commentOption) *CommentMutation {
+	m := &CommentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeComment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentID sets the ID field of the mutation.
+func withCommentID(id string) commentOption {
+	return func(m *CommentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Comment
+		)
+		m.oldValue = func(ctx context.Context) (*Comment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Comment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withComment sets the old Comment of the mutation.
+func withComment(node *Comment) commentOption {
+	return func(m *CommentMutation) {
+		m.oldValue = func(context.Context) (*Comment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Comment entities.
+func (m *CommentMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Comment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentMutation) ResetSpaceID() {
+	m.space = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *CommentMutation) SetChangeRequestID(s string) {
+	m.change_request = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *CommentMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *CommentMutation) ClearChangeRequestID() {
+	m.change_request = nil
+	m.clearedFields[comment.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *CommentMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *CommentMutation) ResetChangeRequestID() {
+	m.change_request = nil
+	delete(m.clearedFields, comment.FieldChangeRequestID)
+}
+
+// SetReviewID sets the "review_id" field.
+func (m *CommentMutation) SetReviewID(s string) {
+	m.review_id = &s
+}
+
+// ReviewID returns the value of the "review_id" field in the mutation.
+func (m *CommentMutation) ReviewID() (r string, exists bool) {
+	v := m.review_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReviewID returns the old "review_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldReviewID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReviewID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReviewID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReviewID: %w", err)
+	}
+	return oldValue.ReviewID, nil
+}
+
+// ClearReviewID clears the value of the "review_id" field.
+func (m *CommentMutation) ClearReviewID() {
+	m.review_id = nil
+	m.clearedFields[comment.FieldReviewID] = struct{}{}
+}
+
+// ReviewIDCleared returns if the "review_id" field was cleared in this mutation.
+func (m *CommentMutation) ReviewIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldReviewID]
+	return ok
+}
+
+// ResetReviewID resets all changes to the "review_id" field.
+func (m *CommentMutation) ResetReviewID() {
+	m.review_id = nil
+	delete(m.clearedFields, comment.FieldReviewID)
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentMutation) SetPostedBy(s string) {
+	m.posted_by = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentMutation) PostedBy() (r string, exists bool) {
+	v := m.posted_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentMutation) ResetPostedBy() {
+	m.posted_by = nil
+}
+
+// SetPostedAt sets the "posted_at" field.
+func (m *CommentMutation) SetPostedAt(t time.Time) {
+	m.posted_at = &t
+}
+
+// PostedAt returns the value of the "posted_at" field in the mutation.
+func (m *CommentMutation) PostedAt() (r time.Time, exists bool) {
+	v := m.posted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedAt returns the old "posted_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPostedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedAt: %w", err)
+	}
+	return oldValue.PostedAt, nil
+}
+
+// ResetPostedAt resets all changes to the "posted_at" field.
+func (m *CommentMutation) ResetPostedAt() {
+	m.posted_at = nil
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[comment.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, comment.FieldEditedAt)
+}
+
+// SetBody sets the "body" field.
+func (m *CommentMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CommentMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CommentMutation) ResetBody() {
+	m.body = nil
+}
+
+// SetRevisionID sets the "revision_id" field.
+func (m *CommentMutation) SetRevisionID(s string) {
+	m.revision_id = &s
+}
+
+// RevisionID returns the value of the "revision_id" field in the mutation.
+func (m *CommentMutation) RevisionID() (r string, exists bool) {
+	v := m.revision_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRevisionID returns the old "revision_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldRevisionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRevisionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRevisionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRevisionID: %w", err)
+	}
+	return oldValue.RevisionID, nil
+}
+
+// ResetRevisionID resets all changes to the "revision_id" field.
+func (m *CommentMutation) ResetRevisionID() {
+	m.revision_id = nil
+}
+
+// SetPageID sets the "page_id" field.
+func (m *CommentMutation) SetPageID(s string) {
+	m.page_id = &s
+}
+
+// PageID returns the value of the "page_id" field in the mutation.
+func (m *CommentMutation) PageID() (r string, exists bool) {
+	v := m.page_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageID returns the old "page_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldPageID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageID: %w", err)
+	}
+	return oldValue.PageID, nil
+}
+
+// ClearPageID clears the value of the "page_id" field.
+func (m *CommentMutation) ClearPageID() {
+	m.page_id = nil
+	m.clearedFields[comment.FieldPageID] = struct{}{}
+}
+
+// PageIDCleared returns if the "page_id" field was cleared in this mutation.
+func (m *CommentMutation) PageIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldPageID]
+	return ok
+}
+
+// ResetPageID resets all changes to the "page_id" field.
+func (m *CommentMutation) ResetPageID() {
+	m.page_id = nil
+	delete(m.clearedFields, comment.FieldPageID)
+}
+
+// SetNodeID sets the "node_id" field.
+func (m *CommentMutation) SetNodeID(s string) {
+	m.node_id = &s
+}
+
+// NodeID returns the value of the "node_id" field in the mutation.
+func (m *CommentMutation) NodeID() (r string, exists bool) {
+	v := m.node_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNodeID returns the old "node_id" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldNodeID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNodeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNodeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNodeID: %w", err)
+	}
+	return oldValue.NodeID, nil
+}
+
+// ClearNodeID clears the value of the "node_id" field.
+func (m *CommentMutation) ClearNodeID() {
+	m.node_id = nil
+	m.clearedFields[comment.FieldNodeID] = struct{}{}
+}
+
+// NodeIDCleared returns if the "node_id" field was cleared in this mutation.
+func (m *CommentMutation) NodeIDCleared() bool {
+	_, ok := m.clearedFields[comment.FieldNodeID]
+	return ok
+}
+
+// ResetNodeID resets all changes to the "node_id" field.
+func (m *CommentMutation) ResetNodeID() {
+	m.node_id = nil
+	delete(m.clearedFields, comment.FieldNodeID)
+}
+
+// SetTableRecord sets the "table_record" field.
+func (m *CommentMutation) SetTableRecord(s string) {
+	m.table_record = &s
+}
+
+// TableRecord returns the value of the "table_record" field in the mutation.
+func (m *CommentMutation) TableRecord() (r string, exists bool) {
+	v := m.table_record
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTableRecord returns the old "table_record" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldTableRecord(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTableRecord is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTableRecord requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTableRecord: %w", err)
+	}
+	return oldValue.TableRecord, nil
+}
+
+// ClearTableRecord clears the value of the "table_record" field.
+func (m *CommentMutation) ClearTableRecord() {
+	m.table_record = nil
+	m.clearedFields[comment.FieldTableRecord] = struct{}{}
+}
+
+// TableRecordCleared returns if the "table_record" field was cleared in this mutation.
+func (m *CommentMutation) TableRecordCleared() bool {
+	_, ok := m.clearedFields[comment.FieldTableRecord]
+	return ok
+}
+
+// ResetTableRecord resets all changes to the "table_record" field.
+func (m *CommentMutation) ResetTableRecord() {
+	m.table_record = nil
+	delete(m.clearedFields, comment.FieldTableRecord)
+}
+
+// SetTableDefinition sets the "table_definition" field.
+func (m *CommentMutation) SetTableDefinition(s string) {
+	m.table_definition = &s
+}
+
+// TableDefinition returns the value of the "table_definition" field in the mutation.
+func (m *CommentMutation) TableDefinition() (r string, exists bool) {
+	v := m.table_definition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTableDefinition returns the old "table_definition" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldTableDefinition(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTableDefinition is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTableDefinition requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTableDefinition: %w", err)
+	}
+	return oldValue.TableDefinition, nil
+}
+
+// ClearTableDefinition clears the value of the "table_definition" field.
+func (m *CommentMutation) ClearTableDefinition() {
+	m.table_definition = nil
+	m.clearedFields[comment.FieldTableDefinition] = struct{}{}
+}
+
+// TableDefinitionCleared returns if the "table_definition" field was cleared in this mutation.
+func (m *CommentMutation) TableDefinitionCleared() bool {
+	_, ok := m.clearedFields[comment.FieldTableDefinition]
+	return ok
+}
+
+// ResetTableDefinition resets all changes to the "table_definition" field.
+func (m *CommentMutation) ResetTableDefinition() {
+	m.table_definition = nil
+	delete(m.clearedFields, comment.FieldTableDefinition)
+}
+
+// SetStatus sets the "status" field.
+func (m *CommentMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CommentMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CommentMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetResolvedAt sets the "resolved_at" field.
+func (m *CommentMutation) SetResolvedAt(t time.Time) {
+	m.resolved_at = &t
+}
+
+// ResolvedAt returns the value of the "resolved_at" field in the mutation.
+func (m *CommentMutation) ResolvedAt() (r time.Time, exists bool) {
+	v := m.resolved_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedAt returns the old "resolved_at" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedAt: %w", err)
+	}
+	return oldValue.ResolvedAt, nil
+}
+
+// ClearResolvedAt clears the value of the "resolved_at" field.
+func (m *CommentMutation) ClearResolvedAt() {
+	m.resolved_at = nil
+	m.clearedFields[comment.FieldResolvedAt] = struct{}{}
+}
+
+// ResolvedAtCleared returns if the "resolved_at" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedAtCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedAt]
+	return ok
+}
+
+// ResetResolvedAt resets all changes to the "resolved_at" field.
+func (m *CommentMutation) ResetResolvedAt() {
+	m.resolved_at = nil
+	delete(m.clearedFields, comment.FieldResolvedAt)
+}
+
+// SetResolvedBy sets the "resolved_by" field.
+func (m *CommentMutation) SetResolvedBy(s string) {
+	m.resolved_by = &s
+}
+
+// ResolvedBy returns the value of the "resolved_by" field in the mutation.
+func (m *CommentMutation) ResolvedBy() (r string, exists bool) {
+	v := m.resolved_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResolvedBy returns the old "resolved_by" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldResolvedBy(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResolvedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResolvedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResolvedBy: %w", err)
+	}
+	return oldValue.ResolvedBy, nil
+}
+
+// ClearResolvedBy clears the value of the "resolved_by" field.
+func (m *CommentMutation) ClearResolvedBy() {
+	m.resolved_by = nil
+	m.clearedFields[comment.FieldResolvedBy] = struct{}{}
+}
+
+// ResolvedByCleared returns if the "resolved_by" field was cleared in this mutation.
+func (m *CommentMutation) ResolvedByCleared() bool {
+	_, ok := m.clearedFields[comment.FieldResolvedBy]
+	return ok
+}
+
+// ResetResolvedBy resets all changes to the "resolved_by" field.
+func (m *CommentMutation) ResetResolvedBy() {
+	m.resolved_by = nil
+	delete(m.clearedFields, comment.FieldResolvedBy)
+}
+
+// SetReplies sets the "replies" field.
+func (m *CommentMutation) SetReplies(i int) {
+	m.replies = &i
+	m.addreplies = nil
+}
+
+// Replies returns the value of the "replies" field in the mutation.
+func (m *CommentMutation) Replies() (r int, exists bool) {
+	v := m.replies
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplies returns the old "replies" field's value of the Comment entity.
+// If the Comment object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentMutation) OldReplies(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplies is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplies requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplies: %w", err)
+	}
+	return oldValue.Replies, nil
+}
+
+// AddReplies adds i to the "replies" field.
+func (m *CommentMutation) AddReplies(i int) {
+	if m.addreplies != nil {
+		*m.addreplies += i
+	} else {
+		m.addreplies = &i
+	}
+}
+
+// AddedReplies returns the value that was added to the "replies" field in this mutation.
+func (m *CommentMutation) AddedReplies() (r int, exists bool) {
+	v := m.addreplies
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetReplies resets all changes to the "replies" field.
+func (m *CommentMutation) ResetReplies() {
+	m.replies = nil
+	m.addreplies = nil
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *CommentMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[comment.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *CommentMutation) SpaceCleared() bool {
+	return m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *CommentMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearChangeRequest clears the "change_request" edge to the ChangeRequest entity.
+func (m *CommentMutation) ClearChangeRequest() {
+	m.clearedchange_request = true
+	m.clearedFields[comment.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestCleared reports if the "change_request" edge to the ChangeRequest entity was cleared.
+func (m *CommentMutation) ChangeRequestCleared() bool {
+	return m.ChangeRequestIDCleared() || m.clearedchange_request
+}
+
+// ChangeRequestIDs returns the "change_request" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChangeRequestID instead. It exists only for internal usage by the builders.
+func (m *CommentMutation) ChangeRequestIDs() (ids []string) {
+	if id := m.change_request; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChangeRequest resets all changes to the "change_request" edge.
+func (m *CommentMutation) ResetChangeRequest() {
+	m.change_request = nil
+	m.clearedchange_request = false
+}
+
+// AddReplyListIDs adds the "reply_list" edge to the CommentReply entity by ids.
+func (m *CommentMutation) AddReplyListIDs(ids ...string) {
+	if m.reply_list == nil {
+		m.reply_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.reply_list[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReplyList clears the "reply_list" edge to the CommentReply entity.
+func (m *CommentMutation) ClearReplyList() {
+	m.clearedreply_list = true
+}
+
+// ReplyListCleared reports if the "reply_list" edge to the CommentReply entity was cleared.
+func (m *CommentMutation) ReplyListCleared() bool {
+	return m.clearedreply_list
+}
+
+// RemoveReplyListIDs removes the "reply_list" edge to the CommentReply entity by IDs.
+func (m *CommentMutation) RemoveReplyListIDs(ids ...string) {
+	if m.removedreply_list == nil {
+		m.removedreply_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.reply_list, ids[i])
+		m.removedreply_list[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReplyList returns the removed IDs of the "reply_list" edge to the CommentReply entity.
+func (m *CommentMutation) RemovedReplyListIDs() (ids []string) {
+	for id := range m.removedreply_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReplyListIDs returns the "reply_list" edge IDs in the mutation.
+func (m *CommentMutation) ReplyListIDs() (ids []string) {
+	for id := range m.reply_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReplyList resets all changes to the "reply_list" edge.
+func (m *CommentMutation) ResetReplyList() {
+	m.reply_list = nil
+	m.clearedreply_list = false
+	m.removedreply_list = nil
+}
+
+// AddReactionIDs adds the "reactions" edge to the CommentReaction entity by ids.
+func (m *CommentMutation) AddReactionIDs(ids ...int) {
+	if m.reactions == nil {
+		m.reactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.reactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReactions clears the "reactions" edge to the CommentReaction entity.
+func (m *CommentMutation) ClearReactions() {
+	m.clearedreactions = true
+}
+
+// ReactionsCleared reports if the "reactions" edge to the CommentReaction entity was cleared.
+func (m *CommentMutation) ReactionsCleared() bool {
+	return m.clearedreactions
+}
+
+// RemoveReactionIDs removes the "reactions" edge to the CommentReaction entity by IDs.
+func (m *CommentMutation) RemoveReactionIDs(ids ...int) {
+	if m.removedreactions == nil {
+		m.removedreactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.reactions, ids[i])
+		m.removedreactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReactions returns the removed IDs of the "reactions" edge to the CommentReaction entity.
+func (m *CommentMutation) RemovedReactionsIDs() (ids []int) {
+	for id := range m.removedreactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReactionsIDs returns the "reactions" edge IDs in the mutation.
+func (m *CommentMutation) ReactionsIDs() (ids []int) {
+	for id := range m.reactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReactions resets all changes to the "reactions" edge.
+func (m *CommentMutation) ResetReactions() {
+	m.reactions = nil
+	m.clearedreactions = false
+	m.removedreactions = nil
+}
+
+// Where appends a list predicates to the CommentMutation builder.
+func (m *CommentMutation) Where(ps ...predicate.Comment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Comment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Comment).
+func (m *CommentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.space != nil {
+		fields = append(fields, comment.FieldSpaceID)
+	}
+	if m.change_request != nil {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.review_id != nil {
+		fields = append(fields, comment.FieldReviewID)
+	}
+	if m.posted_by != nil {
+		fields = append(fields, comment.FieldPostedBy)
+	}
+	if m.posted_at != nil {
+		fields = append(fields, comment.FieldPostedAt)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.body != nil {
+		fields = append(fields, comment.FieldBody)
+	}
+	if m.revision_id != nil {
+		fields = append(fields, comment.FieldRevisionID)
+	}
+	if m.page_id != nil {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.node_id != nil {
+		fields = append(fields, comment.FieldNodeID)
+	}
+	if m.table_record != nil {
+		fields = append(fields, comment.FieldTableRecord)
+	}
+	if m.table_definition != nil {
+		fields = append(fields, comment.FieldTableDefinition)
+	}
+	if m.status != nil {
+		fields = append(fields, comment.FieldStatus)
+	}
+	if m.resolved_at != nil {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.resolved_by != nil {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	if m.replies != nil {
+		fields = append(fields, comment.FieldReplies)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case comment.FieldSpaceID:
+		return m.SpaceID()
+	case comment.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case comment.FieldReviewID:
+		return m.ReviewID()
+	case comment.FieldPostedBy:
+		return m.PostedBy()
+	case comment.FieldPostedAt:
+		return m.PostedAt()
+	case comment.FieldEditedAt:
+		return m.EditedAt()
+	case comment.FieldBody:
+		return m.Body()
+	case comment.FieldRevisionID:
+		return m.RevisionID()
+	case comment.FieldPageID:
+		return m.PageID()
+	case comment.FieldNodeID:
+		return m.NodeID()
+	case comment.FieldTableRecord:
+		return m.TableRecord()
+	case comment.FieldTableDefinition:
+		return m.TableDefinition()
+	case comment.FieldStatus:
+		return m.Status()
+	case comment.FieldResolvedAt:
+		return m.ResolvedAt()
+	case comment.FieldResolvedBy:
+		return m.ResolvedBy()
+	case comment.FieldReplies:
+		return m.Replies()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case comment.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case comment.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case comment.FieldReviewID:
+		return m.OldReviewID(ctx)
+	case comment.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	case comment.FieldPostedAt:
+		return m.OldPostedAt(ctx)
+	case comment.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	case comment.FieldBody:
+		return m.OldBody(ctx)
+	case comment.FieldRevisionID:
+		return m.OldRevisionID(ctx)
+	case comment.FieldPageID:
+		return m.OldPageID(ctx)
+	case comment.FieldNodeID:
+		return m.OldNodeID(ctx)
+	case comment.FieldTableRecord:
+		return m.OldTableRecord(ctx)
+	case comment.FieldTableDefinition:
+		return m.OldTableDefinition(ctx)
+	case comment.FieldStatus:
+		return m.OldStatus(ctx)
+	case comment.FieldResolvedAt:
+		return m.OldResolvedAt(ctx)
+	case comment.FieldResolvedBy:
+		return m.OldResolvedBy(ctx)
+	case comment.FieldReplies:
+		return m.OldReplies(ctx)
+	}
+	return nil, fmt.Errorf("unknown Comment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case comment.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case comment.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case comment.FieldReviewID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReviewID(v)
+		return nil
+	case comment.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	case comment.FieldPostedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedAt(v)
+		return nil
+	case comment.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	case comment.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	case comment.FieldRevisionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRevisionID(v)
+		return nil
+	case comment.FieldPageID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageID(v)
+		return nil
+	case comment.FieldNodeID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNodeID(v)
+		return nil
+	case comment.FieldTableRecord:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTableRecord(v)
+		return nil
+	case comment.FieldTableDefinition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTableDefinition(v)
+		return nil
+	case comment.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case comment.FieldResolvedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedAt(v)
+		return nil
+	case comment.FieldResolvedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResolvedBy(v)
+		return nil
+	case comment.FieldReplies:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplies(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentMutation) AddedFields() []string {
+	var fields []string
+	if m.addreplies != nil {
+		fields = append(fields, comment.FieldReplies)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case comment.FieldReplies:
+		return m.AddedReplies()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case comment.FieldReplies:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddReplies(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Comment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(comment.FieldChangeRequestID) {
+		fields = append(fields, comment.FieldChangeRequestID)
+	}
+	if m.FieldCleared(comment.FieldReviewID) {
+		fields = append(fields, comment.FieldReviewID)
+	}
+	if m.FieldCleared(comment.FieldEditedAt) {
+		fields = append(fields, comment.FieldEditedAt)
+	}
+	if m.FieldCleared(comment.FieldPageID) {
+		fields = append(fields, comment.FieldPageID)
+	}
+	if m.FieldCleared(comment.FieldNodeID) {
+		fields = append(fields, comment.FieldNodeID)
+	}
+	if m.FieldCleared(comment.FieldTableRecord) {
+		fields = append(fields, comment.FieldTableRecord)
+	}
+	if m.FieldCleared(comment.FieldTableDefinition) {
+		fields = append(fields, comment.FieldTableDefinition)
+	}
+	if m.FieldCleared(comment.FieldResolvedAt) {
+		fields = append(fields, comment.FieldResolvedAt)
+	}
+	if m.FieldCleared(comment.FieldResolvedBy) {
+		fields = append(fields, comment.FieldResolvedBy)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentMutation) ClearField(name string) error {
+	switch name {
+	case comment.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case comment.FieldReviewID:
+		m.ClearReviewID()
+		return nil
+	case comment.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	case comment.FieldPageID:
+		m.ClearPageID()
+		return nil
+	case comment.FieldNodeID:
+		m.ClearNodeID()
+		return nil
+	case comment.FieldTableRecord:
+		m.ClearTableRecord()
+		return nil
+	case comment.FieldTableDefinition:
+		m.ClearTableDefinition()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ClearResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ClearResolvedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentMutation) ResetField(name string) error {
+	switch name {
+	case comment.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case comment.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case comment.FieldReviewID:
+		m.ResetReviewID()
+		return nil
+	case comment.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	case comment.FieldPostedAt:
+		m.ResetPostedAt()
+		return nil
+	case comment.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	case comment.FieldBody:
+		m.ResetBody()
+		return nil
+	case comment.FieldRevisionID:
+		m.ResetRevisionID()
+		return nil
+	case comment.FieldPageID:
+		m.ResetPageID()
+		return nil
+	case comment.FieldNodeID:
+		m.ResetNodeID()
+		return nil
+	case comment.FieldTableRecord:
+		m.ResetTableRecord()
+		return nil
+	case comment.FieldTableDefinition:
+		m.ResetTableDefinition()
+		return nil
+	case comment.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case comment.FieldResolvedAt:
+		m.ResetResolvedAt()
+		return nil
+	case comment.FieldResolvedBy:
+		m.ResetResolvedBy()
+		return nil
+	case comment.FieldReplies:
+		m.ResetReplies()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.space != nil {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	if m.change_request != nil {
+		edges = append(edges, comment.EdgeChangeRequest)
+	}
+	if m.reply_list != nil {
+		edges = append(edges, comment.EdgeReplyList)
+	}
+	if m.reactions != nil {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case comment.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeChangeRequest:
+		if id := m.change_request; id != nil {
+			return []ent.Value{*id}
+		}
+	case comment.EdgeReplyList:
+		ids := make([]ent.Value, 0, len(m.reply_list))
+		for id := range m.reply_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case comment.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.reactions))
+		for id := range m.reactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedreply_list != nil {
+		edges = append(edges, comment.EdgeReplyList)
+	}
+	if m.removedreactions != nil {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case comment.EdgeReplyList:
+		ids := make([]ent.Value, 0, len(m.removedreply_list))
+		for id := range m.removedreply_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case comment.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.removedreactions))
+		for id := range m.removedreactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedspace {
+		edges = append(edges, comment.EdgeSpace)
+	}
+	if m.clearedchange_request {
+		edges = append(edges, comment.EdgeChangeRequest)
+	}
+	if m.clearedreply_list {
+		edges = append(edges, comment.EdgeReplyList)
+	}
+	if m.clearedreactions {
+		edges = append(edges, comment.EdgeReactions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case comment.EdgeSpace:
+		return m.clearedspace
+	case comment.EdgeChangeRequest:
+		return m.clearedchange_request
+	case comment.EdgeReplyList:
+		return m.clearedreply_list
+	case comment.EdgeReactions:
+		return m.clearedreactions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentMutation) ClearEdge(name string) error {
+	switch name {
+	case comment.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case comment.EdgeChangeRequest:
+		m.ClearChangeRequest()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentMutation) ResetEdge(name string) error {
+	switch name {
+	case comment.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case comment.EdgeChangeRequest:
+		m.ResetChangeRequest()
+		return nil
+	case comment.EdgeReplyList:
+		m.ResetReplyList()
+		return nil
+	case comment.EdgeReactions:
+		m.ResetReactions()
+		return nil
+	}
+	return fmt.Errorf("unknown Comment edge %s", name)
+}
+
+// CommentReactionMutation represents an operation that mutates the CommentReaction nodes in the graph.
+type CommentReactionMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	user_id        *string
+	emoji          *string
+	created_at     *time.Time
+	clearedFields  map[string]struct{}
+	comment        *string
+	clearedcomment bool
+	reply          *string
+	clearedreply   bool
+	done           bool
+	oldValue       func(context.Context) (*CommentReaction, error)
+	predicates     []predicate.CommentReaction
+}
+
+var _ ent.Mutation = (*CommentReactionMutation)(nil)
+
+// commentreactionOption allows management of the mutation configuration using functional options.
+type commentreactionOption func(*CommentReactionMutation)
+
+// newCommentReactionMutation creates new mutation for the CommentReaction entity.
+func newCommentReactionMutation(c config, op Op, opts ...commentreactionOption) *CommentReactionMutation {
+	m := &CommentReactionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommentReaction,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentReactionID sets the ID field of the mutation.
+func withCommentReactionID(id int) commentreactionOption {
+	return func(m *CommentReactionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommentReaction
+		)
+		m.oldValue = func(ctx context.Context) (*CommentReaction, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommentReaction.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommentReaction sets the old CommentReaction of the mutation.
+func withCommentReaction(node *CommentReaction) commentreactionOption {
+	return func(m *CommentReactionMutation) {
+		m.oldValue = func(context.Context) (*CommentReaction, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentReactionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentReactionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentReactionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentReactionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommentReaction.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *CommentReactionMutation) SetCommentID(s string) {
+	m.comment = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *CommentReactionMutation) CommentID() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldCommentID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ClearCommentID clears the value of the "comment_id" field.
+func (m *CommentReactionMutation) ClearCommentID() {
+	m.comment = nil
+	m.clearedFields[commentreaction.FieldCommentID] = struct{}{}
+}
+
+// CommentIDCleared returns if the "comment_id" field was cleared in this mutation.
+func (m *CommentReactionMutation) CommentIDCleared() bool {
+	_, ok := m.clearedFields[commentreaction.FieldCommentID]
+	return ok
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *CommentReactionMutation) ResetCommentID() {
+	m.comment = nil
+	delete(m.clearedFields, commentreaction.FieldCommentID)
+}
+
+// SetReplyID sets the "reply_id" field.
+func (m *CommentReactionMutation) SetReplyID(s string) {
+	m.reply = &s
+}
+
+// ReplyID returns the value of the "reply_id" field in the mutation.
+func (m *CommentReactionMutation) ReplyID() (r string, exists bool) {
+	v := m.reply
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReplyID returns the old "reply_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldReplyID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReplyID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReplyID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReplyID: %w", err)
+	}
+	return oldValue.ReplyID, nil
+}
+
+// ClearReplyID clears the value of the "reply_id" field.
+func (m *CommentReactionMutation) ClearReplyID() {
+	m.reply = nil
+	m.clearedFields[commentreaction.FieldReplyID] = struct{}{}
+}
+
+// ReplyIDCleared returns if the "reply_id" field was cleared in this mutation.
+func (m *CommentReactionMutation) ReplyIDCleared() bool {
+	_, ok := m.clearedFields[commentreaction.FieldReplyID]
+	return ok
+}
+
+// ResetReplyID resets all changes to the "reply_id" field.
+func (m *CommentReactionMutation) ResetReplyID() {
+	m.reply = nil
+	delete(m.clearedFields, commentreaction.FieldReplyID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *CommentReactionMutation) SetUserID(s string) {
+	m.user_id = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *CommentReactionMutation) UserID() (r string, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *CommentReactionMutation) ResetUserID() {
+	m.user_id = nil
+}
+
+// SetEmoji sets the "emoji" field.
+func (m *CommentReactionMutation) SetEmoji(s string) {
+	m.emoji = &s
+}
+
+// Emoji returns the value of the "emoji" field in the mutation.
+func (m *CommentReactionMutation) Emoji() (r string, exists bool) {
+	v := m.emoji
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmoji returns the old "emoji" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldEmoji(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmoji is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmoji requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmoji: %w", err)
+	}
+	return oldValue.Emoji, nil
+}
+
+// ResetEmoji resets all changes to the "emoji" field.
+func (m *CommentReactionMutation) ResetEmoji() {
+	m.emoji = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *CommentReactionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *CommentReactionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the CommentReaction entity.
+// If the CommentReaction object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReactionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *CommentReactionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearComment clears the "comment" edge to the Comment entity.
+func (m *CommentReactionMutation) ClearComment() {
+	m.clearedcomment = true
+	m.clearedFields[commentreaction.FieldCommentID] = struct{}{}
+}
+
+// CommentCleared reports if the "comment" edge to the Comment entity was cleared.
+func (m *CommentReactionMutation) CommentCleared() bool {
+	return m.CommentIDCleared() || m.clearedcomment
+}
+
+// CommentIDs returns the "comment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommentID instead. It exists only for internal usage by the builders.
+func (m *CommentReactionMutation) CommentIDs() (ids []string) {
+	if id := m.comment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetComment resets all changes to the "comment" edge.
+func (m *CommentReactionMutation) ResetComment() {
+	m.comment = nil
+	m.clearedcomment = false
+}
+
+// ClearReply clears the "reply" edge to the CommentReply entity.
+func (m *CommentReactionMutation) ClearReply() {
+	m.clearedreply = true
+	m.clearedFields[commentreaction.FieldReplyID] = struct{}{}
+}
+
+// ReplyCleared reports if the "reply" edge to the CommentReply entity was cleared.
+func (m *CommentReactionMutation) ReplyCleared() bool {
+	return m.ReplyIDCleared() || m.clearedreply
+}
+
+// ReplyIDs returns the "reply" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ReplyID instead. It exists only for internal usage by the builders.
+func (m *CommentReactionMutation) ReplyIDs() (ids []string) {
+	if id := m.reply; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetReply resets all changes to the "reply" edge.
+func (m *CommentReactionMutation) ResetReply() {
+	m.reply = nil
+	m.clearedreply = false
+}
+
+// Where appends a list predicates to the CommentReactionMutation builder.
+func (m *CommentReactionMutation) Where(ps ...predicate.CommentReaction) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentReactionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentReactionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommentReaction, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentReactionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentReactionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommentReaction).
+func (m *CommentReactionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentReactionMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.comment != nil {
+		fields = append(fields, commentreaction.FieldCommentID)
+	}
+	if m.reply != nil {
+		fields = append(fields, commentreaction.FieldReplyID)
+	}
+	if m.user_id != nil {
+		fields = append(fields, commentreaction.FieldUserID)
+	}
+	if m.emoji != nil {
+		fields = append(fields, commentreaction.FieldEmoji)
+	}
+	if m.created_at != nil {
+		fields = append(fields, commentreaction.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentReactionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commentreaction.FieldCommentID:
+		return m.CommentID()
+	case commentreaction.FieldReplyID:
+		return m.ReplyID()
+	case commentreaction.FieldUserID:
+		return m.UserID()
+	case commentreaction.FieldEmoji:
+		return m.Emoji()
+	case commentreaction.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentReactionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commentreaction.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case commentreaction.FieldReplyID:
+		return m.OldReplyID(ctx)
+	case commentreaction.FieldUserID:
+		return m.OldUserID(ctx)
+	case commentreaction.FieldEmoji:
+		return m.OldEmoji(ctx)
+	case commentreaction.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReactionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commentreaction.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case commentreaction.FieldReplyID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplyID(v)
+		return nil
+	case commentreaction.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case commentreaction.FieldEmoji:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmoji(v)
+		return nil
+	case commentreaction.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentReactionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentReactionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReactionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommentReaction numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentReactionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(commentreaction.FieldCommentID) {
+		fields = append(fields, commentreaction.FieldCommentID)
+	}
+	if m.FieldCleared(commentreaction.FieldReplyID) {
+		fields = append(fields, commentreaction.FieldReplyID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentReactionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentReactionMutation) ClearField(name string) error {
+	switch name {
+	case commentreaction.FieldCommentID:
+		m.ClearCommentID()
+		return nil
+	case commentreaction.FieldReplyID:
+		m.ClearReplyID()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentReactionMutation) ResetField(name string) error {
+	switch name {
+	case commentreaction.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case commentreaction.FieldReplyID:
+		m.ResetReplyID()
+		return nil
+	case commentreaction.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case commentreaction.FieldEmoji:
+		m.ResetEmoji()
+		return nil
+	case commentreaction.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentReactionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.comment != nil {
+		edges = append(edges, commentreaction.EdgeComment)
+	}
+	if m.reply != nil {
+		edges = append(edges, commentreaction.EdgeReply)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentReactionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case commentreaction.EdgeComment:
+		if id := m.comment; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreaction.EdgeReply:
+		if id := m.reply; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentReactionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentReactionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentReactionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedcomment {
+		edges = append(edges, commentreaction.EdgeComment)
+	}
+	if m.clearedreply {
+		edges = append(edges, commentreaction.EdgeReply)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentReactionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case commentreaction.EdgeComment:
+		return m.clearedcomment
+	case commentreaction.EdgeReply:
+		return m.clearedreply
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentReactionMutation) ClearEdge(name string) error {
+	switch name {
+	case commentreaction.EdgeComment:
+		m.ClearComment()
+		return nil
+	case commentreaction.EdgeReply:
+		m.ClearReply()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentReactionMutation) ResetEdge(name string) error {
+	switch name {
+	case commentreaction.EdgeComment:
+		m.ResetComment()
+		return nil
+	case commentreaction.EdgeReply:
+		m.ResetReply()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReaction edge %s", name)
+}
+
+// CommentReplyMutation represents an operation that mutates the CommentReply nodes in the graph.
+type CommentReplyMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *string
+	space_id          *string
+	change_request_id *string
+	posted_by         *string
+	posted_at         *time.Time
+	edited_at         *time.Time
+	body              *string
+	clearedFields     map[string]struct{}
+	comment           *string
+	clearedcomment    bool
+	reactions         map[int]struct{}
+	removedreactions  map[int]struct{}
+	clearedreactions  bool
+	done              bool
+	oldValue          func(context.Context) (*CommentReply, error)
+	predicates        []predicate.CommentReply
+}
+
+var _ ent.Mutation = (*CommentReplyMutation)(nil)
+
+// commentreplyOption allows management of the mutation configuration using functional options.
+type commentreplyOption func(*CommentReplyMutation)
+
+// newCommentReplyMutation creates new mutation for the CommentReply entity.
+func newCommentReplyMutation(c config, op Op, opts ...commentreplyOption) *CommentReplyMutation {
+	m := &CommentReplyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCommentReply,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCommentReplyID sets the ID field of the mutation.
+func withCommentReplyID(id string) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CommentReply
+		)
+		m.oldValue = func(ctx context.Context) (*CommentReply, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CommentReply.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCommentReply sets the old CommentReply of the mutation.
+func withCommentReply(node *CommentReply) commentreplyOption {
+	return func(m *CommentReplyMutation) {
+		m.oldValue = func(context.Context) (*CommentReply, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CommentReplyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CommentReplyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of CommentReply entities.
+func (m *CommentReplyMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CommentReplyMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CommentReplyMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CommentReply.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCommentID sets the "comment_id" field.
+func (m *CommentReplyMutation) SetCommentID(s string) {
+	m.comment = &s
+}
+
+// CommentID returns the value of the "comment_id" field in the mutation.
+func (m *CommentReplyMutation) CommentID() (r string, exists bool) {
+	v := m.comment
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommentID returns the old "comment_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldCommentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommentID: %w", err)
+	}
+	return oldValue.CommentID, nil
+}
+
+// ResetCommentID resets all changes to the "comment_id" field.
+func (m *CommentReplyMutation) ResetCommentID() {
+	m.comment = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *CommentReplyMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *CommentReplyMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *CommentReplyMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetChangeRequestID sets the "change_request_id" field.
+func (m *CommentReplyMutation) SetChangeRequestID(s string) {
+	m.change_request_id = &s
+}
+
+// ChangeRequestID returns the value of the "change_request_id" field in the mutation.
+func (m *CommentReplyMutation) ChangeRequestID() (r string, exists bool) {
+	v := m.change_request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangeRequestID returns the old "change_request_id" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldChangeRequestID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangeRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangeRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangeRequestID: %w", err)
+	}
+	return oldValue.ChangeRequestID, nil
+}
+
+// ClearChangeRequestID clears the value of the "change_request_id" field.
+func (m *CommentReplyMutation) ClearChangeRequestID() {
+	m.change_request_id = nil
+	m.clearedFields[commentreply.FieldChangeRequestID] = struct{}{}
+}
+
+// ChangeRequestIDCleared returns if the "change_request_id" field was cleared in this mutation.
+func (m *CommentReplyMutation) ChangeRequestIDCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldChangeRequestID]
+	return ok
+}
+
+// ResetChangeRequestID resets all changes to the "change_request_id" field.
+func (m *CommentReplyMutation) ResetChangeRequestID() {
+	m.change_request_id = nil
+	delete(m.clearedFields, commentreply.FieldChangeRequestID)
+}
+
+// SetPostedBy sets the "posted_by" field.
+func (m *CommentReplyMutation) SetPostedBy(s string) {
+	m.posted_by = &s
+}
+
+// PostedBy returns the value of the "posted_by" field in the mutation.
+func (m *CommentReplyMutation) PostedBy() (r string, exists bool) {
+	v := m.posted_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedBy returns the old "posted_by" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldPostedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedBy: %w", err)
+	}
+	return oldValue.PostedBy, nil
+}
+
+// ResetPostedBy resets all changes to the "posted_by" field.
+func (m *CommentReplyMutation) ResetPostedBy() {
+	m.posted_by = nil
+}
+
+// SetPostedAt sets the "posted_at" field.
+func (m *CommentReplyMutation) SetPostedAt(t time.Time) {
+	m.posted_at = &t
+}
+
+// PostedAt returns the value of the "posted_at" field in the mutation.
+func (m *CommentReplyMutation) PostedAt() (r time.Time, exists bool) {
+	v := m.posted_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostedAt returns the old "posted_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldPostedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostedAt: %w", err)
+	}
+	return oldValue.PostedAt, nil
+}
+
+// ResetPostedAt resets all changes to the "posted_at" field.
+func (m *CommentReplyMutation) ResetPostedAt() {
+	m.posted_at = nil
+}
+
+// SetEditedAt sets the "edited_at" field.
+func (m *CommentReplyMutation) SetEditedAt(t time.Time) {
+	m.edited_at = &t
+}
+
+// EditedAt returns the value of the "edited_at" field in the mutation.
+func (m *CommentReplyMutation) EditedAt() (r time.Time, exists bool) {
+	v := m.edited_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEditedAt returns the old "edited_at" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldEditedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEditedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEditedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEditedAt: %w", err)
+	}
+	return oldValue.EditedAt, nil
+}
+
+// ClearEditedAt clears the value of the "edited_at" field.
+func (m *CommentReplyMutation) ClearEditedAt() {
+	m.edited_at = nil
+	m.clearedFields[commentreply.FieldEditedAt] = struct{}{}
+}
+
+// EditedAtCleared returns if the "edited_at" field was cleared in this mutation.
+func (m *CommentReplyMutation) EditedAtCleared() bool {
+	_, ok := m.clearedFields[commentreply.FieldEditedAt]
+	return ok
+}
+
+// ResetEditedAt resets all changes to the "edited_at" field.
+func (m *CommentReplyMutation) ResetEditedAt() {
+	m.edited_at = nil
+	delete(m.clearedFields, commentreply.FieldEditedAt)
+}
+
+// SetBody sets the "body" field.
+func (m *CommentReplyMutation) SetBody(s string) {
+	m.body = &s
+}
+
+// Body returns the value of the "body" field in the mutation.
+func (m *CommentReplyMutation) Body() (r string, exists bool) {
+	v := m.body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBody returns the old "body" field's value of the CommentReply entity.
+// If the CommentReply object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CommentReplyMutation) OldBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBody: %w", err)
+	}
+	return oldValue.Body, nil
+}
+
+// ResetBody resets all changes to the "body" field.
+func (m *CommentReplyMutation) ResetBody() {
+	m.body = nil
+}
+
+// ClearComment clears the "comment" edge to the Comment entity.
+func (m *CommentReplyMutation) ClearComment() {
+	m.clearedcomment = true
+	m.clearedFields[commentreply.FieldCommentID] = struct{}{}
+}
+
+// CommentCleared reports if the "comment" edge to the Comment entity was cleared.
+func (m *CommentReplyMutation) CommentCleared() bool {
+	return m.clearedcomment
+}
+
+// CommentIDs returns the "comment" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CommentID instead. It exists only for internal usage by the builders.
+func (m *CommentReplyMutation) CommentIDs() (ids []string) {
+	if id := m.comment; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetComment resets all changes to the "comment" edge.
+func (m *CommentReplyMutation) ResetComment() {
+	m.comment = nil
+	m.clearedcomment = false
+}
+
+// AddReactionIDs adds the "reactions" edge to the CommentReaction entity by ids.
+func (m *CommentReplyMutation) AddReactionIDs(ids ...int) {
+	if m.reactions == nil {
+		m.reactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.reactions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearReactions clears the "reactions" edge to the CommentReaction entity.
+func (m *CommentReplyMutation) ClearReactions() {
+	m.clearedreactions = true
+}
+
+// ReactionsCleared reports if the "reactions" edge to the CommentReaction entity was cleared.
+func (m *CommentReplyMutation) ReactionsCleared() bool {
+	return m.clearedreactions
+}
+
+// RemoveReactionIDs removes the "reactions" edge to the CommentReaction entity by IDs.
+func (m *CommentReplyMutation) RemoveReactionIDs(ids ...int) {
+	if m.removedreactions == nil {
+		m.removedreactions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.reactions, ids[i])
+		m.removedreactions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedReactions returns the removed IDs of the "reactions" edge to the CommentReaction entity.
+func (m *CommentReplyMutation) RemovedReactionsIDs() (ids []int) {
+	for id := range m.removedreactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ReactionsIDs returns the "reactions" edge IDs in the mutation.
+func (m *CommentReplyMutation) ReactionsIDs() (ids []int) {
+	for id := range m.reactions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetReactions resets all changes to the "reactions" edge.
+func (m *CommentReplyMutation) ResetReactions() {
+	m.reactions = nil
+	m.clearedreactions = false
+	m.removedreactions = nil
+}
+
+// Where appends a list predicates to the CommentReplyMutation builder.
+func (m *CommentReplyMutation) Where(ps ...predicate.CommentReply) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CommentReplyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CommentReplyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CommentReply, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CommentReplyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CommentReplyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CommentReply).
+func (m *CommentReplyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CommentReplyMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.comment != nil {
+		fields = append(fields, commentreply.FieldCommentID)
+	}
+	if m.space_id != nil {
+		fields = append(fields, commentreply.FieldSpaceID)
+	}
+	if m.change_request_id != nil {
+		fields = append(fields, commentreply.FieldChangeRequestID)
+	}
+	if m.posted_by != nil {
+		fields = append(fields, commentreply.FieldPostedBy)
+	}
+	if m.posted_at != nil {
+		fields = append(fields, commentreply.FieldPostedAt)
+	}
+	if m.edited_at != nil {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	if m.body != nil {
+		fields = append(fields, commentreply.FieldBody)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CommentReplyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case commentreply.FieldCommentID:
+		return m.CommentID()
+	case commentreply.FieldSpaceID:
+		return m.SpaceID()
+	case commentreply.FieldChangeRequestID:
+		return m.ChangeRequestID()
+	case commentreply.FieldPostedBy:
+		return m.PostedBy()
+	case commentreply.FieldPostedAt:
+		return m.PostedAt()
+	case commentreply.FieldEditedAt:
+		return m.EditedAt()
+	case commentreply.FieldBody:
+		return m.Body()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CommentReplyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case commentreply.FieldCommentID:
+		return m.OldCommentID(ctx)
+	case commentreply.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case commentreply.FieldChangeRequestID:
+		return m.OldChangeRequestID(ctx)
+	case commentreply.FieldPostedBy:
+		return m.OldPostedBy(ctx)
+	case commentreply.FieldPostedAt:
+		return m.OldPostedAt(ctx)
+	case commentreply.FieldEditedAt:
+		return m.OldEditedAt(ctx)
+	case commentreply.FieldBody:
+		return m.OldBody(ctx)
+	}
+	return nil, fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case commentreply.FieldCommentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommentID(v)
+		return nil
+	case commentreply.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case commentreply.FieldChangeRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangeRequestID(v)
+		return nil
+	case commentreply.FieldPostedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedBy(v)
+		return nil
+	case commentreply.FieldPostedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostedAt(v)
+		return nil
+	case commentreply.FieldEditedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEditedAt(v)
+		return nil
+	case commentreply.FieldBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBody(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CommentReplyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CommentReplyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CommentReplyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CommentReply numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CommentReplyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(commentreply.FieldChangeRequestID) {
+		fields = append(fields, commentreply.FieldChangeRequestID)
+	}
+	if m.FieldCleared(commentreply.FieldEditedAt) {
+		fields = append(fields, commentreply.FieldEditedAt)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CommentReplyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ClearField(name string) error {
+	switch name {
+	case commentreply.FieldChangeRequestID:
+		m.ClearChangeRequestID()
+		return nil
+	case commentreply.FieldEditedAt:
+		m.ClearEditedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CommentReplyMutation) ResetField(name string) error {
+	switch name {
+	case commentreply.FieldCommentID:
+		m.ResetCommentID()
+		return nil
+	case commentreply.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case commentreply.FieldChangeRequestID:
+		m.ResetChangeRequestID()
+		return nil
+	case commentreply.FieldPostedBy:
+		m.ResetPostedBy()
+		return nil
+	case commentreply.FieldPostedAt:
+		m.ResetPostedAt()
+		return nil
+	case commentreply.FieldEditedAt:
+		m.ResetEditedAt()
+		return nil
+	case commentreply.FieldBody:
+		m.ResetBody()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CommentReplyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.comment != nil {
+		edges = append(edges, commentreply.EdgeComment)
+	}
+	if m.reactions != nil {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CommentReplyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case commentreply.EdgeComment:
+		if id := m.comment; id != nil {
+			return []ent.Value{*id}
+		}
+	case commentreply.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.reactions))
+		for id := range m.reactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CommentReplyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedreactions != nil {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CommentReplyMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case commentreply.EdgeReactions:
+		ids := make([]ent.Value, 0, len(m.removedreactions))
+		for id := range m.removedreactions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CommentReplyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedcomment {
+		edges = append(edges, commentreply.EdgeComment)
+	}
+	if m.clearedreactions {
+		edges = append(edges, commentreply.EdgeReactions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CommentReplyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case commentreply.EdgeComment:
+		return m.clearedcomment
+	case commentreply.EdgeReactions:
+		return m.clearedreactions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CommentReplyMutation) ClearEdge(name string) error {
+	switch name {
+	case commentreply.EdgeComment:
+		m.ClearComment()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CommentReplyMutation) ResetEdge(name string) error {
+	switch name {
+	case commentreply.EdgeComment:
+		m.ResetComment()
+		return nil
+	case commentreply.EdgeReactions:
+		m.ResetReactions()
+		return nil
+	}
+	return fmt.Errorf("unknown CommentReply edge %s", name)
 }
 
 // ContentBlobMutation represents an operation that mutates the ContentBlob nodes in the graph.
@@ -21485,6 +26481,9 @@ type SpaceMutation struct {
 	change_request_list        map[string]struct{}
 	removedchange_request_list map[string]struct{}
 	clearedchange_request_list bool
+	comment_list               map[string]struct{}
+	removedcomment_list        map[string]struct{}
+	clearedcomment_list        bool
 	done                       bool
 	oldValue                   func(context.Context) (*Space, error)
 	predicates                 []predicate.Space
@@ -22688,6 +27687,60 @@ func (m *SpaceMutation) ResetChangeRequestList() {
 	m.removedchange_request_list = nil
 }
 
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by ids.
+func (m *SpaceMutation) AddCommentListIDs(ids ...string) {
+	if m.comment_list == nil {
+		m.comment_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.comment_list[ids[i]] = struct{}{}
+	}
+}
+
+// ClearCommentList clears the "comment_list" edge to the Comment entity.
+func (m *SpaceMutation) ClearCommentList() {
+	m.clearedcomment_list = true
+}
+
+// CommentListCleared reports if the "comment_list" edge to the Comment entity was cleared.
+func (m *SpaceMutation) CommentListCleared() bool {
+	return m.clearedcomment_list
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to the Comment entity by IDs.
+func (m *SpaceMutation) RemoveCommentListIDs(ids ...string) {
+	if m.removedcomment_list == nil {
+		m.removedcomment_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.comment_list, ids[i])
+		m.removedcomment_list[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedCommentList returns the removed IDs of the "comment_list" edge to the Comment entity.
+func (m *SpaceMutation) RemovedCommentListIDs() (ids []string) {
+	for id := range m.removedcomment_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// CommentListIDs returns the "comment_list" edge IDs in the mutation.
+func (m *SpaceMutation) CommentListIDs() (ids []string) {
+	for id := range m.comment_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetCommentList resets all changes to the "comment_list" edge.
+func (m *SpaceMutation) ResetCommentList() {
+	m.comment_list = nil
+	m.clearedcomment_list = false
+	m.removedcomment_list = nil
+}
+
 // Where appends a list predicates to the SpaceMutation builder.
 func (m *SpaceMutation) Where(ps ...predicate.Space) {
 	m.predicates = append(m.predicates, ps...)
@@ -23234,7 +28287,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -23249,6 +28302,9 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.change_request_list != nil {
 		edges = append(edges, space.EdgeChangeRequestList)
+	}
+	if m.comment_list != nil {
+		edges = append(edges, space.EdgeCommentList)
 	}
 	return edges
 }
@@ -23283,13 +28339,19 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeCommentList:
+		ids := make([]ent.Value, 0, len(m.comment_list))
+		for id := range m.comment_list {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
@@ -23298,6 +28360,9 @@ func (m *SpaceMutation) RemovedEdges() []string {
 	}
 	if m.removedchange_request_list != nil {
 		edges = append(edges, space.EdgeChangeRequestList)
+	}
+	if m.removedcomment_list != nil {
+		edges = append(edges, space.EdgeCommentList)
 	}
 	return edges
 }
@@ -23324,13 +28389,19 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgeCommentList:
+		ids := make([]ent.Value, 0, len(m.removedcomment_list))
+		for id := range m.removedcomment_list {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -23345,6 +28416,9 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedchange_request_list {
 		edges = append(edges, space.EdgeChangeRequestList)
+	}
+	if m.clearedcomment_list {
+		edges = append(edges, space.EdgeCommentList)
 	}
 	return edges
 }
@@ -23363,6 +28437,8 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedsite_spaces
 	case space.EdgeChangeRequestList:
 		return m.clearedchange_request_list
+	case space.EdgeCommentList:
+		return m.clearedcomment_list
 	}
 	return false
 }
@@ -23399,6 +28475,9 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 		return nil
 	case space.EdgeChangeRequestList:
 		m.ResetChangeRequestList()
+		return nil
+	case space.EdgeCommentList:
+		m.ResetCommentList()
 		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)

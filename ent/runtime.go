@@ -5,7 +5,12 @@ package ent
 import (
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
 	"quire/ent/collection"
+	"quire/ent/comment"
+	"quire/ent/commentreaction"
+	"quire/ent/commentreply"
 	"quire/ent/contentblob"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
@@ -70,10 +75,38 @@ func init() {
 	changerequestDescUpdatedAt := changerequestFields[8].Descriptor()
 	// changerequest.DefaultUpdatedAt holds the default value on creation for the updated_at field.
 	changerequest.DefaultUpdatedAt = changerequestDescUpdatedAt.Default.(func() time.Time)
+	// changerequestDescComments is the schema descriptor for comments field.
+	changerequestDescComments := changerequestFields[16].Descriptor()
+	// changerequest.DefaultComments holds the default value on creation for the comments field.
+	changerequest.DefaultComments = changerequestDescComments.Default.(int)
 	// changerequestDescID is the schema descriptor for id field.
 	changerequestDescID := changerequestFields[0].Descriptor()
 	// changerequest.DefaultID holds the default value on creation for the id field.
 	changerequest.DefaultID = changerequestDescID.Default.(func() string)
+	changerequestreviewFields := schema.ChangeRequestReview{}.Fields()
+	_ = changerequestreviewFields
+	// changerequestreviewDescOutdated is the schema descriptor for outdated field.
+	changerequestreviewDescOutdated := changerequestreviewFields[6].Descriptor()
+	// changerequestreview.DefaultOutdated holds the default value on creation for the outdated field.
+	changerequestreview.DefaultOutdated = changerequestreviewDescOutdated.Default.(bool)
+	// changerequestreviewDescCreatedAt is the schema descriptor for created_at field.
+	changerequestreviewDescCreatedAt := changerequestreviewFields[9].Descriptor()
+	// changerequestreview.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequestreview.DefaultCreatedAt = changerequestreviewDescCreatedAt.Default.(func() time.Time)
+	// changerequestreviewDescUpdatedAt is the schema descriptor for updated_at field.
+	changerequestreviewDescUpdatedAt := changerequestreviewFields[10].Descriptor()
+	// changerequestreview.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	changerequestreview.DefaultUpdatedAt = changerequestreviewDescUpdatedAt.Default.(func() time.Time)
+	// changerequestreviewDescID is the schema descriptor for id field.
+	changerequestreviewDescID := changerequestreviewFields[0].Descriptor()
+	// changerequestreview.DefaultID holds the default value on creation for the id field.
+	changerequestreview.DefaultID = changerequestreviewDescID.Default.(func() string)
+	changerequestreviewerFields := schema.ChangeRequestReviewer{}.Fields()
+	_ = changerequestreviewerFields
+	// changerequestreviewerDescCreatedAt is the schema descriptor for created_at field.
+	changerequestreviewerDescCreatedAt := changerequestreviewerFields[4].Descriptor()
+	// changerequestreviewer.DefaultCreatedAt holds the default value on creation for the created_at field.
+	changerequestreviewer.DefaultCreatedAt = changerequestreviewerDescCreatedAt.Default.(func() time.Time)
 	collectionFields := schema.Collection{}.Fields()
 	_ = collectionFields
 	// collectionDescCreatedAt is the schema descriptor for created_at field.
@@ -90,6 +123,40 @@ func init() {
 	collectionDescID := collectionFields[0].Descriptor()
 	// collection.DefaultID holds the default value on creation for the id field.
 	collection.DefaultID = collectionDescID.Default.(func() string)
+	commentFields := schema.Comment{}.Fields()
+	_ = commentFields
+	// commentDescPostedAt is the schema descriptor for posted_at field.
+	commentDescPostedAt := commentFields[5].Descriptor()
+	// comment.DefaultPostedAt holds the default value on creation for the posted_at field.
+	comment.DefaultPostedAt = commentDescPostedAt.Default.(func() time.Time)
+	// commentDescStatus is the schema descriptor for status field.
+	commentDescStatus := commentFields[13].Descriptor()
+	// comment.DefaultStatus holds the default value on creation for the status field.
+	comment.DefaultStatus = commentDescStatus.Default.(string)
+	// commentDescReplies is the schema descriptor for replies field.
+	commentDescReplies := commentFields[16].Descriptor()
+	// comment.DefaultReplies holds the default value on creation for the replies field.
+	comment.DefaultReplies = commentDescReplies.Default.(int)
+	// commentDescID is the schema descriptor for id field.
+	commentDescID := commentFields[0].Descriptor()
+	// comment.DefaultID holds the default value on creation for the id field.
+	comment.DefaultID = commentDescID.Default.(func() string)
+	commentreactionFields := schema.CommentReaction{}.Fields()
+	_ = commentreactionFields
+	// commentreactionDescCreatedAt is the schema descriptor for created_at field.
+	commentreactionDescCreatedAt := commentreactionFields[4].Descriptor()
+	// commentreaction.DefaultCreatedAt holds the default value on creation for the created_at field.
+	commentreaction.DefaultCreatedAt = commentreactionDescCreatedAt.Default.(func() time.Time)
+	commentreplyFields := schema.CommentReply{}.Fields()
+	_ = commentreplyFields
+	// commentreplyDescPostedAt is the schema descriptor for posted_at field.
+	commentreplyDescPostedAt := commentreplyFields[5].Descriptor()
+	// commentreply.DefaultPostedAt holds the default value on creation for the posted_at field.
+	commentreply.DefaultPostedAt = commentreplyDescPostedAt.Default.(func() time.Time)
+	// commentreplyDescID is the schema descriptor for id field.
+	commentreplyDescID := commentreplyFields[0].Descriptor()
+	// commentreply.DefaultID holds the default value on creation for the id field.
+	commentreply.DefaultID = commentreplyDescID.Default.(func() string)
 	contentblobFields := schema.ContentBlob{}.Fields()
 	_ = contentblobFields
 	// contentblobDescCreatedAt is the schema descriptor for created_at field.

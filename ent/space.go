@@ -79,9 +79,11 @@ type SpaceEdges struct {
 	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
 	// ChangeRequestList holds the value of the change_request_list edge.
 	ChangeRequestList []*ChangeRequest `json:"change_request_list,omitempty"`
+	// CommentList holds the value of the comment_list edge.
+	CommentList []*Comment `json:"comment_list,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -131,6 +133,15 @@ func (e SpaceEdges) ChangeRequestListOrErr() ([]*ChangeRequest, error) {
 		return e.ChangeRequestList, nil
 	}
 	return nil, &NotLoadedError{edge: "change_request_list"}
+}
+
+// CommentListOrErr returns the CommentList value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) CommentListOrErr() ([]*Comment, error) {
+	if e.loadedTypes[5] {
+		return e.CommentList, nil
+	}
+	return nil, &NotLoadedError{edge: "comment_list"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -332,6 +343,11 @@ func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
 // QueryChangeRequestList queries the "change_request_list" edge of the Space entity.
 func (_m *Space) QueryChangeRequestList() *ChangeRequestQuery {
 	return NewSpaceClient(_m.config).QueryChangeRequestList(_m)
+}
+
+// QueryCommentList queries the "comment_list" edge of the Space entity.
+func (_m *Space) QueryCommentList() *CommentQuery {
+	return NewSpaceClient(_m.config).QueryCommentList(_m)
 }
 
 // Update returns a builder for updating this Space.

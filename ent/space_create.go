@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/comment"
 	"quire/ent/organization"
 	"quire/ent/revision"
 	"quire/ent/sitespace"
@@ -346,6 +347,21 @@ func (_c *SpaceCreate) AddChangeRequestList(v ...*ChangeRequest) *SpaceCreate {
 	return _c.AddChangeRequestListIDs(ids...)
 }
 
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_c *SpaceCreate) AddCommentListIDs(ids ...string) *SpaceCreate {
+	_c.mutation.AddCommentListIDs(ids...)
+	return _c
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_c *SpaceCreate) AddCommentList(v ...*Comment) *SpaceCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddCommentListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_c *SpaceCreate) Mutation() *SpaceMutation {
 	return _c.mutation
@@ -661,6 +677,22 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/comment"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
@@ -34,6 +35,7 @@ type SpaceQuery struct {
 	withRevisions         *RevisionQuery
 	withSiteSpaces        *SiteSpaceQuery
 	withChangeRequestList *ChangeRequestQuery
+	withCommentList       *CommentQuery
 	modifiers             []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -174,6 +176,28 @@ func (_q *SpaceQuery) QueryChangeRequestList() *ChangeRequestQuery {
 			sqlgraph.From(space.Table, space.FieldID, selector),
 			sqlgraph.To(changerequest.Table, changerequest.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, space.ChangeRequestListTable, space.ChangeRequestListColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryCommentList chains the current query on the "comment_list" edge.
+func (_q *SpaceQuery) QueryCommentList() *CommentQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(comment.Table, comment.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.CommentListTable, space.CommentListColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -378,6 +402,7 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withRevisions:         _q.withRevisions.Clone(),
 		withSiteSpaces:        _q.withSiteSpaces.Clone(),
 		withChangeRequestList: _q.withChangeRequestList.Clone(),
+		withCommentList:       _q.withCommentList.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -436,6 +461,17 @@ func (_q *SpaceQuery) WithChangeRequestList(opts ...func(*ChangeRequestQuery)) *
 		opt(query)
 	}
 	_q.withChangeRequestList = query
+	return _q
+}
+
+// WithCommentList tells the query-builder to eager-load the nodes that are connected to
+// the "comment_list" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithCommentList(opts ...func(*CommentQuery)) *SpaceQuery {
+	query := (&CommentClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withCommentList = query
 	return _q
 }
 
@@ -517,12 +553,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevisions != nil,
 			_q.withSiteSpaces != nil,
 			_q.withChangeRequestList != nil,
+			_q.withCommentList != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -576,6 +613,13 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadChangeRequestList(ctx, query, nodes,
 			func(n *Space) { n.Edges.ChangeRequestList = []*ChangeRequest{} },
 			func(n *Space, e *ChangeRequest) { n.Edges.ChangeRequestList = append(n.Edges.ChangeRequestList, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withCommentList; query != nil {
+		if err := _q.loadCommentList(ctx, query, nodes,
+			func(n *Space) { n.Edges.CommentList = []*Comment{} },
+			func(n *Space, e *Comment) { n.Edges.CommentList = append(n.Edges.CommentList, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -718,6 +762,36 @@ func (_q *SpaceQuery) loadChangeRequestList(ctx context.Context, query *ChangeRe
 	}
 	query.Where(predicate.ChangeRequest(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(space.ChangeRequestListColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadCommentList(ctx context.Context, query *CommentQuery, nodes []*Space, init func(*Space), assign func(*Space, *Comment)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(comment.FieldSpaceID)
+	}
+	query.Where(predicate.Comment(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.CommentListColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

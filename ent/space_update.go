@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"quire/ent/changerequest"
 	"quire/ent/collection"
+	"quire/ent/comment"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
@@ -403,6 +404,21 @@ func (_u *SpaceUpdate) AddChangeRequestList(v ...*ChangeRequest) *SpaceUpdate {
 	return _u.AddChangeRequestListIDs(ids...)
 }
 
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_u *SpaceUpdate) AddCommentListIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.AddCommentListIDs(ids...)
+	return _u
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_u *SpaceUpdate) AddCommentList(v ...*Comment) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommentListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdate) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -481,6 +497,27 @@ func (_u *SpaceUpdate) RemoveChangeRequestList(v ...*ChangeRequest) *SpaceUpdate
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChangeRequestListIDs(ids...)
+}
+
+// ClearCommentList clears all "comment_list" edges to the Comment entity.
+func (_u *SpaceUpdate) ClearCommentList() *SpaceUpdate {
+	_u.mutation.ClearCommentList()
+	return _u
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to Comment entities by IDs.
+func (_u *SpaceUpdate) RemoveCommentListIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.RemoveCommentListIDs(ids...)
+	return _u
+}
+
+// RemoveCommentList removes "comment_list" edges to Comment entities.
+func (_u *SpaceUpdate) RemoveCommentList(v ...*Comment) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommentListIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -803,6 +840,51 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommentListIDs(); len(nodes) > 0 && !_u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -1199,6 +1281,21 @@ func (_u *SpaceUpdateOne) AddChangeRequestList(v ...*ChangeRequest) *SpaceUpdate
 	return _u.AddChangeRequestListIDs(ids...)
 }
 
+// AddCommentListIDs adds the "comment_list" edge to the Comment entity by IDs.
+func (_u *SpaceUpdateOne) AddCommentListIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.AddCommentListIDs(ids...)
+	return _u
+}
+
+// AddCommentList adds the "comment_list" edges to the Comment entity.
+func (_u *SpaceUpdateOne) AddCommentList(v ...*Comment) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddCommentListIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdateOne) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -1277,6 +1374,27 @@ func (_u *SpaceUpdateOne) RemoveChangeRequestList(v ...*ChangeRequest) *SpaceUpd
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveChangeRequestListIDs(ids...)
+}
+
+// ClearCommentList clears all "comment_list" edges to the Comment entity.
+func (_u *SpaceUpdateOne) ClearCommentList() *SpaceUpdateOne {
+	_u.mutation.ClearCommentList()
+	return _u
+}
+
+// RemoveCommentListIDs removes the "comment_list" edge to Comment entities by IDs.
+func (_u *SpaceUpdateOne) RemoveCommentListIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.RemoveCommentListIDs(ids...)
+	return _u
+}
+
+// RemoveCommentList removes "comment_list" edges to Comment entities.
+func (_u *SpaceUpdateOne) RemoveCommentList(v ...*Comment) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveCommentListIDs(ids...)
 }
 
 // Where appends a list predicates to the SpaceUpdate builder.
@@ -1629,6 +1747,51 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(changerequest.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedCommentListIDs(); len(nodes) > 0 && !_u.mutation.CommentListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.CommentListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.CommentListTable,
+			Columns: []string{space.CommentListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -18,8 +18,18 @@ type Tx struct {
 	APIToken *APITokenClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
+	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
+	ChangeRequestReview *ChangeRequestReviewClient
+	// ChangeRequestReviewer is the client for interacting with the ChangeRequestReviewer builders.
+	ChangeRequestReviewer *ChangeRequestReviewerClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
+	// Comment is the client for interacting with the Comment builders.
+	Comment *CommentClient
+	// CommentReaction is the client for interacting with the CommentReaction builders.
+	CommentReaction *CommentReactionClient
+	// CommentReply is the client for interacting with the CommentReply builders.
+	CommentReply *CommentReplyClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
 	// Conversation is the client for interacting with the Conversation builders.
@@ -201,7 +211,12 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
+	tx.ChangeRequestReview = NewChangeRequestReviewClient(tx.config)
+	tx.ChangeRequestReviewer = NewChangeRequestReviewerClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
+	tx.Comment = NewCommentClient(tx.config)
+	tx.CommentReaction = NewCommentReactionClient(tx.config)
+	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.ContentBlob = NewContentBlobClient(tx.config)
 	tx.Conversation = NewConversationClient(tx.config)
 	tx.ConversationCorpus = NewConversationCorpusClient(tx.config)

@@ -54,8 +54,7 @@ func (r *changeRequestResolver) Space(ctx context.Context, obj *ent.ChangeReques
 
 // Comments is the resolver for the comments field.
 func (r *changeRequestResolver) Comments(ctx context.Context, obj *ent.ChangeRequest) (int, error) {
-	// Quire has no comments on change requests yet.
-	return 0, nil
+	return obj.Comments, nil
 }
 
 // Outdated is the resolver for the outdated field.
@@ -283,8 +282,8 @@ func (r *mutationResolver) ApplyTemplate(ctx context.Context, input model.ApplyT
 }
 
 // ChangeRequests is the resolver for the changeRequests field.
-func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
-	f := changeRequestFilter(status, creator, contributor, orderBy)
+func (r *organizationResolver) ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
+	f := changeRequestFilter(status, creator, contributor, orderBy, requestedReviewer)
 	f.Cluster = deref(conversationsIssuesCluster)
 	items, err := r.organizationChangeRequests(ctx, obj.ID, f)
 	if err != nil {
@@ -310,11 +309,11 @@ func (r *spaceResolver) ChangeRequest(ctx context.Context, obj *ent.Space, id *s
 }
 
 // ChangeRequestList is the resolver for the changeRequestList field.
-func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
+func (r *spaceResolver) ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error) {
 	if _, err := r.contentSpace(ctx, obj.ID, types.RoleRead); err != nil {
 		return nil, err
 	}
-	f := changeRequestFilter(status, creator, contributor, orderBy)
+	f := changeRequestFilter(status, creator, contributor, orderBy, requestedReviewer)
 	f.Cluster = deref(conversationsIssuesCluster)
 	items, err := r.Resolver.Content.ChangeRequests(ctx, obj.ID, f)
 	if err != nil {

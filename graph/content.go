@@ -122,7 +122,7 @@ func (r *Resolver) WarmLinkTargets(ctx context.Context, links []*content.Link) {
 	}
 }
 
-func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributor *string, orderBy *model.ChangeRequestOrderBy) content.ListChangeRequests {
+func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string) content.ListChangeRequests {
 	f := content.ListChangeRequests{}
 	for _, s := range status {
 		f.Status = append(f.Status, string(s))
@@ -135,6 +135,9 @@ func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributo
 	}
 	if orderBy != nil {
 		f.OrderBy = string(*orderBy)
+	}
+	if requestedReviewer != nil {
+		f.RequestedReviewer = *requestedReviewer
 	}
 	return f
 }

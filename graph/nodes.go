@@ -70,6 +70,12 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		return r.Conversations.Cluster(ctx, id)
 	case ids.Translation:
 		return r.Translations.Translation(ctx, id)
+	case ids.Comment:
+		return r.Comments.Get(ctx, id)
+	case ids.CommentReply:
+		return r.Comments.Reply(ctx, id)
+	case ids.Review:
+		return r.Reviews.ReviewByID(ctx, id)
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {
@@ -200,6 +206,10 @@ func (r *Resolver) nodes(ctx context.Context, list []string) ([]types.Node, erro
 			l.OrganizationByID.Load(ctx, id)
 		case ids.User:
 			l.UserByID.Load(ctx, id)
+		case ids.Comment:
+			l.Comments.CommentByID.Load(ctx, id)
+		case ids.CommentReply:
+			l.Comments.ReplyByID.Load(ctx, id)
 		case ids.Site:
 			l.Sites.SiteByID.Load(ctx, id)
 		case ids.SiteSection, ids.SectionGroup, ids.SiteSpace, ids.ShareLink:

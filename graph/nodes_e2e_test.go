@@ -205,6 +205,18 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		"ChangeRequest": func(t *testing.T) (string, bool) {
 			return do(t, `mutation($sp: ID!) { createChangeRequest(input: {space: $sp, subject: "Nodes"}) { id } }`, map[string]any{"sp": spaceOf(t)}, "createChangeRequest", "id"), true
 		},
+		"Comment": func(t *testing.T) (string, bool) {
+			return do(t, `mutation($sp: ID!) { postComment(input: {space: $sp, body: {markdown: "Nodes"}}) { id } }`, map[string]any{"sp": spaceOf(t)}, "postComment", "id"), true
+		},
+		"CommentReply": func(t *testing.T) (string, bool) {
+			c := do(t, `mutation($sp: ID!) { postComment(input: {space: $sp, body: {markdown: "Thread"}}) { id } }`, map[string]any{"sp": spaceOf(t)}, "postComment", "id")
+			return do(t, `mutation($c: ID!) { postCommentReply(comment: $c, body: {markdown: "Reply"}) { id } }`, map[string]any{"c": c}, "postCommentReply", "id"), true
+		},
+		// The admin may review its own change request, but not approve it.
+		"ChangeRequestReview": func(t *testing.T) (string, bool) {
+			cr := do(t, `mutation($sp: ID!) { createChangeRequest(input: {space: $sp, subject: "Reviewed"}) { id } }`, map[string]any{"sp": spaceOf(t)}, "createChangeRequest", "id")
+			return do(t, `mutation($cr: ID!) { submitChangeRequestReview(changeRequest: $cr, input: {status: changes_requested}) { id } }`, map[string]any{"cr": cr}, "submitChangeRequestReview", "id"), true
+		},
 		// A job working on the space, visible to whoever may view it.
 		"Job": func(t *testing.T) (string, bool) {
 			var id string

@@ -7,10 +7,12 @@ package graph
 
 import (
 	"quire/internal/catalog"
+	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/gitsync"
 	"quire/internal/jobs"
+	"quire/internal/reviews"
 	"quire/internal/sites"
 	"quire/internal/translate"
 )
@@ -35,4 +37,8 @@ type Resolver struct {
 	Conversations *conversations.Service
 	// Translations: translations of spaces.
 	Translations *translate.Service
+	// Comments is the discussions engine: comments, replies, reactions.
+	Comments *comments.Service
+	// Reviews is the change request reviews engine.
+	Reviews *reviews.Service
 }

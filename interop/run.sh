@@ -81,7 +81,8 @@ QUIRE="$TMP/quire"
 DB="sqlite:$TMP/q.db"
 
 # 2. Seed: an organization with an admin, a second organization where the
-#    same user is admin (transfer target), and a reader in the first one.
+#    same user is admin (transfer target), and a reader and a reviewer in
+#    the first one.
 log "bootstrapping the database"
 boot1="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Interop" --email interop@example.com 2>>"$TMP/admin.log")"
 boot2="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Interop Transfer" --email interop@example.com 2>>"$TMP/admin.log")"
@@ -93,6 +94,9 @@ QUIRE_ORG2_ID="$(json organization.id <<<"$boot2")"
 reader="$(timeout 60 "$QUIRE" admin user create --database-url "$DB" --email r@example.com --org "$QUIRE_ORG_ID" --role read 2>>"$TMP/admin.log")"
 QUIRE_READER_ID="$(json user.id <<<"$reader")"
 QUIRE_READER_TOKEN="$(json token <<<"$reader")"
+reviewer="$(timeout 60 "$QUIRE" admin user create --database-url "$DB" --email rv@example.com --org "$QUIRE_ORG_ID" --role review 2>>"$TMP/admin.log")"
+QUIRE_REVIEWER_ID="$(json user.id <<<"$reviewer")"
+QUIRE_REVIEWER_TOKEN="$(json token <<<"$reviewer")"
 
 # 3. A LibreTranslate-compatible server for translation runs, then Quire,
 #    on free loopback ports; wait for /healthz.
@@ -133,4 +137,5 @@ fi
 # 5. Run the client against the server.
 log "running interop/test.mjs"
 export QUIRE_URL QUIRE_TOKEN QUIRE_READER_TOKEN QUIRE_ORG_ID QUIRE_ORG2_ID QUIRE_USER_ID QUIRE_READER_ID QUIRE_GIT_DIR
+export QUIRE_REVIEWER_TOKEN QUIRE_REVIEWER_ID
 (cd "$HERE" && timeout 300 node test.mjs "$@")

@@ -6,6 +6,7 @@
 //   QUIRE_URL           base URL of the server (the client appends /v1)
 //   QUIRE_TOKEN         token of an admin of QUIRE_ORG_ID and QUIRE_ORG2_ID (QUIRE_USER_ID)
 //   QUIRE_READER_TOKEN  token of a member with role "read" in QUIRE_ORG_ID (QUIRE_READER_ID)
+//   QUIRE_REVIEWER_TOKEN token of a member with role "review" in QUIRE_ORG_ID (QUIRE_REVIEWER_ID)
 //   QUIRE_ORG_ID, QUIRE_ORG2_ID, QUIRE_USER_ID, QUIRE_READER_ID
 // Arguments: area names to run only those (e.g. `node test.mjs spaces`); the
 // areas share nothing but the seeded organizations, so any subset runs.
@@ -17,7 +18,7 @@
 import { Api } from './lib/api.mjs';
 import { need, Runner } from './lib/harness.mjs';
 
-const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'git', 'transconv', 'errors'];
+const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'git', 'transconv', 'discussions', 'errors'];
 
 function env(name) {
 	const v = process.env[name];
@@ -44,10 +45,13 @@ const ctx = {
 	org2Id: env('QUIRE_ORG2_ID'),
 	userId: env('QUIRE_USER_ID'),
 	readerId: env('QUIRE_READER_ID'),
+	reviewerId: env('QUIRE_REVIEWER_ID'),
 	/** admin of both organizations */
 	admin: api.client(env('QUIRE_TOKEN')),
 	/** member with role "read" in the first organization */
 	reader: api.client(env('QUIRE_READER_TOKEN')),
+	/** member with role "review" in the first organization */
+	reviewer: api.client(env('QUIRE_REVIEWER_TOKEN')),
 	/** no token at all */
 	anonymous: api.client(undefined),
 	call: (op, fn, opts) => api.call(op, fn, opts),

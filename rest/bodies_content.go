@@ -48,7 +48,7 @@ type ChangeRequestListParams struct {
 	Status                     []string `query:"status" commas:"true" enum:"draft,open,archived,merged" doc:"Only change requests with one of these statuses (default open)."`
 	Creator                    string   `query:"creator" doc:"Only change requests created by this user."`
 	Contributor                string   `query:"contributor" doc:"Only change requests this user edited."`
-	RequestedReviewer          string   `query:"requestedReviewer" doc:"Only change requests that request a review from this user. Quire has no review requests yet, so the list is empty when this is set."`
+	RequestedReviewer          string   `query:"requestedReviewer" doc:"Only change requests that ask this user for a review they have yet to give."`
 	OrderBy                    string   `query:"orderBy" enum:"updatedAt,createdAt" doc:"Most recent first by this date (default updatedAt)."`
 	ConversationsIssuesCluster string   `query:"conversationsIssuesCluster" doc:"Only change requests addressing this issues cluster."`
 }

@@ -67,6 +67,15 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	// not run: ids of their kinds that name nothing do (every request here
 	// carries a NUL somewhere).
 	ids["issueId"], ids["clusterId"] = "hAAAAAAAAAAAAAAAAAAA", "eAAAAAAAAAAAAAAAAAAA"
+	// A discussion: a comment with a reply, and a review of the open change
+	// request (its author may request changes); userId names a user asked
+	// for a review.
+	comments := "/v1/spaces/" + space + "/comments"
+	ids["commentId"] = id(e.Do(tok, "POST", comments, map[string]any{"body": map[string]any{"markdown": "C"}}), "comment")
+	ids["commentReplyId"] = id(e.Do(tok, "POST", comments+"/"+ids["commentId"]+"/replies", map[string]any{"body": map[string]any{"markdown": "R"}}), "reply")
+	ids["reviewId"] = id(e.Do(tok, "POST", "/v1/spaces/"+space+"/change-requests/"+ids["changeRequestId"]+"/reviews",
+		map[string]any{"status": "changes-requested"}), "review")
+	ids["userId"] = team.Reader.User.ID
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)

@@ -150,6 +150,13 @@ func (r Route) OptionalBody() Route { r.BodyOptional = true; return r }
 // Errors documents further error statuses.
 func (r Route) Errors(codes ...int) Route { r.Extra = append(r.Extra, codes...); return r }
 
+// WithQuery documents query parameters that a route with a JSON body reads
+// itself (such as format), beside its body.
+func (r Route) WithQuery(params ...Param) Route {
+	r.Params = append(append([]Param(nil), r.Params...), params...)
+	return r
+}
+
 // Deprecated marks the operation deprecated.
 func (r Route) Deprecated() Route { r.Obsolete = true; return r }
 

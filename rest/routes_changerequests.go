@@ -35,7 +35,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.ConversationsIssuesCluster))
+			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.RequestedReviewer), nonEmpty(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 
@@ -85,7 +85,7 @@ func (a *API) changeRequestRoutes() []Route {
 			}
 			res, err := a.r.Mutation().MergeChangeRequest(ctx, c.ID)
 			return merged{res, c}, err
-		}).Present(merges).Errors(409),
+		}).Present(merges).Errors(409, 412),
 
 		route("POST", cr+"/update", "Bring the space's content into a change request", func(ctx context.Context, req *Request, _ *NoInput) (merged, error) {
 			_, c, err := a.changeRequest(ctx, req)
@@ -116,7 +116,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.ConversationsIssuesCluster))
+			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.RequestedReviewer), nonEmpty(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 	}
@@ -149,14 +149,10 @@ func (p *ChangeRequestListParams) orderBy() *model.ChangeRequestOrderBy {
 	return &o
 }
 
-// page is the list to present: empty when it asks for a reviewer, as no
-// change request has review requests in Quire.
+// page is the list to present.
 func (p *ChangeRequestListParams) page(conn *model.ChangeRequestConnection, err error) (*ListPage[*ent.ChangeRequest], error) {
 	if err != nil {
 		return nil, err
-	}
-	if p.RequestedReviewer != "" {
-		return &ListPage[*ent.ChangeRequest]{}, nil
 	}
 	return pageOf(conn.Nodes, conn.TotalCount, conn.PageInfo), nil
 }

@@ -13,7 +13,8 @@ import (
 func (a *API) table() []Route {
 	var t []Route
 	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes(),
-		a.gitRoutes(), a.conversationRoutes(), a.translationRoutes()} {
+		a.gitRoutes(), a.conversationRoutes(), a.translationRoutes(),
+		a.commentRoutes(), a.reviewRoutes()} {
 		t = append(t, part...)
 	}
 	return t

@@ -88,7 +88,7 @@ func TestSpacePermissionMatrix(t *testing.T) {
 			p := strings.NewReplacer("{organizationId}", team.Org.ID).Replace("/v1" + rt.Pattern)
 			isSpaceRoute := rt.Pattern == "/spaces/{spaceId}" || strings.HasPrefix(rt.Pattern, "/spaces/{spaceId}/") ||
 				rt.Pattern == "/orgs/{organizationId}/spaces"
-			isSpaceRoute = isSpaceRoute && !contentRoute(rt.Pattern)
+			isSpaceRoute = isSpaceRoute && !contentRoute(rt.Pattern) && !discussionRoute(rt.Pattern)
 			if isSpaceRoute && !covered[rt.Method+" "+p] {
 				t.Errorf("route %s %s is not in the matrix", rt.Method, rt.Pattern)
 			}

@@ -44,8 +44,16 @@ const (
 	FieldContributors = "contributors"
 	// FieldConversationsIssuesCluster holds the string denoting the conversations_issues_cluster field in the database.
 	FieldConversationsIssuesCluster = "conversations_issues_cluster"
+	// FieldComments holds the string denoting the comments field in the database.
+	FieldComments = "comments"
 	// EdgeSpace holds the string denoting the space edge name in mutations.
 	EdgeSpace = "space"
+	// EdgeCommentList holds the string denoting the comment_list edge name in mutations.
+	EdgeCommentList = "comment_list"
+	// EdgeReviews holds the string denoting the reviews edge name in mutations.
+	EdgeReviews = "reviews"
+	// EdgeRequestedReviewers holds the string denoting the requested_reviewers edge name in mutations.
+	EdgeRequestedReviewers = "requested_reviewers"
 	// Table holds the table name of the changerequest in the database.
 	Table = "change_requests"
 	// SpaceTable is the table that holds the space relation/edge.
@@ -55,6 +63,27 @@ const (
 	SpaceInverseTable = "spaces"
 	// SpaceColumn is the table column denoting the space relation/edge.
 	SpaceColumn = "space_id"
+	// CommentListTable is the table that holds the comment_list relation/edge.
+	CommentListTable = "comments"
+	// CommentListInverseTable is the table name for the Comment entity.
+	// It exists in this package in order to avoid circular dependency with the "comment" package.
+	CommentListInverseTable = "comments"
+	// CommentListColumn is the table column denoting the comment_list relation/edge.
+	CommentListColumn = "change_request_id"
+	// ReviewsTable is the table that holds the reviews relation/edge.
+	ReviewsTable = "change_request_reviews"
+	// ReviewsInverseTable is the table name for the ChangeRequestReview entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequestreview" package.
+	ReviewsInverseTable = "change_request_reviews"
+	// ReviewsColumn is the table column denoting the reviews relation/edge.
+	ReviewsColumn = "change_request_id"
+	// RequestedReviewersTable is the table that holds the requested_reviewers relation/edge.
+	RequestedReviewersTable = "change_request_reviewers"
+	// RequestedReviewersInverseTable is the table name for the ChangeRequestReviewer entity.
+	// It exists in this package in order to avoid circular dependency with the "changerequestreviewer" package.
+	RequestedReviewersInverseTable = "change_request_reviewers"
+	// RequestedReviewersColumn is the table column denoting the requested_reviewers relation/edge.
+	RequestedReviewersColumn = "change_request_id"
 )
 
 // Columns holds all SQL columns for changerequest fields.
@@ -75,6 +104,7 @@ var Columns = []string{
 	FieldMergedAt,
 	FieldContributors,
 	FieldConversationsIssuesCluster,
+	FieldComments,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -96,6 +126,8 @@ var (
 	DefaultCreatedAt func() time.Time
 	// DefaultUpdatedAt holds the default value on creation for the "updated_at" field.
 	DefaultUpdatedAt func() time.Time
+	// DefaultComments holds the default value on creation for the "comments" field.
+	DefaultComments int
 	// DefaultID holds the default value on creation for the "id" field.
 	DefaultID func() string
 )
@@ -178,10 +210,57 @@ func ByConversationsIssuesCluster(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldConversationsIssuesCluster, opts...).ToFunc()
 }
 
+// ByComments orders the results by the comments field.
+func ByComments(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldComments, opts...).ToFunc()
+}
+
 // BySpaceField orders the results by space field.
 func BySpaceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newSpaceStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByCommentListCount orders the results by comment_list count.
+func ByCommentListCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCommentListStep(), opts...)
+	}
+}
+
+// ByCommentList orders the results by comment_list terms.
+func ByCommentList(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCommentListStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByReviewsCount orders the results by reviews count.
+func ByReviewsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newReviewsStep(), opts...)
+	}
+}
+
+// ByReviews orders the results by reviews terms.
+func ByReviews(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newReviewsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByRequestedReviewersCount orders the results by requested_reviewers count.
+func ByRequestedReviewersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newRequestedReviewersStep(), opts...)
+	}
+}
+
+// ByRequestedReviewers orders the results by requested_reviewers terms.
+func ByRequestedReviewers(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newRequestedReviewersStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
 func newSpaceStep() *sqlgraph.Step {
@@ -189,5 +268,26 @@ func newSpaceStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SpaceInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, true, SpaceTable, SpaceColumn),
+	)
+}
+func newCommentListStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CommentListInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CommentListTable, CommentListColumn),
+	)
+}
+func newReviewsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ReviewsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, ReviewsTable, ReviewsColumn),
+	)
+}
+func newRequestedReviewersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(RequestedReviewersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, RequestedReviewersTable, RequestedReviewersColumn),
 	)
 }

@@ -135,6 +135,11 @@ func ConversationsIssuesCluster(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldConversationsIssuesCluster, v))
 }
 
+// Comments applies equality check predicate on the "comments" field. It's identical to CommentsEQ.
+func Comments(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldComments, v))
+}
+
 // SpaceIDEQ applies the EQ predicate on the "space_id" field.
 func SpaceIDEQ(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldEQ(FieldSpaceID, v))
@@ -1005,6 +1010,46 @@ func ConversationsIssuesClusterContainsFold(v string) predicate.ChangeRequest {
 	return predicate.ChangeRequest(sql.FieldContainsFold(FieldConversationsIssuesCluster, v))
 }
 
+// CommentsEQ applies the EQ predicate on the "comments" field.
+func CommentsEQ(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldEQ(FieldComments, v))
+}
+
+// CommentsNEQ applies the NEQ predicate on the "comments" field.
+func CommentsNEQ(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNEQ(FieldComments, v))
+}
+
+// CommentsIn applies the In predicate on the "comments" field.
+func CommentsIn(vs ...int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldIn(FieldComments, vs...))
+}
+
+// CommentsNotIn applies the NotIn predicate on the "comments" field.
+func CommentsNotIn(vs ...int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldNotIn(FieldComments, vs...))
+}
+
+// CommentsGT applies the GT predicate on the "comments" field.
+func CommentsGT(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGT(FieldComments, v))
+}
+
+// CommentsGTE applies the GTE predicate on the "comments" field.
+func CommentsGTE(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldGTE(FieldComments, v))
+}
+
+// CommentsLT applies the LT predicate on the "comments" field.
+func CommentsLT(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLT(FieldComments, v))
+}
+
+// CommentsLTE applies the LTE predicate on the "comments" field.
+func CommentsLTE(v int) predicate.ChangeRequest {
+	return predicate.ChangeRequest(sql.FieldLTE(FieldComments, v))
+}
+
 // HasSpace applies the HasEdge predicate on the "space" edge.
 func HasSpace() predicate.ChangeRequest {
 	return predicate.ChangeRequest(func(s *sql.Selector) {
@@ -1020,6 +1065,75 @@ func HasSpace() predicate.ChangeRequest {
 func HasSpaceWith(preds ...predicate.Space) predicate.ChangeRequest {
 	return predicate.ChangeRequest(func(s *sql.Selector) {
 		step := newSpaceStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCommentList applies the HasEdge predicate on the "comment_list" edge.
+func HasCommentList() predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, CommentListTable, CommentListColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCommentListWith applies the HasEdge predicate on the "comment_list" edge with a given conditions (other predicates).
+func HasCommentListWith(preds ...predicate.Comment) predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := newCommentListStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasReviews applies the HasEdge predicate on the "reviews" edge.
+func HasReviews() predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, ReviewsTable, ReviewsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasReviewsWith applies the HasEdge predicate on the "reviews" edge with a given conditions (other predicates).
+func HasReviewsWith(preds ...predicate.ChangeRequestReview) predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := newReviewsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasRequestedReviewers applies the HasEdge predicate on the "requested_reviewers" edge.
+func HasRequestedReviewers() predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, RequestedReviewersTable, RequestedReviewersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasRequestedReviewersWith applies the HasEdge predicate on the "requested_reviewers" edge with a given conditions (other predicates).
+func HasRequestedReviewersWith(preds ...predicate.ChangeRequestReviewer) predicate.ChangeRequest {
+	return predicate.ChangeRequest(func(s *sql.Selector) {
+		step := newRequestedReviewersStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

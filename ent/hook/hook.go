@@ -32,6 +32,30 @@ func (f ChangeRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestMutation", m)
 }
 
+// The ChangeRequestReviewFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequestReview mutator.
+type ChangeRequestReviewFunc func(context.Context, *ent.ChangeRequestReviewMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestReviewFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestReviewMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestReviewMutation", m)
+}
+
+// The ChangeRequestReviewerFunc type is an adapter to allow the use of ordinary
+// function as ChangeRequestReviewer mutator.
+type ChangeRequestReviewerFunc func(context.Context, *ent.ChangeRequestReviewerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ChangeRequestReviewerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ChangeRequestReviewerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ChangeRequestReviewerMutation", m)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary
 // function as Collection mutator.
 type CollectionFunc func(context.Context, *ent.CollectionMutation) (ent.Value, error)
@@ -42,6 +66,42 @@ func (f CollectionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CollectionMutation", m)
+}
+
+// The CommentFunc type is an adapter to allow the use of ordinary
+// function as Comment mutator.
+type CommentFunc func(context.Context, *ent.CommentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentMutation", m)
+}
+
+// The CommentReactionFunc type is an adapter to allow the use of ordinary
+// function as CommentReaction mutator.
+type CommentReactionFunc func(context.Context, *ent.CommentReactionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentReactionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentReactionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentReactionMutation", m)
+}
+
+// The CommentReplyFunc type is an adapter to allow the use of ordinary
+// function as CommentReply mutator.
+type CommentReplyFunc func(context.Context, *ent.CommentReplyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CommentReplyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CommentReplyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CommentReplyMutation", m)
 }
 
 // The ContentBlobFunc type is an adapter to allow the use of ordinary

@@ -9,7 +9,12 @@ import (
 	"quire/ent"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
+	"quire/ent/changerequestreview"
+	"quire/ent/changerequestreviewer"
 	"quire/ent/collection"
+	"quire/ent/comment"
+	"quire/ent/commentreaction"
+	"quire/ent/commentreply"
 	"quire/ent/contentblob"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
@@ -149,6 +154,60 @@ func (f TraverseChangeRequest) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestQuery", q)
 }
 
+// The ChangeRequestReviewFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestReviewFunc func(context.Context, *ent.ChangeRequestReviewQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestReviewFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewQuery", q)
+}
+
+// The TraverseChangeRequestReview type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequestReview func(context.Context, *ent.ChangeRequestReviewQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequestReview) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequestReview) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewQuery", q)
+}
+
+// The ChangeRequestReviewerFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ChangeRequestReviewerFunc func(context.Context, *ent.ChangeRequestReviewerQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ChangeRequestReviewerFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ChangeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewerQuery", q)
+}
+
+// The TraverseChangeRequestReviewer type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseChangeRequestReviewer func(context.Context, *ent.ChangeRequestReviewerQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseChangeRequestReviewer) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseChangeRequestReviewer) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ChangeRequestReviewerQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ChangeRequestReviewerQuery", q)
+}
+
 // The CollectionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type CollectionFunc func(context.Context, *ent.CollectionQuery) (ent.Value, error)
 
@@ -174,6 +233,87 @@ func (f TraverseCollection) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CollectionQuery", q)
+}
+
+// The CommentFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommentFunc func(context.Context, *ent.CommentQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommentFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommentQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommentQuery", q)
+}
+
+// The TraverseComment type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseComment func(context.Context, *ent.CommentQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseComment) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseComment) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommentQuery", q)
+}
+
+// The CommentReactionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommentReactionFunc func(context.Context, *ent.CommentReactionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommentReactionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommentReactionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommentReactionQuery", q)
+}
+
+// The TraverseCommentReaction type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCommentReaction func(context.Context, *ent.CommentReactionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCommentReaction) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCommentReaction) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentReactionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommentReactionQuery", q)
+}
+
+// The CommentReplyFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CommentReplyFunc func(context.Context, *ent.CommentReplyQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CommentReplyFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CommentReplyQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CommentReplyQuery", q)
+}
+
+// The TraverseCommentReply type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCommentReply func(context.Context, *ent.CommentReplyQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCommentReply) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCommentReply) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CommentReplyQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CommentReplyQuery", q)
 }
 
 // The ContentBlobFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -831,8 +971,18 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
 	case *ent.ChangeRequestQuery:
 		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
+	case *ent.ChangeRequestReviewQuery:
+		return &query[*ent.ChangeRequestReviewQuery, predicate.ChangeRequestReview, changerequestreview.OrderOption]{typ: ent.TypeChangeRequestReview, tq: q}, nil
+	case *ent.ChangeRequestReviewerQuery:
+		return &query[*ent.ChangeRequestReviewerQuery, predicate.ChangeRequestReviewer, changerequestreviewer.OrderOption]{typ: ent.TypeChangeRequestReviewer, tq: q}, nil
 	case *ent.CollectionQuery:
 		return &query[*ent.CollectionQuery, predicate.Collection, collection.OrderOption]{typ: ent.TypeCollection, tq: q}, nil
+	case *ent.CommentQuery:
+		return &query[*ent.CommentQuery, predicate.Comment, comment.OrderOption]{typ: ent.TypeComment, tq: q}, nil
+	case *ent.CommentReactionQuery:
+		return &query[*ent.CommentReactionQuery, predicate.CommentReaction, commentreaction.OrderOption]{typ: ent.TypeCommentReaction, tq: q}, nil
+	case *ent.CommentReplyQuery:
+		return &query[*ent.CommentReplyQuery, predicate.CommentReply, commentreply.OrderOption]{typ: ent.TypeCommentReply, tq: q}, nil
 	case *ent.ContentBlobQuery:
 		return &query[*ent.ContentBlobQuery, predicate.ContentBlob, contentblob.OrderOption]{typ: ent.TypeContentBlob, tq: q}, nil
 	case *ent.ConversationQuery:

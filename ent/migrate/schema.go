@@ -47,6 +47,7 @@ var (
 		{Name: "merged_at", Type: field.TypeTime, Nullable: true},
 		{Name: "contributors", Type: field.TypeJSON, Nullable: true},
 		{Name: "conversations_issues_cluster", Type: field.TypeString, Nullable: true},
+		{Name: "comments", Type: field.TypeInt, Default: 0},
 		{Name: "space_id", Type: field.TypeString},
 	}
 	// ChangeRequestsTable holds the schema information for the "change_requests" table.
@@ -57,7 +58,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "change_requests_spaces_change_request_list",
-				Columns:    []*schema.Column{ChangeRequestsColumns[15]},
+				Columns:    []*schema.Column{ChangeRequestsColumns[16]},
 				RefColumns: []*schema.Column{SpacesColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -66,17 +67,87 @@ var (
 			{
 				Name:    "changerequest_space_id_number",
 				Unique:  true,
-				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[1]},
+				Columns: []*schema.Column{ChangeRequestsColumns[16], ChangeRequestsColumns[1]},
 			},
 			{
 				Name:    "changerequest_space_id_status",
 				Unique:  false,
-				Columns: []*schema.Column{ChangeRequestsColumns[15], ChangeRequestsColumns[4]},
+				Columns: []*schema.Column{ChangeRequestsColumns[16], ChangeRequestsColumns[4]},
 			},
 			{
 				Name:    "changerequest_conversations_issues_cluster",
 				Unique:  false,
 				Columns: []*schema.Column{ChangeRequestsColumns[14]},
+			},
+		},
+	}
+	// ChangeRequestReviewsColumns holds the columns for the "change_request_reviews" table.
+	ChangeRequestReviewsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "reviewer", Type: field.TypeString},
+		{Name: "requested_by", Type: field.TypeString, Nullable: true},
+		{Name: "status", Type: field.TypeString},
+		{Name: "outdated", Type: field.TypeBool, Default: false},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "comment_id", Type: field.TypeString, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "change_request_id", Type: field.TypeString},
+	}
+	// ChangeRequestReviewsTable holds the schema information for the "change_request_reviews" table.
+	ChangeRequestReviewsTable = &schema.Table{
+		Name:       "change_request_reviews",
+		Columns:    ChangeRequestReviewsColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestReviewsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_request_reviews_change_requests_reviews",
+				Columns:    []*schema.Column{ChangeRequestReviewsColumns[10]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequestreview_change_request_id_reviewer",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewsColumns[10], ChangeRequestReviewsColumns[2]},
+			},
+		},
+	}
+	// ChangeRequestReviewersColumns holds the columns for the "change_request_reviewers" table.
+	ChangeRequestReviewersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "requested_by", Type: field.TypeString},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "change_request_id", Type: field.TypeString},
+	}
+	// ChangeRequestReviewersTable holds the schema information for the "change_request_reviewers" table.
+	ChangeRequestReviewersTable = &schema.Table{
+		Name:       "change_request_reviewers",
+		Columns:    ChangeRequestReviewersColumns,
+		PrimaryKey: []*schema.Column{ChangeRequestReviewersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "change_request_reviewers_change_requests_requested_reviewers",
+				Columns:    []*schema.Column{ChangeRequestReviewersColumns[5]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "changerequestreviewer_change_request_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[5], ChangeRequestReviewersColumns[1]},
+			},
+			{
+				Name:    "changerequestreviewer_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ChangeRequestReviewersColumns[1]},
 			},
 		},
 	}
@@ -121,6 +192,141 @@ var (
 				Name:    "collection_parent_id",
 				Unique:  false,
 				Columns: []*schema.Column{CollectionsColumns[7]},
+			},
+		},
+	}
+	// CommentsColumns holds the columns for the "comments" table.
+	CommentsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "review_id", Type: field.TypeString, Nullable: true},
+		{Name: "posted_by", Type: field.TypeString},
+		{Name: "posted_at", Type: field.TypeTime},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "body", Type: field.TypeString, Size: 2147483647},
+		{Name: "revision_id", Type: field.TypeString},
+		{Name: "page_id", Type: field.TypeString, Nullable: true},
+		{Name: "node_id", Type: field.TypeString, Nullable: true},
+		{Name: "table_record", Type: field.TypeString, Nullable: true},
+		{Name: "table_definition", Type: field.TypeString, Nullable: true},
+		{Name: "status", Type: field.TypeString, Default: "open"},
+		{Name: "resolved_at", Type: field.TypeTime, Nullable: true},
+		{Name: "resolved_by", Type: field.TypeString, Nullable: true},
+		{Name: "replies", Type: field.TypeInt, Default: 0},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString},
+	}
+	// CommentsTable holds the schema information for the "comments" table.
+	CommentsTable = &schema.Table{
+		Name:       "comments",
+		Columns:    CommentsColumns,
+		PrimaryKey: []*schema.Column{CommentsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comments_change_requests_comment_list",
+				Columns:    []*schema.Column{CommentsColumns[15]},
+				RefColumns: []*schema.Column{ChangeRequestsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comments_spaces_comment_list",
+				Columns:    []*schema.Column{CommentsColumns[16]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "comment_space_id_change_request_id_posted_at",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[16], CommentsColumns[15], CommentsColumns[3]},
+			},
+			{
+				Name:    "comment_change_request_id_posted_at",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[15], CommentsColumns[3]},
+			},
+			{
+				Name:    "comment_review_id",
+				Unique:  false,
+				Columns: []*schema.Column{CommentsColumns[1]},
+			},
+		},
+	}
+	// CommentReactionsColumns holds the columns for the "comment_reactions" table.
+	CommentReactionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeString},
+		{Name: "emoji", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "comment_id", Type: field.TypeString, Nullable: true},
+		{Name: "reply_id", Type: field.TypeString, Nullable: true},
+	}
+	// CommentReactionsTable holds the schema information for the "comment_reactions" table.
+	CommentReactionsTable = &schema.Table{
+		Name:       "comment_reactions",
+		Columns:    CommentReactionsColumns,
+		PrimaryKey: []*schema.Column{CommentReactionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comment_reactions_comments_reactions",
+				Columns:    []*schema.Column{CommentReactionsColumns[4]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "comment_reactions_comment_replies_reactions",
+				Columns:    []*schema.Column{CommentReactionsColumns[5]},
+				RefColumns: []*schema.Column{CommentRepliesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commentreaction_comment_id_user_id_emoji",
+				Unique:  true,
+				Columns: []*schema.Column{CommentReactionsColumns[4], CommentReactionsColumns[1], CommentReactionsColumns[2]},
+			},
+			{
+				Name:    "commentreaction_reply_id_user_id_emoji",
+				Unique:  true,
+				Columns: []*schema.Column{CommentReactionsColumns[5], CommentReactionsColumns[1], CommentReactionsColumns[2]},
+			},
+		},
+	}
+	// CommentRepliesColumns holds the columns for the "comment_replies" table.
+	CommentRepliesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "change_request_id", Type: field.TypeString, Nullable: true},
+		{Name: "posted_by", Type: field.TypeString},
+		{Name: "posted_at", Type: field.TypeTime},
+		{Name: "edited_at", Type: field.TypeTime, Nullable: true},
+		{Name: "body", Type: field.TypeString, Size: 2147483647},
+		{Name: "comment_id", Type: field.TypeString},
+	}
+	// CommentRepliesTable holds the schema information for the "comment_replies" table.
+	CommentRepliesTable = &schema.Table{
+		Name:       "comment_replies",
+		Columns:    CommentRepliesColumns,
+		PrimaryKey: []*schema.Column{CommentRepliesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "comment_replies_comments_reply_list",
+				Columns:    []*schema.Column{CommentRepliesColumns[7]},
+				RefColumns: []*schema.Column{CommentsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "commentreply_comment_id_posted_at",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[7], CommentRepliesColumns[4]},
+			},
+			{
+				Name:    "commentreply_space_id_change_request_id_posted_by",
+				Unique:  false,
+				Columns: []*schema.Column{CommentRepliesColumns[1], CommentRepliesColumns[2], CommentRepliesColumns[3]},
 			},
 		},
 	}
@@ -930,7 +1136,12 @@ var (
 	Tables = []*schema.Table{
 		APITokensTable,
 		ChangeRequestsTable,
+		ChangeRequestReviewsTable,
+		ChangeRequestReviewersTable,
 		CollectionsTable,
+		CommentsTable,
+		CommentReactionsTable,
+		CommentRepliesTable,
 		ContentBlobsTable,
 		ConversationsTable,
 		ConversationCorpusTable,
@@ -961,8 +1172,15 @@ var (
 func init() {
 	APITokensTable.ForeignKeys[0].RefTable = UsersTable
 	ChangeRequestsTable.ForeignKeys[0].RefTable = SpacesTable
+	ChangeRequestReviewsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
+	ChangeRequestReviewersTable.ForeignKeys[0].RefTable = ChangeRequestsTable
 	CollectionsTable.ForeignKeys[0].RefTable = CollectionsTable
 	CollectionsTable.ForeignKeys[1].RefTable = OrganizationsTable
+	CommentsTable.ForeignKeys[0].RefTable = ChangeRequestsTable
+	CommentsTable.ForeignKeys[1].RefTable = SpacesTable
+	CommentReactionsTable.ForeignKeys[0].RefTable = CommentsTable
+	CommentReactionsTable.ForeignKeys[1].RefTable = CommentRepliesTable
+	CommentRepliesTable.ForeignKeys[0].RefTable = CommentsTable
 	ConversationIssuesTable.ForeignKeys[0].RefTable = ConversationsTable
 	ConversationIssuesTable.ForeignKeys[1].RefTable = IssuesClustersTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -12,8 +12,23 @@ type APIToken func(*sql.Selector)
 // ChangeRequest is the predicate function for changerequest builders.
 type ChangeRequest func(*sql.Selector)
 
+// ChangeRequestReview is the predicate function for changerequestreview builders.
+type ChangeRequestReview func(*sql.Selector)
+
+// ChangeRequestReviewer is the predicate function for changerequestreviewer builders.
+type ChangeRequestReviewer func(*sql.Selector)
+
 // Collection is the predicate function for collection builders.
 type Collection func(*sql.Selector)
+
+// Comment is the predicate function for comment builders.
+type Comment func(*sql.Selector)
+
+// CommentReaction is the predicate function for commentreaction builders.
+type CommentReaction func(*sql.Selector)
+
+// CommentReply is the predicate function for commentreply builders.
+type CommentReply func(*sql.Selector)
 
 // ContentBlob is the predicate function for contentblob builders.
 type ContentBlob func(*sql.Selector)

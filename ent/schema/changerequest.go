@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -42,6 +43,8 @@ func (ChangeRequest) Fields() []ent.Field {
 		field.JSON("contributors", []string{}).Optional(),
 		// The issues cluster (internal/conversations) it addresses.
 		field.String("conversations_issues_cluster").Optional().Nillable(),
+		// Open comments, kept in the transaction of each comment's write.
+		field.Int("comments").Default(0),
 	}
 }
 
@@ -49,6 +52,9 @@ func (ChangeRequest) Fields() []ent.Field {
 func (ChangeRequest) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.From("space", Space.Type).Ref("change_request_list").Field("space_id").Unique().Required().Immutable(),
+		edge.To("comment_list", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("reviews", ChangeRequestReview.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("requested_reviewers", ChangeRequestReviewer.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

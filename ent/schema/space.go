@@ -52,6 +52,7 @@ func (Space) Edges() []ent.Edge {
 		edge.To("revisions", Revision.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("change_request_list", ChangeRequest.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("comment_list", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

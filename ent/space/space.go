@@ -65,6 +65,8 @@ const (
 	EdgeSiteSpaces = "site_spaces"
 	// EdgeChangeRequestList holds the string denoting the change_request_list edge name in mutations.
 	EdgeChangeRequestList = "change_request_list"
+	// EdgeCommentList holds the string denoting the comment_list edge name in mutations.
+	EdgeCommentList = "comment_list"
 	// Table holds the table name of the space in the database.
 	Table = "spaces"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -102,6 +104,13 @@ const (
 	ChangeRequestListInverseTable = "change_requests"
 	// ChangeRequestListColumn is the table column denoting the change_request_list relation/edge.
 	ChangeRequestListColumn = "space_id"
+	// CommentListTable is the table that holds the comment_list relation/edge.
+	CommentListTable = "comments"
+	// CommentListInverseTable is the table name for the Comment entity.
+	// It exists in this package in order to avoid circular dependency with the "comment" package.
+	CommentListInverseTable = "comments"
+	// CommentListColumn is the table column denoting the comment_list relation/edge.
+	CommentListColumn = "space_id"
 )
 
 // Columns holds all SQL columns for space fields.
@@ -321,6 +330,20 @@ func ByChangeRequestList(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption
 		sqlgraph.OrderByNeighborTerms(s, newChangeRequestListStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByCommentListCount orders the results by comment_list count.
+func ByCommentListCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newCommentListStep(), opts...)
+	}
+}
+
+// ByCommentList orders the results by comment_list terms.
+func ByCommentList(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newCommentListStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -354,5 +377,12 @@ func newChangeRequestListStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(ChangeRequestListInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, ChangeRequestListTable, ChangeRequestListColumn),
+	)
+}
+func newCommentListStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(CommentListInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, CommentListTable, CommentListColumn),
 	)
 }

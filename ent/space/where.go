@@ -1406,6 +1406,29 @@ func HasChangeRequestListWith(preds ...predicate.ChangeRequest) predicate.Space 
 	})
 }
 
+// HasCommentList applies the HasEdge predicate on the "comment_list" edge.
+func HasCommentList() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, CommentListTable, CommentListColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasCommentListWith applies the HasEdge predicate on the "comment_list" edge with a given conditions (other predicates).
+func HasCommentListWith(preds ...predicate.Comment) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newCommentListStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Space) predicate.Space {
 	return predicate.Space(sql.AndPredicates(predicates...))

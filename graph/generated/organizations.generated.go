@@ -41,7 +41,7 @@ type OrganizationResolver interface {
 	Collections(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, nested *bool) (*model.CollectionConnection, error)
 	Spaces(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string) (*model.SpaceConnection, error)
 	Sites(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) (*model.SiteConnection, error)
-	ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error)
+	ChangeRequests(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error)
 	Conversations(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, source *string) (*model.ConversationConnection, error)
 	ConversationsIssues(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, cluster *string, conversation *string) (*model.ConversationIssueConnection, error)
 	ConversationsIssuesClusters(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, order *model.SortOrder, orderBy *model.IssuesClusterOrderBy) (*model.ConversationsIssuesClusterConnection, error)
@@ -125,14 +125,22 @@ func (ec *executionContext) field_Organization_changeRequests_args(ctx context.C
 		return nil, err
 	}
 	args["orderBy"] = arg7
-	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "conversationsIssuesCluster",
+	arg8, err := graphql.ProcessArgField(ctx, rawArgs, "requestedReviewer",
 		func(ctx context.Context, v any) (*string, error) {
 			return ec.unmarshalOID2ᚖstring(ctx, v)
 		})
 	if err != nil {
 		return nil, err
 	}
-	args["conversationsIssuesCluster"] = arg8
+	args["requestedReviewer"] = arg8
+	arg9, err := graphql.ProcessArgField(ctx, rawArgs, "conversationsIssuesCluster",
+		func(ctx context.Context, v any) (*string, error) {
+			return ec.unmarshalOID2ᚖstring(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["conversationsIssuesCluster"] = arg9
 	return args, nil
 }
 
@@ -1569,7 +1577,7 @@ func (ec *executionContext) _Organization_changeRequests(ctx context.Context, fi
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Organization().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["status"].([]model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["orderBy"].(*model.ChangeRequestOrderBy), fc.Args["conversationsIssuesCluster"].(*string))
+			return ec.Resolvers.Organization().ChangeRequests(ctx, obj, fc.Args["first"].(*int), fc.Args["after"].(*string), fc.Args["last"].(*int), fc.Args["before"].(*string), fc.Args["status"].([]model.ChangeRequestStatus), fc.Args["creator"].(*string), fc.Args["contributor"].(*string), fc.Args["orderBy"].(*model.ChangeRequestOrderBy), fc.Args["requestedReviewer"].(*string), fc.Args["conversationsIssuesCluster"].(*string))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *model.ChangeRequestConnection) graphql.Marshaler {

@@ -24,7 +24,12 @@ type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
+	ChangeRequestRequestedReviewer() ChangeRequestRequestedReviewerResolver
+	ChangeRequestReview() ChangeRequestReviewResolver
 	Collection() CollectionResolver
+	Comment() CommentResolver
+	CommentReplier() CommentReplierResolver
+	CommentReply() CommentReplyResolver
 	ContentLink() ContentLinkResolver
 	Conversation() ConversationResolver
 	ConversationIssue() ConversationIssueResolver
@@ -38,6 +43,7 @@ type ResolverRoot interface {
 	Organization() OrganizationResolver
 	Page() PageResolver
 	Query() QueryResolver
+	ReactionUser() ReactionUserResolver
 	Revision() RevisionResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
@@ -55,6 +61,9 @@ type DirectiveRoot struct {
 type ComplexityRoot struct {
 	ChangeRequest struct {
 		Changes                    func(childComplexity int) int
+		Comment                    func(childComplexity int, id string) int
+		CommentList                func(childComplexity int, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) int
+		Commenters                 func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Comments                   func(childComplexity int) int
 		Content                    func(childComplexity int) int
 		Contributors               func(childComplexity int) int
@@ -67,6 +76,9 @@ type ComplexityRoot struct {
 		Object                     func(childComplexity int) int
 		Outdated                   func(childComplexity int) int
 		PDF                        func(childComplexity int, page *string) int
+		RequestedReviewers         func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Review                     func(childComplexity int, id string) int
+		Reviews                    func(childComplexity int, first *int, after *string, last *int, before *string, outdated *bool) int
 		RevisionID                 func(childComplexity int) int
 		RevisionInitial            func(childComplexity int) int
 		RevisionMerged             func(childComplexity int) int
@@ -88,6 +100,58 @@ type ComplexityRoot struct {
 	ChangeRequestEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewer struct {
+		CreatedAt   func(childComplexity int) int
+		Kind        func(childComplexity int) int
+		Object      func(childComplexity int) int
+		RequestedBy func(childComplexity int) int
+		RevisionID  func(childComplexity int) int
+		User        func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestRequestedReviewerEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestReview struct {
+		ChangeRequest func(childComplexity int) int
+		Comment       func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Outdated      func(childComplexity int) int
+		RequestedBy   func(childComplexity int) int
+		Reviewer      func(childComplexity int) int
+		RevisionID    func(childComplexity int) int
+		Status        func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	ChangeRequestReviewConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	ChangeRequestReviewEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	ChangeRequestReviewUrls struct {
+		Location func(childComplexity int) int
 	}
 
 	ChangeRequestUrls struct {
@@ -132,6 +196,110 @@ type ComplexityRoot struct {
 
 	CollectionUrls struct {
 		App      func(childComplexity int) int
+		Location func(childComplexity int) int
+	}
+
+	Comment struct {
+		Body          func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		EditedAt      func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Permissions   func(childComplexity int) int
+		PostedAt      func(childComplexity int) int
+		PostedBy      func(childComplexity int) int
+		Reactions     func(childComplexity int) int
+		Repliers      func(childComplexity int) int
+		Replies       func(childComplexity int) int
+		Reply         func(childComplexity int, id string) int
+		ReplyList     func(childComplexity int, first *int, after *string, last *int, before *string) int
+		ResolvedAt    func(childComplexity int) int
+		ResolvedBy    func(childComplexity int) int
+		Space         func(childComplexity int) int
+		Status        func(childComplexity int) int
+		Target        func(childComplexity int) int
+		Urls          func(childComplexity int) int
+	}
+
+	CommentBody struct {
+		Document func(childComplexity int) int
+		Markdown func(childComplexity int) int
+	}
+
+	CommentConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CommentEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CommentPermissions struct {
+		Delete func(childComplexity int) int
+		Edit   func(childComplexity int) int
+		Reply  func(childComplexity int) int
+		View   func(childComplexity int) int
+	}
+
+	CommentReplier struct {
+		Count     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	CommentReply struct {
+		Body        func(childComplexity int) int
+		Comment     func(childComplexity int) int
+		EditedAt    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Object      func(childComplexity int) int
+		Permissions func(childComplexity int) int
+		PostedAt    func(childComplexity int) int
+		PostedBy    func(childComplexity int) int
+		Reactions   func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	CommentReplyConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	CommentReplyEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	CommentTableCell struct {
+		Definition func(childComplexity int) int
+		Record     func(childComplexity int) int
+	}
+
+	CommentTarget struct {
+		ChangeRequest func(childComplexity int) int
+		Node          func(childComplexity int) int
+		Page          func(childComplexity int) int
+		Review        func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
+		TableCell     func(childComplexity int) int
+	}
+
+	CommentTargetNode struct {
+		ID func(childComplexity int) int
+	}
+
+	CommentTargetPage struct {
+		ID func(childComplexity int) int
+	}
+
+	CommentUrls struct {
 		Location func(childComplexity int) int
 	}
 
@@ -462,68 +630,77 @@ type ComplexityRoot struct {
 	}
 
 	Mutation struct {
-		AddSectionToGroup                func(childComplexity int, site string, group string, section string) int
-		AddSiteSection                   func(childComplexity int, site string, input model.AddSiteSectionInput) int
-		AddSiteSpace                     func(childComplexity int, site string, input model.AddSiteSpaceInput) int
-		ApplyTemplate                    func(childComplexity int, input model.ApplyTemplateInput) int
-		CreateChangeRequest              func(childComplexity int, input model.CreateChangeRequestInput) int
-		CreateCollection                 func(childComplexity int, input model.CreateCollectionInput) int
-		CreatePage                       func(childComplexity int, input model.CreatePageInput) int
-		CreateSite                       func(childComplexity int, input model.CreateSiteInput) int
-		CreateSiteSectionGroup           func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
-		CreateSiteShareLink              func(childComplexity int, site string, name string) int
-		CreateSpace                      func(childComplexity int, input model.CreateSpaceInput) int
-		CreateTranslation                func(childComplexity int, input model.CreateTranslationInput) int
-		DeleteCollection                 func(childComplexity int, id string) int
-		DeleteFile                       func(childComplexity int, changeRequest string, file string, revision *string) int
-		DeleteLegacyGitInstallation      func(childComplexity int, space string) int
-		DeletePage                       func(childComplexity int, changeRequest string, page string, revision *string) int
-		DeleteSite                       func(childComplexity int, id string) int
-		DeleteSiteSection                func(childComplexity int, site string, id string) int
-		DeleteSiteSectionGroup           func(childComplexity int, site string, id string) int
-		DeleteSiteShareLink              func(childComplexity int, site string, id string) int
-		DeleteSiteSpace                  func(childComplexity int, site string, id string) int
-		DeleteSiteSpaceCustomization     func(childComplexity int, site string, siteSpace string) int
-		DeleteSpace                      func(childComplexity int, id string) int
-		DeleteTranslation                func(childComplexity int, id string) int
-		DuplicateSpace                   func(childComplexity int, id string) int
-		ExportToGitRepository            func(childComplexity int, input model.ExportToGitRepositoryInput) int
-		ImportGitRepository              func(childComplexity int, input model.ImportGitRepositoryInput) int
-		IngestConversation               func(childComplexity int, organization string, conversations []*model.ConversationInput) int
-		MergeChangeRequest               func(childComplexity int, id string) int
-		MoveCollection                   func(childComplexity int, id string, input model.MoveInput) int
-		MovePage                         func(childComplexity int, input model.MovePageInput) int
-		MoveSpace                        func(childComplexity int, id string, input model.MoveInput) int
-		OverrideSiteSpaceCustomization   func(childComplexity int, site string, siteSpace string, settings types.JSON) int
-		PatchChangeRequest               func(childComplexity int, id string, input model.PatchChangeRequestInput) int
-		PublishSite                      func(childComplexity int, id string) int
-		RemoveSectionFromGroup           func(childComplexity int, site string, group string, section string) int
-		RestoreSpace                     func(childComplexity int, id string) int
-		RunTranslation                   func(childComplexity int, id string) int
-		SetVariables                     func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
-		SortSiteStructure                func(childComplexity int, site string, input model.SortSiteStructureInput) int
-		TransferCollection               func(childComplexity int, id string, organization string) int
-		TransferSpace                    func(childComplexity int, id string, organization string) int
-		UnpublishSite                    func(childComplexity int, id string) int
-		UpdateChangeRequest              func(childComplexity int, id string) int
-		UpdateCollection                 func(childComplexity int, id string, input model.UpdateCollectionInput) int
-		UpdateConversationsIssuesCluster func(childComplexity int, id string, muted bool) int
-		UpdatePage                       func(childComplexity int, input model.UpdatePageInput) int
-		UpdateSite                       func(childComplexity int, id string, input model.UpdateSiteInput) int
-		UpdateSiteAdaptiveSchema         func(childComplexity int, site string, jsonSchema types.JSON) int
-		UpdateSiteCustomization          func(childComplexity int, site string, settings types.JSON) int
-		UpdateSiteSection                func(childComplexity int, site string, id string, input model.UpdateSiteSectionInput) int
-		UpdateSiteSectionGroup           func(childComplexity int, site string, id string, input model.UpdateSiteSectionGroupInput) int
-		UpdateSiteShareLink              func(childComplexity int, site string, id string, input model.UpdateSiteShareLinkInput) int
-		UpdateSiteSpace                  func(childComplexity int, site string, id string, input model.UpdateSiteSpaceInput) int
-		UpdateSpace                      func(childComplexity int, id string, input model.UpdateSpaceInput) int
-		UpdateTranslation                func(childComplexity int, id string, instructions types.JSON) int
-		UploadFile                       func(childComplexity int, input model.UploadFileInput) int
+		AddSectionToGroup                        func(childComplexity int, site string, group string, section string) int
+		AddSiteSection                           func(childComplexity int, site string, input model.AddSiteSectionInput) int
+		AddSiteSpace                             func(childComplexity int, site string, input model.AddSiteSpaceInput) int
+		ApplyTemplate                            func(childComplexity int, input model.ApplyTemplateInput) int
+		CreateChangeRequest                      func(childComplexity int, input model.CreateChangeRequestInput) int
+		CreateCollection                         func(childComplexity int, input model.CreateCollectionInput) int
+		CreatePage                               func(childComplexity int, input model.CreatePageInput) int
+		CreateSite                               func(childComplexity int, input model.CreateSiteInput) int
+		CreateSiteSectionGroup                   func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
+		CreateSiteShareLink                      func(childComplexity int, site string, name string) int
+		CreateSpace                              func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTranslation                        func(childComplexity int, input model.CreateTranslationInput) int
+		DeleteCollection                         func(childComplexity int, id string) int
+		DeleteComment                            func(childComplexity int, id string) int
+		DeleteCommentReply                       func(childComplexity int, id string) int
+		DeleteFile                               func(childComplexity int, changeRequest string, file string, revision *string) int
+		DeleteLegacyGitInstallation              func(childComplexity int, space string) int
+		DeletePage                               func(childComplexity int, changeRequest string, page string, revision *string) int
+		DeleteSite                               func(childComplexity int, id string) int
+		DeleteSiteSection                        func(childComplexity int, site string, id string) int
+		DeleteSiteSectionGroup                   func(childComplexity int, site string, id string) int
+		DeleteSiteShareLink                      func(childComplexity int, site string, id string) int
+		DeleteSiteSpace                          func(childComplexity int, site string, id string) int
+		DeleteSiteSpaceCustomization             func(childComplexity int, site string, siteSpace string) int
+		DeleteSpace                              func(childComplexity int, id string) int
+		DeleteTranslation                        func(childComplexity int, id string) int
+		DuplicateSpace                           func(childComplexity int, id string) int
+		ExportToGitRepository                    func(childComplexity int, input model.ExportToGitRepositoryInput) int
+		ImportGitRepository                      func(childComplexity int, input model.ImportGitRepositoryInput) int
+		IngestConversation                       func(childComplexity int, organization string, conversations []*model.ConversationInput) int
+		MergeChangeRequest                       func(childComplexity int, id string) int
+		MoveCollection                           func(childComplexity int, id string, input model.MoveInput) int
+		MovePage                                 func(childComplexity int, input model.MovePageInput) int
+		MoveSpace                                func(childComplexity int, id string, input model.MoveInput) int
+		OverrideSiteSpaceCustomization           func(childComplexity int, site string, siteSpace string, settings types.JSON) int
+		PatchChangeRequest                       func(childComplexity int, id string, input model.PatchChangeRequestInput) int
+		PostComment                              func(childComplexity int, input model.PostCommentInput) int
+		PostCommentReply                         func(childComplexity int, comment string, body model.CommentBodyInput) int
+		PublishSite                              func(childComplexity int, id string) int
+		RemoveRequestedReviewerFromChangeRequest func(childComplexity int, changeRequest string, user string) int
+		RemoveSectionFromGroup                   func(childComplexity int, site string, group string, section string) int
+		RequestReviewersForChangeRequest         func(childComplexity int, changeRequest string, input model.RequestReviewersInput) int
+		RestoreSpace                             func(childComplexity int, id string) int
+		RunTranslation                           func(childComplexity int, id string) int
+		SetVariables                             func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
+		SortSiteStructure                        func(childComplexity int, site string, input model.SortSiteStructureInput) int
+		SubmitChangeRequestReview                func(childComplexity int, changeRequest string, input model.SubmitChangeRequestReviewInput) int
+		TransferCollection                       func(childComplexity int, id string, organization string) int
+		TransferSpace                            func(childComplexity int, id string, organization string) int
+		UnpublishSite                            func(childComplexity int, id string) int
+		UpdateChangeRequest                      func(childComplexity int, id string) int
+		UpdateCollection                         func(childComplexity int, id string, input model.UpdateCollectionInput) int
+		UpdateComment                            func(childComplexity int, id string, input model.UpdateCommentInput) int
+		UpdateCommentReply                       func(childComplexity int, id string, input model.UpdateCommentReplyInput) int
+		UpdateConversationsIssuesCluster         func(childComplexity int, id string, muted bool) int
+		UpdatePage                               func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSite                               func(childComplexity int, id string, input model.UpdateSiteInput) int
+		UpdateSiteAdaptiveSchema                 func(childComplexity int, site string, jsonSchema types.JSON) int
+		UpdateSiteCustomization                  func(childComplexity int, site string, settings types.JSON) int
+		UpdateSiteSection                        func(childComplexity int, site string, id string, input model.UpdateSiteSectionInput) int
+		UpdateSiteSectionGroup                   func(childComplexity int, site string, id string, input model.UpdateSiteSectionGroupInput) int
+		UpdateSiteShareLink                      func(childComplexity int, site string, id string, input model.UpdateSiteShareLinkInput) int
+		UpdateSiteSpace                          func(childComplexity int, site string, id string, input model.UpdateSiteSpaceInput) int
+		UpdateSpace                              func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateTranslation                        func(childComplexity int, id string, instructions types.JSON) int
+		UploadFile                               func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	Organization struct {
 		Ai                          func(childComplexity int) int
-		ChangeRequests              func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) int
+		ChangeRequests              func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
 		Collections                 func(childComplexity int, first *int, after *string, last *int, before *string, nested *bool) int
 		Conversations               func(childComplexity int, first *int, after *string, last *int, before *string, source *string) int
 		ConversationsIssues         func(childComplexity int, first *int, after *string, last *int, before *string, cluster *string, conversation *string) int
@@ -674,6 +851,22 @@ type ComplexityRoot struct {
 		SpaceGitInfo               func(childComplexity int, space string) int
 		Translation                func(childComplexity int, id string) int
 		Viewer                     func(childComplexity int) int
+	}
+
+	Reaction struct {
+		Count func(childComplexity int) int
+		Emoji func(childComplexity int) int
+		Users func(childComplexity int) int
+	}
+
+	ReactionUser struct {
+		ReactedAt func(childComplexity int) int
+		User      func(childComplexity int) int
+	}
+
+	RequestReviewersPayload struct {
+		ChangeRequest func(childComplexity int) int
+		Users         func(childComplexity int) int
 	}
 
 	Revision struct {
@@ -914,10 +1107,13 @@ type ComplexityRoot struct {
 
 	Space struct {
 		ChangeRequest       func(childComplexity int, id *string, number *int) int
-		ChangeRequestList   func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, conversationsIssuesCluster *string) int
+		ChangeRequestList   func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
 		ChangeRequests      func(childComplexity int) int
 		ChangeRequestsDraft func(childComplexity int) int
 		ChangeRequestsOpen  func(childComplexity int) int
+		Comment             func(childComplexity int, id string) int
+		CommentList         func(childComplexity int, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) int
+		Commenters          func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Comments            func(childComplexity int) int
 		Content             func(childComplexity int) int
 		CreatedAt           func(childComplexity int) int
@@ -1079,6 +1275,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ChangeRequest.Changes(childComplexity), true
 
+	case "ChangeRequest.comment":
+		if e.ComplexityRoot.ChangeRequest.Comment == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_comment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Comment(childComplexity, args["id"].(string)), true
+
+	case "ChangeRequest.commentList":
+		if e.ComplexityRoot.ChangeRequest.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.CommentList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["order"].(*model.ListOrder), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string)), true
+
+	case "ChangeRequest.commenters":
+		if e.ComplexityRoot.ChangeRequest.Commenters == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_commenters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Commenters(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
 	case "ChangeRequest.comments":
 		if e.ComplexityRoot.ChangeRequest.Comments == nil {
 			break
@@ -1167,6 +1399,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequest.PDF(childComplexity, args["page"].(*string)), true
+
+	case "ChangeRequest.requestedReviewers":
+		if e.ComplexityRoot.ChangeRequest.RequestedReviewers == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_requestedReviewers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.RequestedReviewers(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "ChangeRequest.review":
+		if e.ComplexityRoot.ChangeRequest.Review == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_review_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Review(childComplexity, args["id"].(string)), true
+
+	case "ChangeRequest.reviews":
+		if e.ComplexityRoot.ChangeRequest.Reviews == nil {
+			break
+		}
+
+		args, err := ec.field_ChangeRequest_reviews_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ChangeRequest.Reviews(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["outdated"].(*bool)), true
 
 	case "ChangeRequest.revision":
 		if e.ComplexityRoot.ChangeRequest.RevisionID == nil {
@@ -1272,6 +1540,223 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ChangeRequestEdge.Node(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.createdAt":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.CreatedAt(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.kind":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Kind(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.object":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.Object(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.requestedBy":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RequestedBy(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.revision":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.RevisionID(childComplexity), true
+
+	case "ChangeRequestRequestedReviewer.user":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewer.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewer.User(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerConnection.edges":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Edges(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerConnection.nodes":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.Nodes(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.PageInfo(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Cursor(childComplexity), true
+
+	case "ChangeRequestRequestedReviewerEdge.node":
+		if e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestRequestedReviewerEdge.Node(childComplexity), true
+
+	case "ChangeRequestReview.changeRequest":
+		if e.ComplexityRoot.ChangeRequestReview.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ChangeRequest(childComplexity), true
+
+	case "ChangeRequestReview.comment":
+		if e.ComplexityRoot.ChangeRequestReview.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Comment(childComplexity), true
+
+	case "ChangeRequestReview.createdAt":
+		if e.ComplexityRoot.ChangeRequestReview.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.CreatedAt(childComplexity), true
+
+	case "ChangeRequestReview.id":
+		if e.ComplexityRoot.ChangeRequestReview.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.ID(childComplexity), true
+
+	case "ChangeRequestReview.object":
+		if e.ComplexityRoot.ChangeRequestReview.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Object(childComplexity), true
+
+	case "ChangeRequestReview.outdated":
+		if e.ComplexityRoot.ChangeRequestReview.Outdated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Outdated(childComplexity), true
+
+	case "ChangeRequestReview.requestedBy":
+		if e.ComplexityRoot.ChangeRequestReview.RequestedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RequestedBy(childComplexity), true
+
+	case "ChangeRequestReview.reviewer":
+		if e.ComplexityRoot.ChangeRequestReview.Reviewer == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Reviewer(childComplexity), true
+
+	case "ChangeRequestReview.revision":
+		if e.ComplexityRoot.ChangeRequestReview.RevisionID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.RevisionID(childComplexity), true
+
+	case "ChangeRequestReview.status":
+		if e.ComplexityRoot.ChangeRequestReview.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Status(childComplexity), true
+
+	case "ChangeRequestReview.updatedAt":
+		if e.ComplexityRoot.ChangeRequestReview.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.UpdatedAt(childComplexity), true
+
+	case "ChangeRequestReview.urls":
+		if e.ComplexityRoot.ChangeRequestReview.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReview.Urls(childComplexity), true
+
+	case "ChangeRequestReviewConnection.edges":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.Edges(childComplexity), true
+
+	case "ChangeRequestReviewConnection.nodes":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.Nodes(childComplexity), true
+
+	case "ChangeRequestReviewConnection.pageInfo":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.PageInfo(childComplexity), true
+
+	case "ChangeRequestReviewConnection.totalCount":
+		if e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewConnection.TotalCount(childComplexity), true
+
+	case "ChangeRequestReviewEdge.cursor":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Cursor(childComplexity), true
+
+	case "ChangeRequestReviewEdge.node":
+		if e.ComplexityRoot.ChangeRequestReviewEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewEdge.Node(childComplexity), true
+
+	case "ChangeRequestReviewUrls.location":
+		if e.ComplexityRoot.ChangeRequestReviewUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ChangeRequestReviewUrls.Location(childComplexity), true
 
 	case "ChangeRequestUrls.app":
 		if e.ComplexityRoot.ChangeRequestUrls.App == nil {
@@ -1471,6 +1956,450 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.CollectionUrls.Location(childComplexity), true
+
+	case "Comment.body":
+		if e.ComplexityRoot.Comment.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Body(childComplexity), true
+
+	case "Comment.changeRequest":
+		if e.ComplexityRoot.Comment.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ChangeRequest(childComplexity), true
+
+	case "Comment.editedAt":
+		if e.ComplexityRoot.Comment.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.EditedAt(childComplexity), true
+
+	case "Comment.id":
+		if e.ComplexityRoot.Comment.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ID(childComplexity), true
+
+	case "Comment.object":
+		if e.ComplexityRoot.Comment.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Object(childComplexity), true
+
+	case "Comment.permissions":
+		if e.ComplexityRoot.Comment.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Permissions(childComplexity), true
+
+	case "Comment.postedAt":
+		if e.ComplexityRoot.Comment.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedAt(childComplexity), true
+
+	case "Comment.postedBy":
+		if e.ComplexityRoot.Comment.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.PostedBy(childComplexity), true
+
+	case "Comment.reactions":
+		if e.ComplexityRoot.Comment.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Reactions(childComplexity), true
+
+	case "Comment.repliers":
+		if e.ComplexityRoot.Comment.Repliers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Repliers(childComplexity), true
+
+	case "Comment.replies":
+		if e.ComplexityRoot.Comment.Replies == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Replies(childComplexity), true
+
+	case "Comment.reply":
+		if e.ComplexityRoot.Comment.Reply == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_reply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.Reply(childComplexity, args["id"].(string)), true
+
+	case "Comment.replyList":
+		if e.ComplexityRoot.Comment.ReplyList == nil {
+			break
+		}
+
+		args, err := ec.field_Comment_replyList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Comment.ReplyList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "Comment.resolvedAt":
+		if e.ComplexityRoot.Comment.ResolvedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedAt(childComplexity), true
+
+	case "Comment.resolvedBy":
+		if e.ComplexityRoot.Comment.ResolvedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.ResolvedBy(childComplexity), true
+
+	case "Comment.space":
+		if e.ComplexityRoot.Comment.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Space(childComplexity), true
+
+	case "Comment.status":
+		if e.ComplexityRoot.Comment.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Status(childComplexity), true
+
+	case "Comment.target":
+		if e.ComplexityRoot.Comment.Target == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Target(childComplexity), true
+
+	case "Comment.urls":
+		if e.ComplexityRoot.Comment.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Comment.Urls(childComplexity), true
+
+	case "CommentBody.document":
+		if e.ComplexityRoot.CommentBody.Document == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Document(childComplexity), true
+
+	case "CommentBody.markdown":
+		if e.ComplexityRoot.CommentBody.Markdown == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentBody.Markdown(childComplexity), true
+
+	case "CommentConnection.edges":
+		if e.ComplexityRoot.CommentConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.Edges(childComplexity), true
+
+	case "CommentConnection.nodes":
+		if e.ComplexityRoot.CommentConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.Nodes(childComplexity), true
+
+	case "CommentConnection.pageInfo":
+		if e.ComplexityRoot.CommentConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.PageInfo(childComplexity), true
+
+	case "CommentConnection.totalCount":
+		if e.ComplexityRoot.CommentConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentConnection.TotalCount(childComplexity), true
+
+	case "CommentEdge.cursor":
+		if e.ComplexityRoot.CommentEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Cursor(childComplexity), true
+
+	case "CommentEdge.node":
+		if e.ComplexityRoot.CommentEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentEdge.Node(childComplexity), true
+
+	case "CommentPermissions.delete":
+		if e.ComplexityRoot.CommentPermissions.Delete == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Delete(childComplexity), true
+
+	case "CommentPermissions.edit":
+		if e.ComplexityRoot.CommentPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Edit(childComplexity), true
+
+	case "CommentPermissions.reply":
+		if e.ComplexityRoot.CommentPermissions.Reply == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.Reply(childComplexity), true
+
+	case "CommentPermissions.view":
+		if e.ComplexityRoot.CommentPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentPermissions.View(childComplexity), true
+
+	case "CommentReplier.count":
+		if e.ComplexityRoot.CommentReplier.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplier.Count(childComplexity), true
+
+	case "CommentReplier.updatedAt":
+		if e.ComplexityRoot.CommentReplier.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplier.UpdatedAt(childComplexity), true
+
+	case "CommentReplier.user":
+		if e.ComplexityRoot.CommentReplier.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplier.User(childComplexity), true
+
+	case "CommentReply.body":
+		if e.ComplexityRoot.CommentReply.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Body(childComplexity), true
+
+	case "CommentReply.comment":
+		if e.ComplexityRoot.CommentReply.Comment == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Comment(childComplexity), true
+
+	case "CommentReply.editedAt":
+		if e.ComplexityRoot.CommentReply.EditedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.EditedAt(childComplexity), true
+
+	case "CommentReply.id":
+		if e.ComplexityRoot.CommentReply.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.ID(childComplexity), true
+
+	case "CommentReply.object":
+		if e.ComplexityRoot.CommentReply.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Object(childComplexity), true
+
+	case "CommentReply.permissions":
+		if e.ComplexityRoot.CommentReply.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Permissions(childComplexity), true
+
+	case "CommentReply.postedAt":
+		if e.ComplexityRoot.CommentReply.PostedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedAt(childComplexity), true
+
+	case "CommentReply.postedBy":
+		if e.ComplexityRoot.CommentReply.PostedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.PostedBy(childComplexity), true
+
+	case "CommentReply.reactions":
+		if e.ComplexityRoot.CommentReply.Reactions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Reactions(childComplexity), true
+
+	case "CommentReply.urls":
+		if e.ComplexityRoot.CommentReply.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReply.Urls(childComplexity), true
+
+	case "CommentReplyConnection.edges":
+		if e.ComplexityRoot.CommentReplyConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.Edges(childComplexity), true
+
+	case "CommentReplyConnection.nodes":
+		if e.ComplexityRoot.CommentReplyConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.Nodes(childComplexity), true
+
+	case "CommentReplyConnection.pageInfo":
+		if e.ComplexityRoot.CommentReplyConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.PageInfo(childComplexity), true
+
+	case "CommentReplyConnection.totalCount":
+		if e.ComplexityRoot.CommentReplyConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyConnection.TotalCount(childComplexity), true
+
+	case "CommentReplyEdge.cursor":
+		if e.ComplexityRoot.CommentReplyEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyEdge.Cursor(childComplexity), true
+
+	case "CommentReplyEdge.node":
+		if e.ComplexityRoot.CommentReplyEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentReplyEdge.Node(childComplexity), true
+
+	case "CommentTableCell.definition":
+		if e.ComplexityRoot.CommentTableCell.Definition == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTableCell.Definition(childComplexity), true
+
+	case "CommentTableCell.record":
+		if e.ComplexityRoot.CommentTableCell.Record == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTableCell.Record(childComplexity), true
+
+	case "CommentTarget.changeRequest":
+		if e.ComplexityRoot.CommentTarget.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.ChangeRequest(childComplexity), true
+
+	case "CommentTarget.node":
+		if e.ComplexityRoot.CommentTarget.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Node(childComplexity), true
+
+	case "CommentTarget.page":
+		if e.ComplexityRoot.CommentTarget.Page == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Page(childComplexity), true
+
+	case "CommentTarget.review":
+		if e.ComplexityRoot.CommentTarget.Review == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Review(childComplexity), true
+
+	case "CommentTarget.revision":
+		if e.ComplexityRoot.CommentTarget.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Revision(childComplexity), true
+
+	case "CommentTarget.space":
+		if e.ComplexityRoot.CommentTarget.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.Space(childComplexity), true
+
+	case "CommentTarget.tableCell":
+		if e.ComplexityRoot.CommentTarget.TableCell == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTarget.TableCell(childComplexity), true
+
+	case "CommentTargetNode.id":
+		if e.ComplexityRoot.CommentTargetNode.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTargetNode.ID(childComplexity), true
+
+	case "CommentTargetPage.id":
+		if e.ComplexityRoot.CommentTargetPage.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentTargetPage.ID(childComplexity), true
+
+	case "CommentUrls.location":
+		if e.ComplexityRoot.CommentUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CommentUrls.Location(childComplexity), true
 
 	case "ContentEditPayload.changeRequest":
 		if e.ComplexityRoot.ContentEditPayload.ChangeRequest == nil {
@@ -2965,6 +3894,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.DeleteCollection(childComplexity, args["id"].(string)), true
 
+	case "Mutation.deleteComment":
+		if e.ComplexityRoot.Mutation.DeleteComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteComment(childComplexity, args["id"].(string)), true
+
+	case "Mutation.deleteCommentReply":
+		if e.ComplexityRoot.Mutation.DeleteCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteCommentReply(childComplexity, args["id"].(string)), true
+
 	case "Mutation.deleteFile":
 		if e.ComplexityRoot.Mutation.DeleteFile == nil {
 			break
@@ -3217,6 +4170,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.PatchChangeRequest(childComplexity, args["id"].(string), args["input"].(model.PatchChangeRequestInput)), true
 
+	case "Mutation.postComment":
+		if e.ComplexityRoot.Mutation.PostComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostComment(childComplexity, args["input"].(model.PostCommentInput)), true
+
+	case "Mutation.postCommentReply":
+		if e.ComplexityRoot.Mutation.PostCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_postCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PostCommentReply(childComplexity, args["comment"].(string), args["body"].(model.CommentBodyInput)), true
+
 	case "Mutation.publishSite":
 		if e.ComplexityRoot.Mutation.PublishSite == nil {
 			break
@@ -3229,6 +4206,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["id"].(string)), true
 
+	case "Mutation.removeRequestedReviewerFromChangeRequest":
+		if e.ComplexityRoot.Mutation.RemoveRequestedReviewerFromChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeRequestedReviewerFromChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveRequestedReviewerFromChangeRequest(childComplexity, args["changeRequest"].(string), args["user"].(string)), true
+
 	case "Mutation.removeSectionFromGroup":
 		if e.ComplexityRoot.Mutation.RemoveSectionFromGroup == nil {
 			break
@@ -3240,6 +4229,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveSectionFromGroup(childComplexity, args["site"].(string), args["group"].(string), args["section"].(string)), true
+
+	case "Mutation.requestReviewersForChangeRequest":
+		if e.ComplexityRoot.Mutation.RequestReviewersForChangeRequest == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_requestReviewersForChangeRequest_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RequestReviewersForChangeRequest(childComplexity, args["changeRequest"].(string), args["input"].(model.RequestReviewersInput)), true
 
 	case "Mutation.restoreSpace":
 		if e.ComplexityRoot.Mutation.RestoreSpace == nil {
@@ -3288,6 +4289,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.SortSiteStructure(childComplexity, args["site"].(string), args["input"].(model.SortSiteStructureInput)), true
+
+	case "Mutation.submitChangeRequestReview":
+		if e.ComplexityRoot.Mutation.SubmitChangeRequestReview == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_submitChangeRequestReview_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SubmitChangeRequestReview(childComplexity, args["changeRequest"].(string), args["input"].(model.SubmitChangeRequestReviewInput)), true
 
 	case "Mutation.transferCollection":
 		if e.ComplexityRoot.Mutation.TransferCollection == nil {
@@ -3348,6 +4361,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateCollection(childComplexity, args["id"].(string), args["input"].(model.UpdateCollectionInput)), true
+
+	case "Mutation.updateComment":
+		if e.ComplexityRoot.Mutation.UpdateComment == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateComment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateComment(childComplexity, args["id"].(string), args["input"].(model.UpdateCommentInput)), true
+
+	case "Mutation.updateCommentReply":
+		if e.ComplexityRoot.Mutation.UpdateCommentReply == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateCommentReply_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateCommentReply(childComplexity, args["id"].(string), args["input"].(model.UpdateCommentReplyInput)), true
 
 	case "Mutation.updateConversationsIssuesCluster":
 		if e.ComplexityRoot.Mutation.UpdateConversationsIssuesCluster == nil {
@@ -3510,7 +4547,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["conversationsIssuesCluster"].(*string)), true
+		return e.ComplexityRoot.Organization.ChangeRequests(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["requestedReviewer"].(*string), args["conversationsIssuesCluster"].(*string)), true
 
 	case "Organization.collections":
 		if e.ComplexityRoot.Organization.Collections == nil {
@@ -4392,6 +5429,55 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Viewer(childComplexity), true
+
+	case "Reaction.count":
+		if e.ComplexityRoot.Reaction.Count == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Reaction.Count(childComplexity), true
+
+	case "Reaction.emoji":
+		if e.ComplexityRoot.Reaction.Emoji == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Reaction.Emoji(childComplexity), true
+
+	case "Reaction.users":
+		if e.ComplexityRoot.Reaction.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Reaction.Users(childComplexity), true
+
+	case "ReactionUser.reactedAt":
+		if e.ComplexityRoot.ReactionUser.ReactedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReactionUser.ReactedAt(childComplexity), true
+
+	case "ReactionUser.user":
+		if e.ComplexityRoot.ReactionUser.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReactionUser.User(childComplexity), true
+
+	case "RequestReviewersPayload.changeRequest":
+		if e.ComplexityRoot.RequestReviewersPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestReviewersPayload.ChangeRequest(childComplexity), true
+
+	case "RequestReviewersPayload.users":
+		if e.ComplexityRoot.RequestReviewersPayload.Users == nil {
+			break
+		}
+
+		return e.ComplexityRoot.RequestReviewersPayload.Users(childComplexity), true
 
 	case "Revision.author":
 		if e.ComplexityRoot.Revision.Author == nil {
@@ -5528,7 +6614,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["conversationsIssuesCluster"].(*string)), true
+		return e.ComplexityRoot.Space.ChangeRequestList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["status"].([]model.ChangeRequestStatus), args["creator"].(*string), args["contributor"].(*string), args["orderBy"].(*model.ChangeRequestOrderBy), args["requestedReviewer"].(*string), args["conversationsIssuesCluster"].(*string)), true
 
 	case "Space.changeRequests":
 		if e.ComplexityRoot.Space.ChangeRequests == nil {
@@ -5550,6 +6636,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.ChangeRequestsOpen(childComplexity), true
+
+	case "Space.comment":
+		if e.ComplexityRoot.Space.Comment == nil {
+			break
+		}
+
+		args, err := ec.field_Space_comment_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Comment(childComplexity, args["id"].(string)), true
+
+	case "Space.commentList":
+		if e.ComplexityRoot.Space.CommentList == nil {
+			break
+		}
+
+		args, err := ec.field_Space_commentList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.CommentList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["order"].(*model.ListOrder), args["status"].(*model.CommentStatusFilter), args["targetPage"].(*string), args["authors"].([]string)), true
+
+	case "Space.commenters":
+		if e.ComplexityRoot.Space.Commenters == nil {
+			break
+		}
+
+		args, err := ec.field_Space_commenters_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Commenters(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Space.comments":
 		if e.ComplexityRoot.Space.Comments == nil {
@@ -6191,6 +7313,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputAddSiteSpaceInput,
 		ec.unmarshalInputApplyTemplateInput,
 		ec.unmarshalInputChangeRequestTemplateInput,
+		ec.unmarshalInputCommentBodyInput,
 		ec.unmarshalInputContentPointerInput,
 		ec.unmarshalInputContentPositionInput,
 		ec.unmarshalInputConversationInput,
@@ -6212,12 +7335,18 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMovePageInput,
 		ec.unmarshalInputPagePositionInput,
 		ec.unmarshalInputPatchChangeRequestInput,
+		ec.unmarshalInputPostCommentInput,
+		ec.unmarshalInputRequestReviewersInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteStructureItemPointer,
 		ec.unmarshalInputSiteStructurePosition,
 		ec.unmarshalInputSortSiteStructureInput,
+		ec.unmarshalInputSubmitChangeRequestReviewInput,
+		ec.unmarshalInputTableCellInput,
 		ec.unmarshalInputTranslationSourceInput,
 		ec.unmarshalInputUpdateCollectionInput,
+		ec.unmarshalInputUpdateCommentInput,
+		ec.unmarshalInputUpdateCommentReplyInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
@@ -7368,13 +8497,13 @@ extend type Query {
 extend type Space {
   "A change request of the space, by id or by its number in the space."
   changeRequest(id: ID, number: Int): ChangeRequest!
-  "Change requests of the space, most recently updated first unless orderBy says otherwise; status defaults to open."
-  changeRequestList(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, conversationsIssuesCluster: ID): ChangeRequestConnection!
+  "Change requests of the space, most recently updated first unless orderBy says otherwise; status defaults to open; requestedReviewer keeps those asking that user for a review."
+  changeRequestList(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, requestedReviewer: ID, conversationsIssuesCluster: ID): ChangeRequestConnection!
 }
 
 extend type Organization {
-  "Change requests of every space of the organization the caller may read; status defaults to open."
-  changeRequests(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, conversationsIssuesCluster: ID): ChangeRequestConnection!
+  "Change requests of every space of the organization the caller may read; status defaults to open; requestedReviewer keeps those asking that user for a review."
+  changeRequests(first: Int, after: String, last: Int, before: String, status: [ChangeRequestStatus!], creator: ID, contributor: ID, orderBy: ChangeRequestOrderBy, requestedReviewer: ID, conversationsIssuesCluster: ID): ChangeRequestConnection!
 }
 
 enum ChangeRequestStatus {
@@ -7645,6 +8774,341 @@ extend type Mutation {
   setVariables(changeRequest: ID!, variables: JSON!, revision: ID): ContentEditPayload!
   "Applies a built-in template: its pages are created in the space, or in a change request."
   applyTemplate(input: ApplyTemplateInput!): Revision!
+}
+`, BuiltIn: false},
+	{Name: "../schema/comments.graphql", Input: `# Discussions: comments on a space or on a change request, their replies,
+# emoji reactions, and who took part.
+
+extend type Space {
+  "A comment of the space's own discussion (not one of its change requests')."
+  comment(id: ID!): Comment!
+  "Comments of the space's own discussion (not those of its change requests), newest first unless order is asc; status defaults to all."
+  commentList(first: Int, after: String, last: Int, before: String, order: ListOrder, status: CommentStatusFilter, targetPage: ID, authors: [ID!]): CommentConnection!
+  "Members who posted a comment or a reply in the space's own discussion, in the order of their first post."
+  commenters(first: Int, after: String, last: Int, before: String): MemberConnection!
+}
+
+extend type ChangeRequest {
+  "A comment of the change request's discussion."
+  comment(id: ID!): Comment!
+  "Comments of the change request's discussion, newest first unless order is asc; status defaults to all."
+  commentList(first: Int, after: String, last: Int, before: String, order: ListOrder, status: CommentStatusFilter, targetPage: ID, authors: [ID!]): CommentConnection!
+  "Members who posted a comment or a reply in the change request's discussion, in the order of their first post."
+  commenters(first: Int, after: String, last: Int, before: String): MemberConnection!
+}
+
+enum ListOrder {
+  asc
+  desc
+}
+
+enum CommentStatus {
+  open
+  resolved
+}
+
+enum CommentStatusFilter {
+  all
+  open
+  resolved
+}
+
+"A discussion thread on a space or on a change request."
+type Comment implements Node {
+  object: String!
+  id: ID!
+  "Who posted it (null when Quire itself did)."
+  postedBy: User
+  postedAt: DateTime!
+  "When its body was last edited."
+  editedAt: DateTime
+  body: CommentBody!
+  "What it is about."
+  target: CommentTarget!
+  status: CommentStatus!
+  resolvedAt: DateTime
+  resolvedBy: User
+  "Count of its replies."
+  replies: Int!
+  "Who replied, most recent first."
+  repliers: [CommentReplier!]!
+  "Emoji reactions, in the order of each emoji's first reaction."
+  reactions: [Reaction!]!
+  "A reply of the comment."
+  reply(id: ID!): CommentReply!
+  "Replies, oldest first."
+  replyList(first: Int, after: String, last: Int, before: String): CommentReplyConnection!
+  space: Space!
+  "The change request whose discussion it is in, if any."
+  changeRequest: ChangeRequest
+  permissions: CommentPermissions!
+  urls: CommentUrls!
+}
+
+"A reply in a comment's thread."
+type CommentReply implements Node {
+  object: String!
+  id: ID!
+  postedBy: User
+  postedAt: DateTime!
+  editedAt: DateTime
+  body: CommentBody!
+  reactions: [Reaction!]!
+  "The comment it replies to."
+  comment: Comment!
+  permissions: CommentPermissions!
+  urls: CommentUrls!
+}
+
+"The body of a comment or reply, as Markdown and as a document."
+type CommentBody {
+  markdown: String!
+  document: Document!
+}
+
+type CommentTarget {
+  space: ID!
+  "The revision the comment was posted on (the space's, or the change request's)."
+  revision: ID!
+  changeRequest: ID
+  "The review it was posted with."
+  review: ID
+  page: CommentTargetPage
+  node: CommentTargetNode
+  tableCell: CommentTableCell
+}
+
+type CommentTargetPage {
+  id: ID!
+}
+
+type CommentTargetNode {
+  id: String!
+}
+
+type CommentTableCell {
+  record: String!
+  definition: String!
+}
+
+type CommentReplier {
+  "When their last reply was posted."
+  updatedAt: DateTime!
+  "How many replies they posted."
+  count: Int!
+  user: User!
+}
+
+type Reaction {
+  emoji: String!
+  count: Int!
+  "Who reacted, first first."
+  users: [ReactionUser!]!
+}
+
+type ReactionUser {
+  user: User!
+  reactedAt: DateTime!
+}
+
+"What the caller may do with a comment or reply."
+type CommentPermissions {
+  view: Boolean!
+  edit: Boolean!
+  "React, reply, resolve."
+  reply: Boolean!
+  delete: Boolean!
+}
+
+type CommentUrls {
+  location: String!
+}
+
+type CommentConnection {
+  edges: [CommentEdge!]!
+  nodes: [Comment!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CommentEdge {
+  node: Comment!
+  cursor: String!
+}
+
+type CommentReplyConnection {
+  edges: [CommentReplyEdge!]!
+  nodes: [CommentReply!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type CommentReplyEdge {
+  node: CommentReply!
+  cursor: String!
+}
+
+"A body: Markdown (at most 65,536 bytes) or a document (JSON), one of them."
+input CommentBodyInput {
+  markdown: String
+  document: JSON
+}
+
+input TableCellInput {
+  record: String!
+  definition: String!
+}
+
+input PostCommentInput {
+  space: ID!
+  "Post in this change request's discussion instead of the space's own."
+  changeRequest: ID
+  body: CommentBodyInput!
+  "A page of the current content (the space's, or the change request's)."
+  page: ID
+  "The id of a node of the page's document (at most 128 characters)."
+  node: String
+  tableCell: TableCellInput
+}
+
+input UpdateCommentInput {
+  "Only its author may change it."
+  body: CommentBodyInput
+  "true resolves the comment, false reopens it."
+  resolved: Boolean
+  "Emoji to react with (at most 20); removals apply after additions."
+  addedReactions: [String!]
+  "Emoji of the caller's reactions to take back (at most 20)."
+  removedReactions: [String!]
+}
+
+input UpdateCommentReplyInput {
+  "Only its author may change it."
+  body: CommentBodyInput
+  "Resolves (true) or reopens (false) the comment replied to."
+  resolved: Boolean
+  addedReactions: [String!]
+  removedReactions: [String!]
+}
+
+extend type Mutation {
+  "Posts a comment in a space's discussion, or a change request's."
+  postComment(input: PostCommentInput!): Comment!
+  "Changes a comment's body, resolves or reopens it, adds or removes the caller's reactions."
+  updateComment(id: ID!, input: UpdateCommentInput!): Comment!
+  "Deletes a comment with its replies."
+  deleteComment(id: ID!): DeletePayload!
+  postCommentReply(comment: ID!, body: CommentBodyInput!): CommentReply!
+  updateCommentReply(id: ID!, input: UpdateCommentReplyInput!): CommentReply!
+  deleteCommentReply(id: ID!): DeletePayload!
+}
+`, BuiltIn: false},
+	{Name: "../schema/reviews.graphql", Input: `# Reviews of change requests, and who is asked for one.
+
+extend type ChangeRequest {
+  "Reviews in the order they were submitted; outdated keeps those that are (true) or are not (false) outdated."
+  reviews(first: Int, after: String, last: Int, before: String, outdated: Boolean): ChangeRequestReviewConnection!
+  "A review of the change request."
+  review(id: ID!): ChangeRequestReview!
+  "Who is asked for a review and has yet to give it, first asked first."
+  requestedReviewers(first: Int, after: String, last: Int, before: String): ChangeRequestRequestedReviewerConnection!
+}
+
+enum ChangeRequestReviewStatus {
+  approved
+  changes_requested
+}
+
+"A reviewer's verdict on a change request."
+type ChangeRequestReview implements Node {
+  object: String!
+  id: ID!
+  "The change request's revision it was made against."
+  revision: ID!
+  reviewer: User
+  "Who had asked for it; null when it was given unasked."
+  requestedBy: User
+  status: ChangeRequestReviewStatus!
+  "True once a later review by the same reviewer, or a new request for one, supersedes it."
+  outdated: Boolean!
+  "The comment posted with it."
+  comment: Comment
+  createdAt: DateTime!
+  updatedAt: DateTime!
+  changeRequest: ChangeRequest!
+  urls: ChangeRequestReviewUrls!
+}
+
+type ChangeRequestReviewUrls {
+  location: String!
+}
+
+"A pending request that a user review a change request."
+type ChangeRequestRequestedReviewer {
+  object: String!
+  "user (Quire asks users, not teams)."
+  kind: String!
+  user: User!
+  "The change request's revision when the review was asked for."
+  revision: ID!
+  requestedBy: User
+  createdAt: DateTime!
+}
+
+type ChangeRequestReviewConnection {
+  edges: [ChangeRequestReviewEdge!]!
+  nodes: [ChangeRequestReview!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestReviewEdge {
+  node: ChangeRequestReview!
+  cursor: String!
+}
+
+type ChangeRequestRequestedReviewerConnection {
+  edges: [ChangeRequestRequestedReviewerEdge!]!
+  nodes: [ChangeRequestRequestedReviewer!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type ChangeRequestRequestedReviewerEdge {
+  node: ChangeRequestRequestedReviewer!
+  cursor: String!
+}
+
+input SubmitChangeRequestReviewInput {
+  status: ChangeRequestReviewStatus!
+  "Posted with the review in the change request's discussion."
+  comment: CommentBodyInput
+}
+
+input RequestReviewersInput {
+  "Ids of the users asked (at most 50), who need review rights on the space."
+  users: [ID!]!
+  "Changes the change request's subject at once."
+  subject: String
+  "Changes its description at once: a document (JSON), null removes it ..."
+  description: JSON
+  "... or Markdown."
+  descriptionMarkdown: String
+}
+
+type RequestReviewersPayload {
+  "The requests of the users asked."
+  users: [ChangeRequestRequestedReviewer!]!
+  changeRequest: ChangeRequest!
+}
+
+extend type Mutation {
+  "Submits the caller's review; the change request's author cannot approve it."
+  submitChangeRequestReview(changeRequest: ID!, input: SubmitChangeRequestReviewInput!): ChangeRequestReview!
+  "Asks users for a review."
+  requestReviewersForChangeRequest(changeRequest: ID!, input: RequestReviewersInput!): RequestReviewersPayload!
+  "Withdraws the request that a user review the change request."
+  removeRequestedReviewerFromChangeRequest(changeRequest: ID!, user: ID!): DeletePayload!
 }
 `, BuiltIn: false},
 	{Name: "../schema/documents.graphql", Input: `# The typed rich-text documents of pages (Page.document) and change
@@ -8353,6 +9817,18 @@ func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field
 		return ec.fieldContext_ChangeRequest_pdf(ctx, field)
 	case "urls":
 		return ec.fieldContext_ChangeRequest_urls(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequest_comment(ctx, field)
+	case "commentList":
+		return ec.fieldContext_ChangeRequest_commentList(ctx, field)
+	case "commenters":
+		return ec.fieldContext_ChangeRequest_commenters(ctx, field)
+	case "reviews":
+		return ec.fieldContext_ChangeRequest_reviews(ctx, field)
+	case "review":
+		return ec.fieldContext_ChangeRequest_review(ctx, field)
+	case "requestedReviewers":
+		return ec.fieldContext_ChangeRequest_requestedReviewers(ctx, field)
 	case "conversationsIssuesCluster":
 		return ec.fieldContext_ChangeRequest_conversationsIssuesCluster(ctx, field)
 	}
@@ -8381,6 +9857,110 @@ func (ec *executionContext) childFields_ChangeRequestEdge(ctx context.Context, f
 		return ec.fieldContext_ChangeRequestEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewer(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_object(ctx, field)
+	case "kind":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_kind(ctx, field)
+	case "user":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_user(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_revision(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_requestedBy(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestRequestedReviewer_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewer", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestRequestedReviewerConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestRequestedReviewerEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ChangeRequestRequestedReviewerEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ChangeRequestRequestedReviewerEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestRequestedReviewerEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReview(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ChangeRequestReview_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ChangeRequestReview_id(ctx, field)
+	case "revision":
+		return ec.fieldContext_ChangeRequestReview_revision(ctx, field)
+	case "reviewer":
+		return ec.fieldContext_ChangeRequestReview_reviewer(ctx, field)
+	case "requestedBy":
+		return ec.fieldContext_ChangeRequestReview_requestedBy(ctx, field)
+	case "status":
+		return ec.fieldContext_ChangeRequestReview_status(ctx, field)
+	case "outdated":
+		return ec.fieldContext_ChangeRequestReview_outdated(ctx, field)
+	case "comment":
+		return ec.fieldContext_ChangeRequestReview_comment(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_ChangeRequestReview_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ChangeRequestReview_updatedAt(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ChangeRequestReview_changeRequest(ctx, field)
+	case "urls":
+		return ec.fieldContext_ChangeRequestReview_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReview", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_ChangeRequestReviewConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_ChangeRequestReviewConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_ChangeRequestReviewConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_ChangeRequestReviewConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_ChangeRequestReviewEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_ChangeRequestReviewEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_ChangeRequestReviewUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_ChangeRequestReviewUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ChangeRequestReviewUrls", field.Name)
 }
 
 func (ec *executionContext) childFields_ChangeRequestUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -8471,6 +10051,214 @@ func (ec *executionContext) childFields_CollectionUrls(ctx context.Context, fiel
 		return ec.fieldContext_CollectionUrls_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type CollectionUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_Comment(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Comment_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Comment_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_Comment_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_Comment_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_Comment_editedAt(ctx, field)
+	case "body":
+		return ec.fieldContext_Comment_body(ctx, field)
+	case "target":
+		return ec.fieldContext_Comment_target(ctx, field)
+	case "status":
+		return ec.fieldContext_Comment_status(ctx, field)
+	case "resolvedAt":
+		return ec.fieldContext_Comment_resolvedAt(ctx, field)
+	case "resolvedBy":
+		return ec.fieldContext_Comment_resolvedBy(ctx, field)
+	case "replies":
+		return ec.fieldContext_Comment_replies(ctx, field)
+	case "repliers":
+		return ec.fieldContext_Comment_repliers(ctx, field)
+	case "reactions":
+		return ec.fieldContext_Comment_reactions(ctx, field)
+	case "reply":
+		return ec.fieldContext_Comment_reply(ctx, field)
+	case "replyList":
+		return ec.fieldContext_Comment_replyList(ctx, field)
+	case "space":
+		return ec.fieldContext_Comment_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Comment_changeRequest(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Comment_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_Comment_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Comment", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentBody(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "markdown":
+		return ec.fieldContext_CommentBody_markdown(ctx, field)
+	case "document":
+		return ec.fieldContext_CommentBody_document(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentBody", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommentConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CommentConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommentConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CommentConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CommentEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CommentEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_CommentPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_CommentPermissions_edit(ctx, field)
+	case "reply":
+		return ec.fieldContext_CommentPermissions_reply(ctx, field)
+	case "delete":
+		return ec.fieldContext_CommentPermissions_delete(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplier(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "updatedAt":
+		return ec.fieldContext_CommentReplier_updatedAt(ctx, field)
+	case "count":
+		return ec.fieldContext_CommentReplier_count(ctx, field)
+	case "user":
+		return ec.fieldContext_CommentReplier_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplier", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReply(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_CommentReply_object(ctx, field)
+	case "id":
+		return ec.fieldContext_CommentReply_id(ctx, field)
+	case "postedBy":
+		return ec.fieldContext_CommentReply_postedBy(ctx, field)
+	case "postedAt":
+		return ec.fieldContext_CommentReply_postedAt(ctx, field)
+	case "editedAt":
+		return ec.fieldContext_CommentReply_editedAt(ctx, field)
+	case "body":
+		return ec.fieldContext_CommentReply_body(ctx, field)
+	case "reactions":
+		return ec.fieldContext_CommentReply_reactions(ctx, field)
+	case "comment":
+		return ec.fieldContext_CommentReply_comment(ctx, field)
+	case "permissions":
+		return ec.fieldContext_CommentReply_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_CommentReply_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReply", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplyConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_CommentReplyConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_CommentReplyConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_CommentReplyConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_CommentReplyConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplyConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentReplyEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_CommentReplyEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_CommentReplyEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentReplyEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTableCell(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "record":
+		return ec.fieldContext_CommentTableCell_record(ctx, field)
+	case "definition":
+		return ec.fieldContext_CommentTableCell_definition(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTableCell", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTarget(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_CommentTarget_space(ctx, field)
+	case "revision":
+		return ec.fieldContext_CommentTarget_revision(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_CommentTarget_changeRequest(ctx, field)
+	case "review":
+		return ec.fieldContext_CommentTarget_review(ctx, field)
+	case "page":
+		return ec.fieldContext_CommentTarget_page(ctx, field)
+	case "node":
+		return ec.fieldContext_CommentTarget_node(ctx, field)
+	case "tableCell":
+		return ec.fieldContext_CommentTarget_tableCell(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTarget", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTargetNode(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentTargetNode_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTargetNode", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentTargetPage(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_CommentTargetPage_id(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentTargetPage", field.Name)
+}
+
+func (ec *executionContext) childFields_CommentUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_CommentUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CommentUrls", field.Name)
 }
 
 func (ec *executionContext) childFields_ContentEditPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -9347,6 +11135,38 @@ func (ec *executionContext) childFields_PublishedUrls(ctx context.Context, field
 	return nil, fmt.Errorf("no field named %q was found under type PublishedUrls", field.Name)
 }
 
+func (ec *executionContext) childFields_Reaction(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "emoji":
+		return ec.fieldContext_Reaction_emoji(ctx, field)
+	case "count":
+		return ec.fieldContext_Reaction_count(ctx, field)
+	case "users":
+		return ec.fieldContext_Reaction_users(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Reaction", field.Name)
+}
+
+func (ec *executionContext) childFields_ReactionUser(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "user":
+		return ec.fieldContext_ReactionUser_user(ctx, field)
+	case "reactedAt":
+		return ec.fieldContext_ReactionUser_reactedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReactionUser", field.Name)
+}
+
+func (ec *executionContext) childFields_RequestReviewersPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "users":
+		return ec.fieldContext_RequestReviewersPayload_users(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_RequestReviewersPayload_changeRequest(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type RequestReviewersPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -9869,6 +11689,12 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequest(ctx, field)
 	case "changeRequestList":
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
+	case "comment":
+		return ec.fieldContext_Space_comment(ctx, field)
+	case "commentList":
+		return ec.fieldContext_Space_commentList(ctx, field)
+	case "commenters":
+		return ec.fieldContext_Space_commenters(ctx, field)
 	case "gitSync":
 		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "gitSyncJob":

@@ -48,6 +48,34 @@ type ChangeRequestEdge struct {
 	Cursor string             `json:"cursor"`
 }
 
+type ChangeRequestRequestedReviewerConnection struct {
+	Edges      []*ChangeRequestRequestedReviewerEdge `json:"edges"`
+	Nodes      []*ent.ChangeRequestReviewer          `json:"nodes"`
+	PageInfo   *PageInfo                             `json:"pageInfo"`
+	TotalCount int                                   `json:"totalCount"`
+}
+
+type ChangeRequestRequestedReviewerEdge struct {
+	Node   *ent.ChangeRequestReviewer `json:"node"`
+	Cursor string                     `json:"cursor"`
+}
+
+type ChangeRequestReviewConnection struct {
+	Edges      []*ChangeRequestReviewEdge `json:"edges"`
+	Nodes      []*ent.ChangeRequestReview `json:"nodes"`
+	PageInfo   *PageInfo                  `json:"pageInfo"`
+	TotalCount int                        `json:"totalCount"`
+}
+
+type ChangeRequestReviewEdge struct {
+	Node   *ent.ChangeRequestReview `json:"node"`
+	Cursor string                   `json:"cursor"`
+}
+
+type ChangeRequestReviewUrls struct {
+	Location string `json:"location"`
+}
+
 type ChangeRequestTemplateInput struct {
 	ID string `json:"id"`
 	// Map of parameter name to content reference.
@@ -74,6 +102,65 @@ type CollectionEdge struct {
 type CollectionUrls struct {
 	Location string `json:"location"`
 	App      string `json:"app"`
+}
+
+// A body: Markdown (at most 65,536 bytes) or a document (JSON), one of them.
+type CommentBodyInput struct {
+	Markdown graphql.Omittable[*string]    `json:"markdown,omitempty"`
+	Document graphql.Omittable[types.JSON] `json:"document,omitempty"`
+}
+
+type CommentConnection struct {
+	Edges      []*CommentEdge `json:"edges"`
+	Nodes      []*ent.Comment `json:"nodes"`
+	PageInfo   *PageInfo      `json:"pageInfo"`
+	TotalCount int            `json:"totalCount"`
+}
+
+type CommentEdge struct {
+	Node   *ent.Comment `json:"node"`
+	Cursor string       `json:"cursor"`
+}
+
+type CommentReplyConnection struct {
+	Edges      []*CommentReplyEdge `json:"edges"`
+	Nodes      []*ent.CommentReply `json:"nodes"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type CommentReplyEdge struct {
+	Node   *ent.CommentReply `json:"node"`
+	Cursor string            `json:"cursor"`
+}
+
+type CommentTableCell struct {
+	Record     string `json:"record"`
+	Definition string `json:"definition"`
+}
+
+type CommentTarget struct {
+	Space string `json:"space"`
+	// The revision the comment was posted on (the space's, or the change request's).
+	Revision      string  `json:"revision"`
+	ChangeRequest *string `json:"changeRequest,omitempty"`
+	// The review it was posted with.
+	Review    *string            `json:"review,omitempty"`
+	Page      *CommentTargetPage `json:"page,omitempty"`
+	Node      *CommentTargetNode `json:"node,omitempty"`
+	TableCell *CommentTableCell  `json:"tableCell,omitempty"`
+}
+
+type CommentTargetNode struct {
+	ID string `json:"id"`
+}
+
+type CommentTargetPage struct {
+	ID string `json:"id"`
+}
+
+type CommentUrls struct {
+	Location string `json:"location"`
 }
 
 // The outcome of an edit of a change request's content.
@@ -514,6 +601,18 @@ type PatchChangeRequestInput struct {
 	ConversationsIssuesCluster graphql.Omittable[*string] `json:"conversationsIssuesCluster,omitempty"`
 }
 
+type PostCommentInput struct {
+	Space string `json:"space"`
+	// Post in this change request's discussion instead of the space's own.
+	ChangeRequest graphql.Omittable[*string] `json:"changeRequest,omitempty"`
+	Body          *CommentBodyInput          `json:"body"`
+	// A page of the current content (the space's, or the change request's).
+	Page graphql.Omittable[*string] `json:"page,omitempty"`
+	// The id of a node of the page's document (at most 128 characters).
+	Node      graphql.Omittable[*string]         `json:"node,omitempty"`
+	TableCell graphql.Omittable[*TableCellInput] `json:"tableCell,omitempty"`
+}
+
 type PublishedContentSite struct {
 	Object         string                   `json:"object"`
 	Site           *ent.Site                `json:"site"`
@@ -526,6 +625,23 @@ type PublishedCustomizations struct {
 	Site types.JSON `json:"site"`
 	// Site space id to the settings it shows.
 	SiteSpaces types.JSON `json:"siteSpaces"`
+}
+
+type RequestReviewersInput struct {
+	// Ids of the users asked (at most 50), who need review rights on the space.
+	Users []string `json:"users"`
+	// Changes the change request's subject at once.
+	Subject graphql.Omittable[*string] `json:"subject,omitempty"`
+	// Changes its description at once: a document (JSON), null removes it ...
+	Description graphql.Omittable[types.JSON] `json:"description,omitempty"`
+	// ... or Markdown.
+	DescriptionMarkdown graphql.Omittable[*string] `json:"descriptionMarkdown,omitempty"`
+}
+
+type RequestReviewersPayload struct {
+	// The requests of the users asked.
+	Users         []*ent.ChangeRequestReviewer `json:"users"`
+	ChangeRequest *ent.ChangeRequest           `json:"changeRequest"`
 }
 
 type RevisionUrls struct {
@@ -692,6 +808,17 @@ type SpaceEdge struct {
 	Cursor string     `json:"cursor"`
 }
 
+type SubmitChangeRequestReviewInput struct {
+	Status ChangeRequestReviewStatus `json:"status"`
+	// Posted with the review in the change request's discussion.
+	Comment graphql.Omittable[*CommentBodyInput] `json:"comment,omitempty"`
+}
+
+type TableCellInput struct {
+	Record     string `json:"record"`
+	Definition string `json:"definition"`
+}
+
 type ThemedURL struct {
 	Light string `json:"light"`
 	Dark  string `json:"dark"`
@@ -764,6 +891,26 @@ type UpdateCollectionInput struct {
 	Description graphql.Omittable[*string] `json:"description,omitempty"`
 	// null removes default access.
 	DefaultLevel graphql.Omittable[*types.DefaultLevel] `json:"defaultLevel,omitempty"`
+}
+
+type UpdateCommentInput struct {
+	// Only its author may change it.
+	Body graphql.Omittable[*CommentBodyInput] `json:"body,omitempty"`
+	// true resolves the comment, false reopens it.
+	Resolved graphql.Omittable[*bool] `json:"resolved,omitempty"`
+	// Emoji to react with (at most 20); removals apply after additions.
+	AddedReactions graphql.Omittable[[]string] `json:"addedReactions,omitempty"`
+	// Emoji of the caller's reactions to take back (at most 20).
+	RemovedReactions graphql.Omittable[[]string] `json:"removedReactions,omitempty"`
+}
+
+type UpdateCommentReplyInput struct {
+	// Only its author may change it.
+	Body graphql.Omittable[*CommentBodyInput] `json:"body,omitempty"`
+	// Resolves (true) or reopens (false) the comment replied to.
+	Resolved         graphql.Omittable[*bool]    `json:"resolved,omitempty"`
+	AddedReactions   graphql.Omittable[[]string] `json:"addedReactions,omitempty"`
+	RemovedReactions graphql.Omittable[[]string] `json:"removedReactions,omitempty"`
 }
 
 type UpdatePageInput struct {
@@ -912,6 +1059,61 @@ func (e ChangeRequestOrderBy) MarshalJSON() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+type ChangeRequestReviewStatus string
+
+const (
+	ChangeRequestReviewStatusApproved         ChangeRequestReviewStatus = "approved"
+	ChangeRequestReviewStatusChangesRequested ChangeRequestReviewStatus = "changes_requested"
+)
+
+var AllChangeRequestReviewStatus = []ChangeRequestReviewStatus{
+	ChangeRequestReviewStatusApproved,
+	ChangeRequestReviewStatusChangesRequested,
+}
+
+func (e ChangeRequestReviewStatus) IsValid() bool {
+	switch e {
+	case ChangeRequestReviewStatusApproved, ChangeRequestReviewStatusChangesRequested:
+		return true
+	}
+	return false
+}
+
+func (e ChangeRequestReviewStatus) String() string {
+	return string(e)
+}
+
+func (e *ChangeRequestReviewStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ChangeRequestReviewStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ChangeRequestReviewStatus", str)
+	}
+	return nil
+}
+
+func (e ChangeRequestReviewStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ChangeRequestReviewStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ChangeRequestReviewStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
 type ChangeRequestStatus string
 
 const (
@@ -966,6 +1168,118 @@ func (e *ChangeRequestStatus) UnmarshalJSON(b []byte) error {
 }
 
 func (e ChangeRequestStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type CommentStatus string
+
+const (
+	CommentStatusOpen     CommentStatus = "open"
+	CommentStatusResolved CommentStatus = "resolved"
+)
+
+var AllCommentStatus = []CommentStatus{
+	CommentStatusOpen,
+	CommentStatusResolved,
+}
+
+func (e CommentStatus) IsValid() bool {
+	switch e {
+	case CommentStatusOpen, CommentStatusResolved:
+		return true
+	}
+	return false
+}
+
+func (e CommentStatus) String() string {
+	return string(e)
+}
+
+func (e *CommentStatus) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommentStatus(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommentStatus", str)
+	}
+	return nil
+}
+
+func (e CommentStatus) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommentStatus) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommentStatus) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type CommentStatusFilter string
+
+const (
+	CommentStatusFilterAll      CommentStatusFilter = "all"
+	CommentStatusFilterOpen     CommentStatusFilter = "open"
+	CommentStatusFilterResolved CommentStatusFilter = "resolved"
+)
+
+var AllCommentStatusFilter = []CommentStatusFilter{
+	CommentStatusFilterAll,
+	CommentStatusFilterOpen,
+	CommentStatusFilterResolved,
+}
+
+func (e CommentStatusFilter) IsValid() bool {
+	switch e {
+	case CommentStatusFilterAll, CommentStatusFilterOpen, CommentStatusFilterResolved:
+		return true
+	}
+	return false
+}
+
+func (e CommentStatusFilter) String() string {
+	return string(e)
+}
+
+func (e *CommentStatusFilter) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = CommentStatusFilter(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid CommentStatusFilter", str)
+	}
+	return nil
+}
+
+func (e CommentStatusFilter) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *CommentStatusFilter) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e CommentStatusFilter) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil
@@ -1429,6 +1743,61 @@ func (e *JobState) UnmarshalJSON(b []byte) error {
 }
 
 func (e JobState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type ListOrder string
+
+const (
+	ListOrderAsc  ListOrder = "asc"
+	ListOrderDesc ListOrder = "desc"
+)
+
+var AllListOrder = []ListOrder{
+	ListOrderAsc,
+	ListOrderDesc,
+}
+
+func (e ListOrder) IsValid() bool {
+	switch e {
+	case ListOrderAsc, ListOrderDesc:
+		return true
+	}
+	return false
+}
+
+func (e ListOrder) String() string {
+	return string(e)
+}
+
+func (e *ListOrder) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = ListOrder(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid ListOrder", str)
+	}
+	return nil
+}
+
+func (e ListOrder) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *ListOrder) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e ListOrder) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,7 +1,9 @@
 // Package app builds Quire's engines and connects them. It is the one place
 // where an engine is handed the engines it calls, each through the
 // interface it declares (catalog.ContentDuplicator, content.Spaces,
-// sites.Spaces, downloads.Content, jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
+// content.Reviews, sites.Spaces, comments.Spaces, comments.Content,
+// reviews.Spaces, reviews.Content, reviews.Comments, downloads.Content,
+// jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -16,6 +18,7 @@ import (
 
 	"quire/graph"
 	"quire/internal/catalog"
+	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/db"
@@ -23,6 +26,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/ids"
 	"quire/internal/jobs"
+	"quire/internal/reviews"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
 	"quire/internal/translate"
@@ -56,6 +60,8 @@ type Engines struct {
 	Catalog   *catalog.Service
 	Sites     *sites.Service
 	Content   *content.Service
+	Comments  *comments.Service
+	Reviews   *reviews.Service
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
@@ -87,6 +93,11 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	contents := content.New(client, publicURL, cat)
 	// Duplicating a space carries its content along.
 	cat.Content = contents
+	discussions := comments.New(client, cat, contents)
+	// Merges check the rules about reviews, and change request lists
+	// filter by requested reviewer, through the reviews engine.
+	reviewing := reviews.New(client, cat, contents, discussions)
+	contents.Reviews = reviewing
 	key, err := downloads.SigningKey(ctx, client, cfg.SigningKey)
 	if err != nil {
 		// Links signed with a key of this process alone still work here.
@@ -98,6 +109,8 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Catalog:   cat,
 		Sites:     sites.New(client, cat, publicURL),
 		Content:   contents,
+		Comments:  discussions,
+		Reviews:   reviewing,
 		Downloads: dl,
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
@@ -122,6 +135,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
 		Conversations: e.Conversations, Translations: e.Translations,
+		Comments: discussions, Reviews: reviewing,
 	}
 	return e
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 
 	"quire/ent"
+	"quire/internal/apierr"
 	"quire/internal/auth"
 	"quire/internal/loaders"
 	"quire/internal/types"
@@ -59,8 +60,35 @@ func CollectionLevel(ctx context.Context, c *ent.Collection) (types.Role, error)
 // SpaceLevel returns the caller's level on a space.
 func SpaceLevel(ctx context.Context, s *ent.Space) (types.Role, error) {
 	role, member, err := OrgRole(ctx, s.OrganizationID)
-	if err != nil || !member || role == None {
+	if err != nil || !member {
 		return None, err
+	}
+	return spaceLevel(ctx, role, s)
+}
+
+// UserSpaceLevel returns the level another user has on a space, by the
+// rule SpaceLevel applies to the caller: what asking someone for a review
+// needs to know of them. A user who is no member of the space's
+// organization, a guest and a disabled member have no level.
+func UserSpaceLevel(ctx context.Context, userID string, s *ent.Space) (types.Role, error) {
+	m, err := loaders.For(ctx).MemberByOrgUser.Load(ctx, s.OrganizationID+"/"+userID)()
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return None, nil
+	}
+	if err != nil {
+		return None, err
+	}
+	if m.Disabled || m.Role == nil {
+		return None, nil
+	}
+	return spaceLevel(ctx, *m.Role, s)
+}
+
+// spaceLevel is the level on a space of an active member with an
+// organization role (None for a guest): the one place where it is decided.
+func spaceLevel(ctx context.Context, role types.Role, s *ent.Space) (types.Role, error) {
+	if role == None {
+		return None, nil
 	}
 	if role == types.RoleAdmin {
 		return role, nil

@@ -63,6 +63,8 @@ type ListChangeRequests struct {
 	Creator string
 	// Contributor keeps those this user id edited.
 	Contributor string
+	// RequestedReviewer keeps those that ask this user id for a review.
+	RequestedReviewer string
 	// OrderBy is updatedAt (the default) or createdAt, newest first.
 	OrderBy string
 	// Cluster keeps those addressing this issues cluster.
@@ -315,6 +317,15 @@ func (s *Service) ChangeRequestsIn(ctx context.Context, spaceIDs []string, f Lis
 			return !slices.Contains(cr.Contributors, f.Contributor)
 		})
 	}
+	if f.RequestedReviewer != "" {
+		asked := map[string]bool{}
+		if s.Reviews != nil {
+			if asked, err = s.Reviews.RequestedFrom(ctx, f.RequestedReviewer, spaceIDs); err != nil {
+				return nil, err
+			}
+		}
+		list = slices.DeleteFunc(list, func(cr *ent.ChangeRequest) bool { return !asked[cr.ID] })
+	}
 	slices.SortFunc(list, func(a, b *ent.ChangeRequest) int {
 		ta, tb := a.UpdatedAt, b.UpdatedAt
 		if byCreated {
@@ -343,86 +354,127 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 			return nil, err
 		}
 	}
-	var subject *string
+	p, err := prepareUpdate(in)
+	if err != nil {
+		return nil, err
+	}
+	if p.empty() {
+		// Nothing to change: writing the row anyway would move updatedAt.
+		return current, nil
+	}
+	var out *ent.ChangeRequest
+	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
+		out, err = s.applyUpdate(ctx, tx.Client(), id, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// UpdateChangeRequestIn is UpdateChangeRequest in the transaction of
+// another write (requesting reviewers may change the subject and the
+// description at once): the caller has authorized it. It locks the space,
+// then the change request.
+// Errors: NotFound, BadRequest.
+func (s *Service) UpdateChangeRequestIn(ctx context.Context, tx *ent.Tx, id string, in UpdateChangeRequest) (*ent.ChangeRequest, error) {
+	p, err := prepareUpdate(in)
+	if err != nil {
+		return nil, err
+	}
+	if p.empty() {
+		return getChangeRequest(ctx, tx.Client(), id)
+	}
+	return s.applyUpdate(ctx, tx.Client(), id, p)
+}
+
+// preparedUpdate is an UpdateChangeRequest checked and encoded.
+type preparedUpdate struct {
+	in      UpdateChangeRequest
+	subject *string
+	desc    *string
+}
+
+func (p preparedUpdate) empty() bool {
+	return p.in.Subject == nil && !p.in.Description.Set && p.in.Status == nil && !p.in.Cluster.Set
+}
+
+func prepareUpdate(in UpdateChangeRequest) (preparedUpdate, error) {
+	p := preparedUpdate{in: in}
 	if in.Subject != nil {
 		t := strings.TrimSpace(*in.Subject)
 		if n := utf8.RuneCountInString(t); n > MaxSubject {
-			return nil, apierr.Invalid("subject", "subject must be at most %d characters (got %d)", MaxSubject, n)
+			return p, apierr.Invalid("subject", "subject must be at most %d characters (got %d)", MaxSubject, n)
 		}
-		subject = &t
+		p.subject = &t
 	}
 	if in.Status != nil {
 		switch *in.Status {
 		case StatusDraft, StatusOpen, StatusArchived:
 		case StatusMerged:
-			return nil, apierr.Invalid("status", "A change request is merged by merging it, not by setting its status")
+			return p, apierr.Invalid("status", "A change request is merged by merging it, not by setting its status")
 		default:
-			return nil, apierr.Invalid("status", "status must be draft, open or archived")
+			return p, apierr.Invalid("status", "status must be draft, open or archived")
 		}
 	}
-	var desc *string
 	if in.Description.Set {
 		var err error
-		if desc, err = encodeDescription(in.Description.Value); err != nil {
-			return nil, err
+		if p.desc, err = encodeDescription(in.Description.Value); err != nil {
+			return p, err
 		}
 	}
-	if in.Subject == nil && !in.Description.Set && in.Status == nil && !in.Cluster.Set {
-		// Nothing to change: writing the row anyway would move updatedAt.
-		return current, nil
-	}
+	return p, nil
+}
+
+// applyUpdate writes a prepared update in a transaction (c is its client),
+// locking the space, then the change request.
+func (s *Service) applyUpdate(ctx context.Context, c *ent.Client, id string, p preparedUpdate) (*ent.ChangeRequest, error) {
+	in := p.in
 	now := s.Now()
-	var out *ent.ChangeRequest
-	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
-		c := tx.Client()
-		cr, err := getChangeRequest(ctx, c, id)
-		if err != nil {
-			return err
-		}
-		// Lock order: space, then change request.
-		sp, err := lockSpace(ctx, c, cr.SpaceID)
-		if err != nil {
-			return err
-		}
-		if cr, err = lockChangeRequest(ctx, c, id); err != nil {
-			return err
-		}
-		if cr.Status == StatusMerged {
-			return apierr.Invalid("status", "Change request #%d is merged: it cannot be changed anymore", cr.Number)
-		}
-		u := c.ChangeRequest.UpdateOneID(id).SetUpdatedAt(now)
-		if subject != nil {
-			u.SetSubject(*subject)
-		}
-		if in.Description.Set {
-			if desc == nil {
-				u.ClearDescription()
-			} else {
-				u.SetDescription(*desc)
-			}
-		}
-		if in.Cluster.Set {
-			u.SetNillableConversationsIssuesCluster(nonEmpty(in.Cluster.Value))
-			if in.Cluster.Value == "" {
-				u.ClearConversationsIssuesCluster()
-			}
-		}
-		if in.Status != nil && *in.Status != cr.Status {
-			u.SetStatus(*in.Status)
-			draft, open := counterDelta(cr.Status, *in.Status)
-			if err := c.Space.Update().Where(space.ID(sp.ID)).AddChangeRequestsDraft(draft).AddChangeRequestsOpen(open).
-				SetUpdatedAt(sp.UpdatedAt).Exec(ctx); err != nil {
-				return fmt.Errorf("update space counters: %w", err)
-			}
-		}
-		out, err = u.Save(ctx)
-		if err != nil {
-			return fmt.Errorf("update change request: %w", err)
-		}
-		return nil
-	})
+	cr, err := getChangeRequest(ctx, c, id)
 	if err != nil {
 		return nil, err
+	}
+	// Lock order: space, then change request.
+	sp, err := lockSpace(ctx, c, cr.SpaceID)
+	if err != nil {
+		return nil, err
+	}
+	if cr, err = lockChangeRequest(ctx, c, id); err != nil {
+		return nil, err
+	}
+	if cr.Status == StatusMerged {
+		return nil, apierr.Invalid("status", "Change request #%d is merged: it cannot be changed anymore", cr.Number)
+	}
+	u := c.ChangeRequest.UpdateOneID(id).SetUpdatedAt(now)
+	if p.subject != nil {
+		u.SetSubject(*p.subject)
+	}
+	if in.Description.Set {
+		if p.desc == nil {
+			u.ClearDescription()
+		} else {
+			u.SetDescription(*p.desc)
+		}
+	}
+	if in.Cluster.Set {
+		u.SetNillableConversationsIssuesCluster(nonEmpty(in.Cluster.Value))
+		if in.Cluster.Value == "" {
+			u.ClearConversationsIssuesCluster()
+		}
+	}
+	if in.Status != nil && *in.Status != cr.Status {
+		u.SetStatus(*in.Status)
+		draft, open := counterDelta(cr.Status, *in.Status)
+		if err := c.Space.Update().Where(space.ID(sp.ID)).AddChangeRequestsDraft(draft).AddChangeRequestsOpen(open).
+			SetUpdatedAt(sp.UpdatedAt).Exec(ctx); err != nil {
+			return nil, fmt.Errorf("update space counters: %w", err)
+		}
+	}
+	out, err := u.Save(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("update change request: %w", err)
 	}
 	return out, nil
 }

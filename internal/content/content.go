@@ -122,6 +122,10 @@ type Service struct {
 	// Clusters checks the issues cluster a change request addresses
 	// (internal/conversations); nil refuses every cluster.
 	Clusters Clusters
+	// Reviews checks the merge rules about reviews and knows who is asked
+	// to review what; without it those rules are not enforced and no
+	// change request asks anyone for a review.
+	Reviews Reviews
 }
 
 // Clusters tells whether a change request of an organization may address

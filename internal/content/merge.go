@@ -231,7 +231,7 @@ func (s *Service) Merge(ctx context.Context, crID string) (*MergeResult, error) 
 		if cr, err = lockChangeRequest(ctx, c, crID); err != nil {
 			return err
 		}
-		if err := checkMergeRules(ctx, c, cr, sp); err != nil {
+		if err := s.checkMergeRules(ctx, c, cr, sp, userID); err != nil {
 			return err
 		}
 		if err := checkOpen(cr, "be merged"); err != nil {

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"quire/ent"
@@ -12,8 +13,12 @@ import (
 
 // checkMergeRules checks, in the merge's transaction (c is its client), the
 // merge rules that apply to a space: its own, or its organization's when
-// the space inherits them.
-func checkMergeRules(ctx context.Context, c *ent.Client, cr *ent.ChangeRequest, sp *ent.Space) error {
+// the space inherits them. The users an allow_bypass rule names merge
+// without them. Rules about the change request itself are checked here,
+// those about reviews by the reviews engine; require_agent_review and
+// custom rules are not enforced (Quire has no review agents, and custom
+// expressions have no documented meaning).
+func (s *Service) checkMergeRules(ctx context.Context, c *ent.Client, cr *ent.ChangeRequest, sp *ent.Space, userID string) error {
 	rules := sp.MergeRules
 	if rules.Type == "inherit" {
 		org, err := c.Organization.Get(ctx, sp.OrganizationID)
@@ -22,14 +27,31 @@ func checkMergeRules(ctx context.Context, c *ent.Client, cr *ent.ChangeRequest, 
 		}
 		rules = org.MergeRules
 	}
-	return CheckMergeRules(cr, sp, rules)
+	if rules.Type != "rules" || bypasses(rules, userID) {
+		return nil
+	}
+	if err := CheckMergeRules(cr, sp, rules); err != nil {
+		return err
+	}
+	if s.Reviews == nil {
+		return nil
+	}
+	return s.Reviews.CheckReviewRules(ctx, c, cr, rules.Rules)
+}
+
+// bypasses reports whether an allow_bypass rule names the user.
+func bypasses(rules types.MergeRules, userID string) bool {
+	for _, r := range rules.Rules {
+		if r.Rule == "allow_bypass" && userID != "" && slices.Contains(r.Users, userID) {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckMergeRules refuses (PreconditionFailed) the merge of a change request
-// that the given merge rules forbid. Quire can check the rules about the
-// change request itself: a subject, a description, being up to date with
-// the space. Rules about reviews cannot be met yet (Quire has no reviews),
-// so they are not enforced.
+// that the given merge rules about the change request itself forbid: a
+// subject, a description, being up to date with the space.
 func CheckMergeRules(cr *ent.ChangeRequest, sp *ent.Space, rules types.MergeRules) error {
 	if rules.Type != "rules" {
 		return nil

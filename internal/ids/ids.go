@@ -43,6 +43,10 @@ const (
 	Conversation      Kind = 'c'
 	ConversationIssue Kind = 'h'
 	IssuesCluster     Kind = 'e'
+	// Discussions (internal/comments) and reviews (internal/reviews).
+	Comment      Kind = 'K'
+	CommentReply Kind = 'k'
+	Review       Kind = 'N'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -80,7 +84,7 @@ func KindOf(id string) (Kind, bool) {
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
 		Page, PageVersion, File, FileVersion, ChangeRequest, Job,
-		Translation, Conversation, ConversationIssue, IssuesCluster:
+		Translation, Conversation, ConversationIssue, IssuesCluster, Comment, CommentReply, Review:
 		return k, true
 	}
 	return 0, false

@@ -47,6 +47,8 @@ type Loaders struct {
 	CollectionsByParent *Loader[[]*ent.Collection]
 	// Sites holds the docs-site loaders.
 	Sites SiteLoaders
+	// Comments holds the loaders of discussions.
+	Comments CommentLoaders
 
 	remembered sync.Map
 
@@ -88,6 +90,7 @@ func newLoaders(client *ent.Client, seq bool) *Loaders {
 		return client.Collection.Query().Where(collection.ParentIDIn(keys...)).All(ctx)
 	}, func(c *ent.Collection) string { return *c.ParentID }, "sub-collections", seq)
 	l.Sites = newSiteLoaders(client, seq)
+	l.Comments = newCommentLoaders(client, l.UserByID, seq)
 	return l
 }
 

@@ -18,6 +18,7 @@ const (
 	signedIn               // a valid token, but no membership of A
 	member                 // a member of A without a role (a guest)
 	reader                 // role read
+	commenter              // role comment (no caller has it: rows name it as the least level that may comment)
 	editor                 // role edit
 	reviewer               // role review
 	creator                // role create
@@ -25,7 +26,7 @@ const (
 )
 
 var levelNames = map[level]string{anonymous: "anonymous", signedIn: "signed in", member: "member",
-	reader: "read", editor: "edit", reviewer: "review", creator: "create", admin: "admin"}
+	reader: "read", commenter: "comment", editor: "edit", reviewer: "review", creator: "create", admin: "admin"}
 
 func (l level) String() string { return levelNames[l] }
 

@@ -59,8 +59,8 @@ type orgFx struct {
 func newWorld(t *testing.T, e *testenv.Env) *world {
 	t.Helper()
 	w := &world{t: t, e: e}
-	w.a = w.newOrg("Acme", "acme.test", map[string]string{"editor": "edit", "reader": "read", "guest": ""})
-	w.b = w.newOrg("Bolt", "bolt.test", map[string]string{"member": "edit"})
+	w.a = w.newOrg("Acme", "acme.test", map[string]string{"editor": "edit", "reader": "read", "guest": "", "reviewer": "review"})
+	w.b = w.newOrg("Bolt", "bolt.test", map[string]string{"member": "edit", "reviewer": "review"})
 	sandbox := e.Org("Sandbox")
 	e.Member(sandbox, w.a.admin.User, "admin")
 	w.sandbox = sandbox.ID
@@ -102,6 +102,7 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 
 	w.content(o)
 	w.gitSynced(s)
+	w.discussions(o, o.ids)
 	w.site(o, o.ids)
 	w.conversations(o)
 	o.ids["translationId"] = w.translation(o, o.ids)
@@ -286,6 +287,15 @@ func (w *world) fresh(params []string) map[string]string {
 	case has["collectionId"]:
 		ids["collectionId"] = w.create(tok, "/v1/orgs/"+o.org.ID+"/collections", map[string]any{"title": title})
 	}
+	if has["commentId"] || has["commentReplyId"] || has["userId"] {
+		// The discussions, and the review request, of the fresh space or
+		// change request (a fresh space gets a change request of its own).
+		if ids["spaceId"] != o.ids["spaceId"] && ids["changeRequestId"] == o.ids["changeRequestId"] {
+			cr := w.do(tok, "POST", "/v1/spaces/"+ids["spaceId"]+"/change-requests", map[string]any{"subject": title}, 201)
+			ids["changeRequestId"] = cr["id"].(string)
+		}
+		w.discussions(o, ids)
+	}
 	return ids
 }
 
@@ -330,6 +340,12 @@ func (w *world) snapshot() map[string]string {
 		"/v1/spaces/" + ids["spaceId"] + "/content/pages",
 		"/v1/spaces/" + ids["spaceId"] + "/change-requests?status=draft&status=open&status=archived&status=merged",
 		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/content/pages",
+		"/v1/spaces/" + ids["spaceId"] + "/comments",
+		"/v1/spaces/" + ids["spaceId"] + "/comments/" + ids["commentId"] + "/replies",
+		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/comments",
+		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/comments/" + ids["crCommentId"] + "/replies",
+		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/reviews",
+		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/requested-reviewers",
 		site, site + "/structure", site + "/share-links", site + "/customization", site + "/adaptive-schema",
 		site + "/site-spaces/" + ids["siteSpaceId"] + "/customization",
 	} {
@@ -355,5 +371,36 @@ func unsigned(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i+j:]
+	}
+}
+
+// discussions gives ids' space and change request a comment with a reply
+// and a reaction each (posted by the admin), and has the organization's
+// reviewer review the change request and then be asked for a review again;
+// it records their ids in ids (commentId, commentReplyId, crCommentId,
+// crReplyId, reviewId, and userId: the reviewer asked).
+func (w *world) discussions(o *orgFx, ids map[string]string) {
+	tok := o.admin.Token
+	space := "/v1/spaces/" + ids["spaceId"]
+	cr := space + "/change-requests/" + ids["changeRequestId"]
+	body := func(text string) map[string]any { return map[string]any{"body": map[string]any{"markdown": text}} }
+	post := func(path, text string) string {
+		w.t.Helper()
+		return w.do(tok, "POST", path, body(text), 200)["id"].(string)
+	}
+	ids["commentId"] = post(space+"/comments", "A question about the space.")
+	ids["commentReplyId"] = post(space+"/comments/"+ids["commentId"]+"/replies", "An answer.")
+	w.do(tok, "PUT", space+"/comments/"+ids["commentId"], map[string]any{"addedReactions": []string{"👍"}}, 200)
+	ids["crCommentId"] = post(cr+"/comments", "A question about the change.")
+	ids["crReplyId"] = post(cr+"/comments/"+ids["crCommentId"]+"/replies", "An answer.")
+	rev := o.user["reviewer"]
+	ids["reviewerId"], ids["userId"] = rev.User.ID, rev.User.ID
+	review := w.do(rev.Token, "POST", cr+"/reviews", map[string]any{"status": "approved",
+		"comment": map[string]any{"markdown": "Looks good."}}, 201)
+	ids["reviewId"] = review["id"].(string)
+	o.own[testenv.Path(review, "comment", "id").(string)] = true
+	w.do(tok, "POST", cr+"/requested-reviewers", map[string]any{"users": []string{rev.User.ID}}, 200)
+	for _, k := range []string{"commentId", "commentReplyId", "crCommentId", "crReplyId", "reviewId"} {
+		o.own[ids[k]] = true
 	}
 }

@@ -8,7 +8,7 @@ var gqlRules = map[string]rule{
 	"Query.nodes": readers.orNull().with(func(ids map[string]string) any {
 		var list []string
 		for _, k := range []string{"collectionId", "spaceId", "changeRequestId", "revisionId", "siteId",
-			"siteSectionId", "siteSectionGroupId", "siteSpaceId"} {
+			"siteSectionId", "siteSectionGroupId", "siteSpaceId", "commentId", "commentReplyId", "reviewId"} {
 			list = append(list, ids[k])
 		}
 		return map[string]any{"ids": list}
@@ -71,6 +71,21 @@ var gqlRules = map[string]rule{
 		return map[string]any{"input": map[string]any{"space": ids["spaceId"], "template": "knowledge-base",
 			"contentRefs": related(ids)}}
 	}),
+
+	"Mutation.postComment":   needs(commenter).with(input(map[string]any{"body": map[string]any{"markdown": "A comment."}}, "space", "spaceId")),
+	"Mutation.updateComment": needs(commenter).with(args("id", "commentId", "input", map[string]any{"resolved": false})),
+	"Mutation.deleteComment": needs(admin).spoils("spaceId", "commentId").with(args("id", "commentId")),
+	"Mutation.postCommentReply": needs(commenter).
+		with(args("comment", "commentId", "body", map[string]any{"markdown": "A reply."})),
+	"Mutation.updateCommentReply": needs(commenter).with(args("id", "commentReplyId", "input", noReaction)),
+	"Mutation.deleteCommentReply": needs(admin).spoils("spaceId", "commentId").with(args("id", "commentReplyId")),
+	"Mutation.submitChangeRequestReview": needs(reviewer).spoils("changeRequestId").
+		with(args("changeRequest", "changeRequestId", "input", map[string]any{"status": "changes_requested"})),
+	"Mutation.requestReviewersForChangeRequest": needs(editor).with(func(ids map[string]string) any {
+		return map[string]any{"changeRequest": ids["changeRequestId"], "input": map[string]any{"users": []string{ids["reviewerId"]}}}
+	}),
+	"Mutation.removeRequestedReviewerFromChangeRequest": needs(editor).spoils("changeRequestId", "userId").
+		with(args("changeRequest", "changeRequestId", "user", "userId")),
 
 	"Mutation.createSite":    needs(creator).with(input(map[string]any{"title": "New site"}, "organization", "organizationId")),
 	"Mutation.updateSite":    needs(creator).with(args("id", "siteId", "input", map[string]any{"title": "Handbook"})),

@@ -75,6 +75,42 @@ var restRules = map[string]rule{
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links":      readers,
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks":  readers,
 
+	// Discussions: reading needs read; posting, replying, reacting and
+	// resolving comment; deleting what another posted admin.
+	"GET /spaces/{spaceId}/comments":                                             readers,
+	"POST /spaces/{spaceId}/comments":                                            needs(commenter).with(fixed(commentBody)),
+	"GET /spaces/{spaceId}/comments/{commentId}":                                 readers,
+	"PUT /spaces/{spaceId}/comments/{commentId}":                                 needs(commenter).with(fixed(map[string]any{"resolved": false})),
+	"DELETE /spaces/{spaceId}/comments/{commentId}":                              needs(admin).status(205).spoils(),
+	"GET /spaces/{spaceId}/comments/{commentId}/replies":                         readers,
+	"POST /spaces/{spaceId}/comments/{commentId}/replies":                        needs(commenter).with(fixed(commentBody)),
+	"GET /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}":        readers,
+	"PUT /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}":        needs(commenter).with(fixed(noReaction)),
+	"DELETE /spaces/{spaceId}/comments/{commentId}/replies/{commentReplyId}":     needs(admin).status(205).spoils(),
+	"GET /spaces/{spaceId}/commenters":                                           readers,
+	"GET " + crComments:                                                          readers,
+	"POST " + crComments:                                                         needs(commenter).with(fixed(commentBody)),
+	"GET " + crComments + "/{commentId}":                                         readers.on("commentId", "crCommentId"),
+	"PUT " + crComments + "/{commentId}":                                         needs(commenter).on("commentId", "crCommentId").with(fixed(map[string]any{"resolved": false})),
+	"DELETE " + crComments + "/{commentId}":                                      needs(admin).status(205).spoils().on("commentId", "crCommentId"),
+	"GET " + crComments + "/{commentId}/replies":                                 readers.on("commentId", "crCommentId"),
+	"POST " + crComments + "/{commentId}/replies":                                needs(commenter).on("commentId", "crCommentId").with(fixed(commentBody)),
+	"GET " + crComments + "/{commentId}/replies/{commentReplyId}":                readers.on("commentId", "crCommentId").on("commentReplyId", "crReplyId"),
+	"PUT " + crComments + "/{commentId}/replies/{commentReplyId}":                needs(commenter).on("commentId", "crCommentId").on("commentReplyId", "crReplyId").with(fixed(noReaction)),
+	"DELETE " + crComments + "/{commentId}/replies/{commentReplyId}":             needs(admin).status(205).spoils().on("commentId", "crCommentId").on("commentReplyId", "crReplyId"),
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/commenters":         readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews":            readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/reviews/{reviewId}": readers,
+	// Reviewing needs review rights (the fixture's admin reviews a change
+	// request it created: changes-requested, as it may not approve it);
+	// asking for reviews and withdrawing a request edit.
+	"POST /spaces/{spaceId}/change-requests/{changeRequestId}/reviews": needs(reviewer).status(201).spoils().
+		with(fixed(map[string]any{"status": "changes-requested"})),
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers": readers,
+	"POST /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers": needs(editor).
+		with(func(ids map[string]string) any { return map[string]any{"users": []string{ids["reviewerId"]}} }),
+	"DELETE /spaces/{spaceId}/change-requests/{changeRequestId}/requested-reviewers/{userId}": needs(editor).status(205).spoils(),
+
 	"GET /orgs/{organizationId}/sites": readers,
 	"POST /orgs/{organizationId}/sites": needs(creator).status(201).
 		with(fixed(map[string]any{"title": "New site"})),
@@ -152,6 +188,16 @@ var restRules = map[string]rule{
 
 // emptyDoc is a document with nothing in it.
 var emptyDoc = map[string]any{"object": "document", "data": map[string]any{}, "nodes": []any{}}
+
+// The comments of the fixture's change request.
+const crComments = "/spaces/{spaceId}/change-requests/{changeRequestId}/comments"
+
+// commentBody is the body of a comment or reply the matrix posts; a
+// reaction the callers never made, taken back, changes nothing.
+var (
+	commentBody = map[string]any{"body": map[string]any{"markdown": "A comment."}}
+	noReaction  = map[string]any{"removedReactions": []string{"👍"}}
+)
 
 // The site routes' common prefix, and as a GET key.
 const (

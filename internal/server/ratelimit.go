@@ -20,6 +20,11 @@ import (
 var contentMutations = map[string]bool{
 	"createChangeRequest": true,
 	"createPage":          true,
+	// Discussions: posting a comment or a reply, and a review (which may
+	// post a comment).
+	"postComment":               true,
+	"postCommentReply":          true,
+	"submitChangeRequestReview": true,
 }
 
 // limitREST charges a /v1 request before it is served: 1 point, and 1

@@ -214,6 +214,14 @@ async function seed() {
     issue = (await data(`query($id: ID!) { conversation(id: $id) { issues { id cluster { id } } } }`, { id: conversation })).conversation.issues[0];
     if (!issue) await new Promise((r) => setTimeout(r, 200));
   }
+  const comment = (
+    await data(`mutation($sp: ID!) { postComment(input: {space: $sp, body: {markdown: "Relay"}}) { id } }`, { sp: space.id })
+  ).postComment.id;
+  const reply = (await data(`mutation($c: ID!) { postCommentReply(comment: $c, body: {markdown: "Reply"}) { id } }`, { c: comment })).postCommentReply.id;
+  // The change request's author may request changes (not approve).
+  const review = (
+    await data(`mutation($cr: ID!) { submitChangeRequestReview(changeRequest: $cr, input: {status: changes_requested}) { id } }`, { cr })
+  ).submitChangeRequestReview.id;
   return {
     Organization: orgID,
     User: userID,
@@ -231,5 +239,8 @@ async function seed() {
     Conversation: conversation,
     ConversationIssue: issue?.id,
     ConversationsIssuesCluster: issue?.cluster?.id,
+    Comment: comment,
+    CommentReply: reply,
+    ChangeRequestReview: review,
   };
 }
