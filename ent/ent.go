@@ -6,11 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
@@ -18,6 +21,8 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
@@ -25,6 +30,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/user"
 	"reflect"
 	"sync"
@@ -92,26 +99,33 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:         apitoken.ValidColumn,
-			changerequest.Table:    changerequest.ValidColumn,
-			collection.Table:       collection.ValidColumn,
-			contentblob.Table:      contentblob.ValidColumn,
-			fileversion.Table:      fileversion.ValidColumn,
-			job.Table:              job.ValidColumn,
-			member.Table:           member.ValidColumn,
-			organization.Table:     organization.ValidColumn,
-			pageversion.Table:      pageversion.ValidColumn,
-			ratelimitcounter.Table: ratelimitcounter.ValidColumn,
-			revision.Table:         revision.ValidColumn,
-			revisionentry.Table:    revisionentry.ValidColumn,
-			serversecret.Table:     serversecret.ValidColumn,
-			site.Table:             site.ValidColumn,
-			sitesection.Table:      sitesection.ValidColumn,
-			sitesectiongroup.Table: sitesectiongroup.ValidColumn,
-			sitesharelink.Table:    sitesharelink.ValidColumn,
-			sitespace.Table:        sitespace.ValidColumn,
-			space.Table:            space.ValidColumn,
-			user.Table:             user.ValidColumn,
+			apitoken.Table:          apitoken.ValidColumn,
+			agentinstructions.Table: agentinstructions.ValidColumn,
+			changerequest.Table:     changerequest.ValidColumn,
+			collection.Table:        collection.ValidColumn,
+			contentblob.Table:       contentblob.ValidColumn,
+			contentpermission.Table: contentpermission.ValidColumn,
+			fileversion.Table:       fileversion.ValidColumn,
+			invitelink.Table:        invitelink.ValidColumn,
+			job.Table:               job.ValidColumn,
+			member.Table:            member.ValidColumn,
+			organization.Table:      organization.ValidColumn,
+			pageversion.Table:       pageversion.ValidColumn,
+			ratelimitcounter.Table:  ratelimitcounter.ValidColumn,
+			revision.Table:          revision.ValidColumn,
+			revisionentry.Table:     revisionentry.ValidColumn,
+			samlprovider.Table:      samlprovider.ValidColumn,
+			samlrequest.Table:       samlrequest.ValidColumn,
+			serversecret.Table:      serversecret.ValidColumn,
+			site.Table:              site.ValidColumn,
+			sitesection.Table:       sitesection.ValidColumn,
+			sitesectiongroup.Table:  sitesectiongroup.ValidColumn,
+			sitesharelink.Table:     sitesharelink.ValidColumn,
+			sitespace.Table:         sitespace.ValidColumn,
+			space.Table:             space.ValidColumn,
+			team.Table:              team.ValidColumn,
+			teammember.Table:        teammember.ValidColumn,
+			user.Table:              user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -3,17 +3,22 @@
 package ent
 
 import (
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/job"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/schema"
 	"quire/ent/serversecret"
 	"quire/ent/site"
@@ -22,6 +27,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/user"
 	"quire/internal/types"
 	"time"
@@ -45,6 +52,16 @@ func init() {
 	apitokenDescID := apitokenFields[0].Descriptor()
 	// apitoken.DefaultID holds the default value on creation for the id field.
 	apitoken.DefaultID = apitokenDescID.Default.(func() string)
+	agentinstructionsFields := schema.AgentInstructions{}.Fields()
+	_ = agentinstructionsFields
+	// agentinstructionsDescUpdatedAt is the schema descriptor for updated_at field.
+	agentinstructionsDescUpdatedAt := agentinstructionsFields[2].Descriptor()
+	// agentinstructions.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	agentinstructions.DefaultUpdatedAt = agentinstructionsDescUpdatedAt.Default.(func() time.Time)
+	// agentinstructionsDescID is the schema descriptor for id field.
+	agentinstructionsDescID := agentinstructionsFields[0].Descriptor()
+	// agentinstructions.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	agentinstructions.IDValidator = agentinstructionsDescID.Validators[0].(func(string) error)
 	changerequestFields := schema.ChangeRequest{}.Fields()
 	_ = changerequestFields
 	// changerequestDescSubject is the schema descriptor for subject field.
@@ -93,6 +110,12 @@ func init() {
 	contentblobDescID := contentblobFields[0].Descriptor()
 	// contentblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	contentblob.IDValidator = contentblobDescID.Validators[0].(func(string) error)
+	contentpermissionFields := schema.ContentPermission{}.Fields()
+	_ = contentpermissionFields
+	// contentpermissionDescCreatedAt is the schema descriptor for created_at field.
+	contentpermissionDescCreatedAt := contentpermissionFields[6].Descriptor()
+	// contentpermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentpermission.DefaultCreatedAt = contentpermissionDescCreatedAt.Default.(func() time.Time)
 	fileversionFields := schema.FileVersion{}.Fields()
 	_ = fileversionFields
 	// fileversionDescCreatedAt is the schema descriptor for created_at field.
@@ -103,6 +126,20 @@ func init() {
 	fileversionDescID := fileversionFields[0].Descriptor()
 	// fileversion.DefaultID holds the default value on creation for the id field.
 	fileversion.DefaultID = fileversionDescID.Default.(func() string)
+	invitelinkFields := schema.InviteLink{}.Fields()
+	_ = invitelinkFields
+	// invitelinkDescCreatedBy is the schema descriptor for created_by field.
+	invitelinkDescCreatedBy := invitelinkFields[6].Descriptor()
+	// invitelink.DefaultCreatedBy holds the default value on creation for the created_by field.
+	invitelink.DefaultCreatedBy = invitelinkDescCreatedBy.Default.(string)
+	// invitelinkDescCreatedAt is the schema descriptor for created_at field.
+	invitelinkDescCreatedAt := invitelinkFields[7].Descriptor()
+	// invitelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invitelink.DefaultCreatedAt = invitelinkDescCreatedAt.Default.(func() time.Time)
+	// invitelinkDescID is the schema descriptor for id field.
+	invitelinkDescID := invitelinkFields[0].Descriptor()
+	// invitelink.DefaultID holds the default value on creation for the id field.
+	invitelink.DefaultID = invitelinkDescID.Default.(func() string)
 	jobFields := schema.Job{}.Fields()
 	_ = jobFields
 	// jobDescOrganizationID is the schema descriptor for organization_id field.
@@ -287,6 +324,38 @@ func init() {
 	revisionDescID := revisionFields[0].Descriptor()
 	// revision.DefaultID holds the default value on creation for the id field.
 	revision.DefaultID = revisionDescID.Default.(func() string)
+	samlproviderFields := schema.SAMLProvider{}.Fields()
+	_ = samlproviderFields
+	// samlproviderDescEntityID is the schema descriptor for entity_id field.
+	samlproviderDescEntityID := samlproviderFields[3].Descriptor()
+	// samlprovider.DefaultEntityID holds the default value on creation for the entity_id field.
+	samlprovider.DefaultEntityID = samlproviderDescEntityID.Default.(string)
+	// samlproviderDescSSOURL is the schema descriptor for sso_url field.
+	samlproviderDescSSOURL := samlproviderFields[4].Descriptor()
+	// samlprovider.DefaultSSOURL holds the default value on creation for the sso_url field.
+	samlprovider.DefaultSSOURL = samlproviderDescSSOURL.Default.(string)
+	// samlproviderDescCertificate is the schema descriptor for certificate field.
+	samlproviderDescCertificate := samlproviderFields[5].Descriptor()
+	// samlprovider.DefaultCertificate holds the default value on creation for the certificate field.
+	samlprovider.DefaultCertificate = samlproviderDescCertificate.Default.(string)
+	// samlproviderDescCreatedAt is the schema descriptor for created_at field.
+	samlproviderDescCreatedAt := samlproviderFields[8].Descriptor()
+	// samlprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlprovider.DefaultCreatedAt = samlproviderDescCreatedAt.Default.(func() time.Time)
+	// samlproviderDescID is the schema descriptor for id field.
+	samlproviderDescID := samlproviderFields[0].Descriptor()
+	// samlprovider.DefaultID holds the default value on creation for the id field.
+	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
+	samlrequestFields := schema.SAMLRequest{}.Fields()
+	_ = samlrequestFields
+	// samlrequestDescCreatedAt is the schema descriptor for created_at field.
+	samlrequestDescCreatedAt := samlrequestFields[2].Descriptor()
+	// samlrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlrequest.DefaultCreatedAt = samlrequestDescCreatedAt.Default.(func() time.Time)
+	// samlrequestDescID is the schema descriptor for id field.
+	samlrequestDescID := samlrequestFields[0].Descriptor()
+	// samlrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlrequest.IDValidator = samlrequestDescID.Validators[0].(func(string) error)
 	serversecretFields := schema.ServerSecret{}.Fields()
 	_ = serversecretFields
 	// serversecretDescValue is the schema descriptor for value field.
@@ -445,6 +514,26 @@ func init() {
 	spaceDescID := spaceFields[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.
 	space.DefaultID = spaceDescID.Default.(func() string)
+	teamFields := schema.Team{}.Fields()
+	_ = teamFields
+	// teamDescCreatedAt is the schema descriptor for created_at field.
+	teamDescCreatedAt := teamFields[3].Descriptor()
+	// team.DefaultCreatedAt holds the default value on creation for the created_at field.
+	team.DefaultCreatedAt = teamDescCreatedAt.Default.(func() time.Time)
+	// teamDescID is the schema descriptor for id field.
+	teamDescID := teamFields[0].Descriptor()
+	// team.DefaultID holds the default value on creation for the id field.
+	team.DefaultID = teamDescID.Default.(func() string)
+	teammemberFields := schema.TeamMember{}.Fields()
+	_ = teammemberFields
+	// teammemberDescRole is the schema descriptor for role field.
+	teammemberDescRole := teammemberFields[2].Descriptor()
+	// teammember.DefaultRole holds the default value on creation for the role field.
+	teammember.DefaultRole = teammemberDescRole.Default.(string)
+	// teammemberDescCreatedAt is the schema descriptor for created_at field.
+	teammemberDescCreatedAt := teammemberFields[3].Descriptor()
+	// teammember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	teammember.DefaultCreatedAt = teammemberDescCreatedAt.Default.(func() time.Time)
 	userFields := schema.User{}.Fields()
 	_ = userFields
 	// userDescEmail is the schema descriptor for email field.

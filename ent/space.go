@@ -77,9 +77,13 @@ type SpaceEdges struct {
 	SiteSpaces []*SiteSpace `json:"site_spaces,omitempty"`
 	// ChangeRequestList holds the value of the change_request_list edge.
 	ChangeRequestList []*ChangeRequest `json:"change_request_list,omitempty"`
+	// Permissions holds the value of the permissions edge.
+	Permissions []*ContentPermission `json:"permissions,omitempty"`
+	// InviteLinks holds the value of the invite_links edge.
+	InviteLinks []*InviteLink `json:"invite_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [7]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -129,6 +133,24 @@ func (e SpaceEdges) ChangeRequestListOrErr() ([]*ChangeRequest, error) {
 		return e.ChangeRequestList, nil
 	}
 	return nil, &NotLoadedError{edge: "change_request_list"}
+}
+
+// PermissionsOrErr returns the Permissions value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) PermissionsOrErr() ([]*ContentPermission, error) {
+	if e.loadedTypes[5] {
+		return e.Permissions, nil
+	}
+	return nil, &NotLoadedError{edge: "permissions"}
+}
+
+// InviteLinksOrErr returns the InviteLinks value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) InviteLinksOrErr() ([]*InviteLink, error) {
+	if e.loadedTypes[6] {
+		return e.InviteLinks, nil
+	}
+	return nil, &NotLoadedError{edge: "invite_links"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -322,6 +344,16 @@ func (_m *Space) QuerySiteSpaces() *SiteSpaceQuery {
 // QueryChangeRequestList queries the "change_request_list" edge of the Space entity.
 func (_m *Space) QueryChangeRequestList() *ChangeRequestQuery {
 	return NewSpaceClient(_m.config).QueryChangeRequestList(_m)
+}
+
+// QueryPermissions queries the "permissions" edge of the Space entity.
+func (_m *Space) QueryPermissions() *ContentPermissionQuery {
+	return NewSpaceClient(_m.config).QueryPermissions(_m)
+}
+
+// QueryInviteLinks queries the "invite_links" edge of the Space entity.
+func (_m *Space) QueryInviteLinks() *InviteLinkQuery {
+	return NewSpaceClient(_m.config).QueryInviteLinks(_m)
 }
 
 // Update returns a builder for updating this Space.

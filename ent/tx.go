@@ -16,14 +16,20 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// AgentInstructions is the client for interacting with the AgentInstructions builders.
+	AgentInstructions *AgentInstructionsClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
 	// Collection is the client for interacting with the Collection builders.
 	Collection *CollectionClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
+	// ContentPermission is the client for interacting with the ContentPermission builders.
+	ContentPermission *ContentPermissionClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
+	// InviteLink is the client for interacting with the InviteLink builders.
+	InviteLink *InviteLinkClient
 	// Job is the client for interacting with the Job builders.
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
@@ -38,6 +44,10 @@ type Tx struct {
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
 	RevisionEntry *RevisionEntryClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
+	// SAMLRequest is the client for interacting with the SAMLRequest builders.
+	SAMLRequest *SAMLRequestClient
 	// ServerSecret is the client for interacting with the ServerSecret builders.
 	ServerSecret *ServerSecretClient
 	// Site is the client for interacting with the Site builders.
@@ -52,6 +62,10 @@ type Tx struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// Team is the client for interacting with the Team builders.
+	Team *TeamClient
+	// TeamMember is the client for interacting with the TeamMember builders.
+	TeamMember *TeamMemberClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
 
@@ -186,10 +200,13 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.AgentInstructions = NewAgentInstructionsClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.Collection = NewCollectionClient(tx.config)
 	tx.ContentBlob = NewContentBlobClient(tx.config)
+	tx.ContentPermission = NewContentPermissionClient(tx.config)
 	tx.FileVersion = NewFileVersionClient(tx.config)
+	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
@@ -197,6 +214,8 @@ func (tx *Tx) init() {
 	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
+	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.SAMLRequest = NewSAMLRequestClient(tx.config)
 	tx.ServerSecret = NewServerSecretClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
@@ -204,6 +223,8 @@ func (tx *Tx) init() {
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
 	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
+	tx.Team = NewTeamClient(tx.config)
+	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.User = NewUserClient(tx.config)
 }
 

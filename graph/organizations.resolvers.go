@@ -63,7 +63,7 @@ func (r *organizationResolver) Urls(ctx context.Context, obj *ent.Organization) 
 
 // Permissions is the resolver for the permissions field.
 func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organization) (*authz.OrganizationPermissions, error) {
-	role, member, err := authz.OrgRole(ctx, obj.ID)
+	role, member, err := authz.OrgMembership(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}

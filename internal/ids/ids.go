@@ -36,6 +36,10 @@ const (
 	ChangeRequest Kind = 'Q'
 	// Background jobs (internal/jobs).
 	Job Kind = 'J'
+	// Organization administration (internal/members, internal/sso).
+	Team         Kind = 'D'
+	InviteLink   Kind = 'I'
+	SAMLProvider Kind = 'Z'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -72,7 +76,7 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest, Job:
+		Page, PageVersion, File, FileVersion, ChangeRequest, Job, Team, InviteLink, SAMLProvider:
 		return k, true
 	}
 	return 0, false

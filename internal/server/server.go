@@ -287,6 +287,7 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 		ctx = auth.WithViewer(ctx, u)
 		l := newLoaders(s.cfg.DB.Client)
 		l.PrimeCaller(caller.Memberships, caller.Organizations)
+		l.PrimeGrants(caller.Grants)
 		ctx = loaders.With(ctx, l)
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
