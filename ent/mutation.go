@@ -84,18 +84,19 @@ const (
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
 type APITokenMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	token_hash    *string
-	label         *string
-	created_at    *time.Time
-	clearedFields map[string]struct{}
-	user          *string
-	cleareduser   bool
-	done          bool
-	oldValue      func(context.Context) (*APIToken, error)
-	predicates    []predicate.APIToken
+	op              Op
+	typ             string
+	id              *string
+	token_hash      *string
+	label           *string
+	organization_id *string
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	user            *string
+	cleareduser     bool
+	done            bool
+	oldValue        func(context.Context) (*APIToken, error)
+	predicates      []predicate.APIToken
 }
 
 var _ ent.Mutation = (*APITokenMutation)(nil)
@@ -310,6 +311,55 @@ func (m *APITokenMutation) ResetLabel() {
 	m.label = nil
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (m *APITokenMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *APITokenMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the APIToken entity.
+// If the APIToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APITokenMutation) OldOrganizationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (m *APITokenMutation) ClearOrganizationID() {
+	m.organization_id = nil
+	m.clearedFields[apitoken.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationIDCleared returns if the "organization_id" field was cleared in this mutation.
+func (m *APITokenMutation) OrganizationIDCleared() bool {
+	_, ok := m.clearedFields[apitoken.FieldOrganizationID]
+	return ok
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *APITokenMutation) ResetOrganizationID() {
+	m.organization_id = nil
+	delete(m.clearedFields, apitoken.FieldOrganizationID)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *APITokenMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -407,7 +457,7 @@ func (m *APITokenMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *APITokenMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 5)
 	if m.token_hash != nil {
 		fields = append(fields, apitoken.FieldTokenHash)
 	}
@@ -416,6 +466,9 @@ func (m *APITokenMutation) Fields() []string {
 	}
 	if m.label != nil {
 		fields = append(fields, apitoken.FieldLabel)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, apitoken.FieldOrganizationID)
 	}
 	if m.created_at != nil {
 		fields = append(fields, apitoken.FieldCreatedAt)
@@ -434,6 +487,8 @@ func (m *APITokenMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case apitoken.FieldLabel:
 		return m.Label()
+	case apitoken.FieldOrganizationID:
+		return m.OrganizationID()
 	case apitoken.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -451,6 +506,8 @@ func (m *APITokenMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldUserID(ctx)
 	case apitoken.FieldLabel:
 		return m.OldLabel(ctx)
+	case apitoken.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
 	case apitoken.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -482,6 +539,13 @@ func (m *APITokenMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLabel(v)
+		return nil
+	case apitoken.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
 		return nil
 	case apitoken.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -519,7 +583,11 @@ func (m *APITokenMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *APITokenMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(apitoken.FieldOrganizationID) {
+		fields = append(fields, apitoken.FieldOrganizationID)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -532,6 +600,11 @@ func (m *APITokenMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *APITokenMutation) ClearField(name string) error {
+	switch name {
+	case apitoken.FieldOrganizationID:
+		m.ClearOrganizationID()
+		return nil
+	}
 	return fmt.Errorf("unknown APIToken nullable field %s", name)
 }
 
@@ -547,6 +620,9 @@ func (m *APITokenMutation) ResetField(name string) error {
 		return nil
 	case apitoken.FieldLabel:
 		m.ResetLabel()
+		return nil
+	case apitoken.FieldOrganizationID:
+		m.ResetOrganizationID()
 		return nil
 	case apitoken.FieldCreatedAt:
 		m.ResetCreatedAt()

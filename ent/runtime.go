@@ -45,7 +45,7 @@ func init() {
 	// apitoken.DefaultLabel holds the default value on creation for the label field.
 	apitoken.DefaultLabel = apitokenDescLabel.Default.(string)
 	// apitokenDescCreatedAt is the schema descriptor for created_at field.
-	apitokenDescCreatedAt := apitokenFields[4].Descriptor()
+	apitokenDescCreatedAt := apitokenFields[5].Descriptor()
 	// apitoken.DefaultCreatedAt holds the default value on creation for the created_at field.
 	apitoken.DefaultCreatedAt = apitokenDescCreatedAt.Default.(func() time.Time)
 	// apitokenDescID is the schema descriptor for id field.

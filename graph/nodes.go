@@ -62,6 +62,8 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		}
 	case ids.Job:
 		return r.JobByID(ctx, id)
+	case ids.Team, ids.InviteLink, ids.SAMLProvider:
+		return r.adminNode(ctx, kind, id)
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {

@@ -8,8 +8,12 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/grants"
 	"quire/internal/jobs"
+	"quire/internal/members"
+	"quire/internal/orgs"
 	"quire/internal/sites"
+	"quire/internal/sso"
 )
 
 // Resolver is the root resolver, holding the engines it delegates to.
@@ -25,4 +29,13 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// Orgs: organization settings, joining, invite links, agent
+	// instructions.
+	Orgs *orgs.Service
+	// Members: members, teams, pings.
+	Members *members.Service
+	// Grants: the permissions of spaces and collections.
+	Grants *grants.Service
+	// SSO: SAML providers and sign-in.
+	SSO *sso.Service
 }

@@ -13,6 +13,7 @@ var (
 		{Name: "id", Type: field.TypeString},
 		{Name: "token_hash", Type: field.TypeString, Unique: true},
 		{Name: "label", Type: field.TypeString, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "user_id", Type: field.TypeString},
 	}
@@ -24,7 +25,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_tokens_users_tokens",
-				Columns:    []*schema.Column{APITokensColumns[4]},
+				Columns:    []*schema.Column{APITokensColumns[5]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},

@@ -1042,6 +1042,20 @@ func (ec *executionContext) _DocumentText(ctx context.Context, sel ast.Selection
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNDocument2quireᚋinternalᚋtypesᚐDoc(ctx context.Context, sel ast.SelectionSet, v types.Doc) graphql.Marshaler {
+	return ec._Document(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDocument2ᚖquireᚋinternalᚋtypesᚐDoc(ctx context.Context, sel ast.SelectionSet, v *types.Doc) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Document(ctx, sel, v)
+}
+
 func (ec *executionContext) unmarshalNDocumentBlockType2quireᚋinternalᚋtypesᚐDocType(ctx context.Context, v any) (types.DocType, error) {
 	var res types.DocType
 	err := res.UnmarshalGQL(v)

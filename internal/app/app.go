@@ -15,13 +15,18 @@ import (
 
 	"quire/graph"
 	"quire/internal/catalog"
+	"quire/internal/claims"
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/downloads"
+	"quire/internal/grants"
 	"quire/internal/ids"
 	"quire/internal/jobs"
+	"quire/internal/members"
+	"quire/internal/orgs"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
+	"quire/internal/sso"
 )
 
 // Config configures the engines.
@@ -49,7 +54,15 @@ type Engines struct {
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
-	Jobs     *jobs.Runner
+	Jobs *jobs.Runner
+	// Orgs, Members, Grants, SSO and Claims administer organizations:
+	// settings and joining, members and teams, permissions of content,
+	// single sign-on, and the signed claims of members.
+	Orgs     *orgs.Service
+	Members  *members.Service
+	Grants   *grants.Service
+	SSO      *sso.Service
+	Claims   *claims.Service
 	Resolver *graph.Resolver
 }
 
@@ -85,10 +98,17 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Downloads: dl,
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
+	e.Claims = claims.New(client, publicURL)
+	e.SSO = sso.New(client, publicURL)
+	e.Orgs = orgs.New(client, e.SSO)
+	e.Members = members.New(client)
+	e.Members.Claims = e.Claims
+	e.Grants = grants.New(client, cat)
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
+		Orgs: e.Orgs, Members: e.Members, Grants: e.Grants, SSO: e.SSO,
 	}
 	return e
 }

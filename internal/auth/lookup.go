@@ -30,6 +30,10 @@ type Caller struct {
 	// Grants are the levels the user was given on spaces and
 	// collections, directly and through teams.
 	Grants *Grants
+	// Scope is the organization the token is limited to; empty for a
+	// token of the whole user. Memberships, organizations and grants are
+	// then those of that organization alone.
+	Scope string
 }
 
 // The columns LookupCaller reads, in the order it scans them, named by
@@ -57,27 +61,32 @@ var (
 // the user, whose member and organization columns are NULL.
 var callerQuery = "SELECT " + qualified("u", callerUserColumns) + ",\n\t" +
 	qualified("m", callerMemberColumns) + ",\n\t" + qualified("o", callerOrganizationColumns) + ",\n\t" +
-	nulls(len(callerGrantColumns)) + `
+	nulls(len(callerGrantColumns)) + ", t." + apitoken.FieldOrganizationID + `
 FROM ` + user.Table + ` u
 JOIN ` + apitoken.Table + ` t ON t.` + apitoken.FieldUserID + ` = u.` + user.FieldID + `
 LEFT JOIN ` + member.Table + ` m ON m.` + member.FieldUserID + ` = u.` + user.FieldID + `
+	AND (t.` + apitoken.FieldOrganizationID + ` IS NULL OR m.` + member.FieldOrganizationID + ` = t.` + apitoken.FieldOrganizationID + `)
 LEFT JOIN ` + organization.Table + ` o ON o.` + organization.FieldID + ` = m.` + member.FieldOrganizationID + `
 WHERE t.` + apitoken.FieldTokenHash + ` = $1
 UNION ALL
 SELECT ` + qualified("u", callerUserColumns) + ",\n\t" + nulls(len(callerMemberColumns)+len(callerOrganizationColumns)) + ",\n\t" +
-	qualified("g", callerGrantColumns) + `
+	qualified("g", callerGrantColumns) + ", t." + apitoken.FieldOrganizationID + `
 FROM ` + user.Table + ` u
 JOIN ` + apitoken.Table + ` t ON t.` + apitoken.FieldUserID + ` = u.` + user.FieldID + `
 JOIN ` + contentpermission.Table + ` g ON g.` + contentpermission.FieldUserID + ` = u.` + user.FieldID + `
-WHERE t.` + apitoken.FieldTokenHash + ` = $1
+WHERE t.` + apitoken.FieldTokenHash + ` = $1` + scoped + `
 UNION ALL
 SELECT ` + qualified("u", callerUserColumns) + ",\n\t" + nulls(len(callerMemberColumns)+len(callerOrganizationColumns)) + ",\n\t" +
-	qualified("g", callerGrantColumns) + `
+	qualified("g", callerGrantColumns) + ", t." + apitoken.FieldOrganizationID + `
 FROM ` + user.Table + ` u
 JOIN ` + apitoken.Table + ` t ON t.` + apitoken.FieldUserID + ` = u.` + user.FieldID + `
 JOIN ` + teammember.Table + ` tm ON tm.` + teammember.FieldUserID + ` = u.` + user.FieldID + `
 JOIN ` + contentpermission.Table + ` g ON g.` + contentpermission.FieldTeamID + ` = tm.` + teammember.FieldTeamID + `
-WHERE t.` + apitoken.FieldTokenHash + ` = $1`
+WHERE t.` + apitoken.FieldTokenHash + ` = $1` + scoped
+
+// scoped keeps the grants of a token's organization, when it has one.
+var scoped = `
+	AND (t.` + apitoken.FieldOrganizationID + ` IS NULL OR g.` + contentpermission.FieldOrganizationID + ` = t.` + apitoken.FieldOrganizationID + `)`
 
 // nulls is n NULL columns.
 func nulls(n int) string {
@@ -128,10 +137,11 @@ func LookupCaller(ctx context.Context, client *ent.Client, secret string) (*Call
 			inviteLinks, orgSSO, ai         sql.NullBool
 			logo, defaultSite               sql.NullString
 			gOrg, gSpace, gColl, gLevel     sql.NullString
+			scope                           sql.NullString
 		)
 		if err := rows.Scan(&uid, &email, &name, &photo, &created, &verified, &mid, &org, &role, &disabled, &sso, &joined, &seen,
 			&title, &orgCreated, &domains, &host, &typ, &defRole, &inviteLinks, &orgSSO, &ai, &plan, &mergeRules,
-			&logo, &defaultSite, &gOrg, &gSpace, &gColl, &gLevel); err != nil {
+			&logo, &defaultSite, &gOrg, &gSpace, &gColl, &gLevel, &scope); err != nil {
 			return nil, fmt.Errorf("look up token: %w", err)
 		}
 		if c == nil {
@@ -140,6 +150,7 @@ func LookupCaller(ctx context.Context, client *ent.Client, secret string) (*Call
 				t := verified.Time
 				c.User.EmailVerifiedAt = &t
 			}
+			c.Scope = scope.String
 		}
 		if gLevel.Valid {
 			target := gSpace.String

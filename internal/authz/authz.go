@@ -96,7 +96,6 @@ func UsersSeen(ctx context.Context, userIDs []string) (map[string]bool, error) {
 	return out, nil
 }
 
-
 // OrganizationPermissions are what the caller may do in an organization.
 type OrganizationPermissions struct {
 	View                bool `json:"view"`
