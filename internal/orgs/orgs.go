@@ -210,7 +210,7 @@ func (s *Service) UpdateOrganization(ctx context.Context, id string, in Update) 
 				return err
 			}
 			if !ok {
-				return apierr.Invalid("sso", "Single sign-on cannot be enforced before a SAML provider is fully configured (status active)")
+				return apierr.Invalid("sso", "sso: single sign-on cannot be enforced before a SAML provider of the organization is fully configured (status active)")
 			}
 		}
 		u := c.Organization.UpdateOneID(id)

@@ -1,3 +1,5 @@
+-- Add column "organization_id" to table: "api_tokens"
+ALTER TABLE `api_tokens` ADD COLUMN `organization_id` text NULL;
 -- Add column "logo_url" to table: "organizations"
 ALTER TABLE `organizations` ADD COLUMN `logo_url` text NULL;
 -- Add column "default_content_site_id" to table: "organizations"

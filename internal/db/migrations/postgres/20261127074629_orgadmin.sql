@@ -1,3 +1,5 @@
+-- Modify "api_tokens" table
+ALTER TABLE "api_tokens" ADD COLUMN "organization_id" character varying NULL;
 -- Create "agent_instructions" table
 CREATE TABLE "agent_instructions" ("id" character varying NOT NULL, "document" text NOT NULL, "updated_at" timestamptz NOT NULL, "updated_by" character varying NOT NULL, PRIMARY KEY ("id"));
 -- Modify "organizations" table
