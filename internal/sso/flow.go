@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/crewjam/saml"
-	dsig "github.com/russellhaering/goxmldsig"
 
 	"quire/ent"
 	"quire/ent/member"
@@ -101,8 +100,12 @@ func (s *Service) serviceProvider(ctx context.Context, p *ent.SAMLProvider) (*sa
 		MetadataURL: *meta, AcsURL: *acs,
 		AuthnNameIDFormat:                saml.EmailAddressNameIDFormat,
 		AssertionConsumerServiceBindings: []string{saml.HTTPPostBinding},
-		SignatureMethod:                  dsig.RSASHA256SignatureMethod,
-		RejectSHA1Signatures:             true,
+		// AuthnRequests go unsigned: identity providers that show a login
+		// form post the request back to themselves without the redirect's
+		// detached signature, and would then refuse it. A sign-in is bound
+		// instead to the request Quire recorded (InResponseTo), consumed by
+		// the first response.
+		RejectSHA1Signatures: true,
 	}
 	if Status(p) == StatusActive {
 		c, err := ParseCertificate(p.Certificate)

@@ -23,7 +23,8 @@ import (
 const spKeyName = "saml-sp-key"
 
 // spKeys is Quire's key and certificate as a SAML service provider: it
-// signs the AuthnRequests and decrypts encrypted assertions. Generated the
+// decrypts encrypted assertions (the metadata offers its certificate to
+// encrypt them with). Generated the
 // first time they are needed and kept in the database (a PEM key then a PEM
 // certificate), so that every process sharing it signs with the same key
 // and the identity providers know one certificate.
