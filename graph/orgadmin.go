@@ -411,3 +411,12 @@ func (r *Resolver) adminNode(ctx context.Context, kind ids.Kind, id string) (typ
 	}
 	return n, nil
 }
+
+// joined is the caller's membership after joining an organization.
+func (r *Resolver) joined(ctx context.Context, orgID string) (*model.JoinPayload, error) {
+	m, err := r.Members.Member(ctx, orgID, viewerFrom(ctx).ID)
+	if err != nil {
+		return nil, err
+	}
+	return &model.JoinPayload{Organization: orgID, Member: m}, nil
+}

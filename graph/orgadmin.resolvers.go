@@ -86,19 +86,19 @@ func (r *mutationResolver) UpdateOrganization(ctx context.Context, id string, in
 }
 
 // JoinOrganization is the resolver for the joinOrganization field.
-func (r *mutationResolver) JoinOrganization(ctx context.Context, id string) (*ent.Organization, error) {
+func (r *mutationResolver) JoinOrganization(ctx context.Context, id string) (*model.JoinPayload, error) {
 	if err := r.Orgs.Join(ctx, id); err != nil {
 		return nil, err
 	}
-	return r.Catalog.Organization(ctx, id)
+	return r.joined(ctx, id)
 }
 
 // JoinOrganizationWithInvite is the resolver for the joinOrganizationWithInvite field.
-func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organization string, invite string) (*ent.Organization, error) {
+func (r *mutationResolver) JoinOrganizationWithInvite(ctx context.Context, organization string, invite string) (*model.JoinPayload, error) {
 	if err := r.Orgs.JoinWithInvite(ctx, organization, invite); err != nil {
 		return nil, err
 	}
-	return r.Catalog.Organization(ctx, organization)
+	return r.joined(ctx, organization)
 }
 
 // CreateInviteLink is the resolver for the createInviteLink field.

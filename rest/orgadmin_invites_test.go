@@ -150,9 +150,9 @@ func TestInviteLinks(t *testing.T) {
 			t.Errorf("editor's node: %s", g.Raw)
 		}
 		_, hanTok := e.User("han@elsewhere.test")
-		g = e.GraphQL(hanTok, `mutation($o: ID!, $i: ID!) { joinOrganizationWithInvite(organization: $o, invite: $i) { id } }`,
+		g = e.GraphQL(hanTok, `mutation($o: ID!, $i: ID!) { joinOrganizationWithInvite(organization: $o, invite: $i) { organization member { role } } }`,
 			map[string]any{"o": team.Org.ID, "i": orgLink["id"]})
-		if len(g.Errors) > 0 {
+		if len(g.Errors) > 0 || testenv.Path(g.Data, "joinOrganizationWithInvite", "member", "role") != "read" {
 			t.Errorf("GraphQL join: %s", g.Raw)
 		}
 	})

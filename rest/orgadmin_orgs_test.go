@@ -187,8 +187,8 @@ func TestJoinOrganizationByEmailDomain(t *testing.T) {
 		// GraphQL.
 		ann, annTok := e.User("ann@acme.test")
 		oaVerify(t, e, ann.ID)
-		g := e.GraphQL(annTok, `mutation($id: ID!) { joinOrganization(id: $id) { id permissions { createContent view } } }`, map[string]any{"id": team.Org.ID})
-		if len(g.Errors) > 0 || testenv.Path(g.Data, "joinOrganization", "permissions", "view") != true {
+		g := e.GraphQL(annTok, `mutation($id: ID!) { joinOrganization(id: $id) { organization member { id role } } }`, map[string]any{"id": team.Org.ID})
+		if len(g.Errors) > 0 || testenv.Path(g.Data, "joinOrganization", "member", "role") != "comment" || testenv.Path(g.Data, "joinOrganization", "member", "id") != ann.ID {
 			t.Errorf("GraphQL join: %s", g.Raw)
 		}
 		g = e.GraphQL(otherTok, `{ organizationsForEmailDomain(emailDomain: "acme.test") { id } }`, nil)

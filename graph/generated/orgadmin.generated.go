@@ -603,6 +603,61 @@ func (ec *executionContext) fieldContext_InviteLinkEdge_cursor(_ context.Context
 	return graphql.NewScalarFieldContext("InviteLinkEdge", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _JoinPayload_organization(ctx context.Context, field graphql.CollectedField, obj *model.JoinPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinPayload_organization(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Organization, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNID2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinPayload_organization(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("JoinPayload", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
+func (ec *executionContext) _JoinPayload_member(ctx context.Context, field graphql.CollectedField, obj *model.JoinPayload) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_JoinPayload_member(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Member, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.Member) graphql.Marshaler {
+			return ec.marshalNMember2ᚖquireᚋentᚐMember(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_JoinPayload_member(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "JoinPayload",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_Member(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _MemberPricing_plus_2024(ctx context.Context, field graphql.CollectedField, obj *model.MemberPricing) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -1907,6 +1962,50 @@ func (ec *executionContext) _InviteLinkEdge(ctx context.Context, sel ast.Selecti
 	return out
 }
 
+var joinPayloadImplementors = []string{"JoinPayload"}
+
+func (ec *executionContext) _JoinPayload(ctx context.Context, sel ast.SelectionSet, obj *model.JoinPayload) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, joinPayloadImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("JoinPayload")
+		case "organization":
+			out.Values[i] = ec._JoinPayload_organization(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "member":
+			out.Values[i] = ec._JoinPayload_member(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var memberPricingImplementors = []string{"MemberPricing"}
 
 func (ec *executionContext) _MemberPricing(ctx context.Context, sel ast.SelectionSet, obj *model.MemberPricing) graphql.Marshaler {
@@ -2347,6 +2446,20 @@ func (ec *executionContext) marshalNInviteLinkEdge2ᚖquireᚋgraphᚋmodelᚐIn
 		return graphql.Null
 	}
 	return ec._InviteLinkEdge(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNJoinPayload2quireᚋgraphᚋmodelᚐJoinPayload(ctx context.Context, sel ast.SelectionSet, v model.JoinPayload) graphql.Marshaler {
+	return ec._JoinPayload(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJoinPayload2ᚖquireᚋgraphᚋmodelᚐJoinPayload(ctx context.Context, sel ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._JoinPayload(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalNMemberPricing2ᚖquireᚋgraphᚋmodelᚐMemberPricing(ctx context.Context, sel ast.SelectionSet, v *model.MemberPricing) graphql.Marshaler {

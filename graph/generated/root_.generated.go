@@ -304,6 +304,11 @@ type ComplexityRoot struct {
 		Message func(childComplexity int) int
 	}
 
+	JoinPayload struct {
+		Member       func(childComplexity int) int
+		Organization func(childComplexity int) int
+	}
+
 	Member struct {
 		Disabled        func(childComplexity int) int
 		ID              func(childComplexity int) int
@@ -2218,6 +2223,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.JobError.Message(childComplexity), true
+
+	case "JoinPayload.member":
+		if e.ComplexityRoot.JoinPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinPayload.Member(childComplexity), true
+
+	case "JoinPayload.organization":
+		if e.ComplexityRoot.JoinPayload.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinPayload.Organization(childComplexity), true
 
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
@@ -8310,6 +8329,12 @@ input UpdateInviteLinkInput {
   level: MemberRole
 }
 
+"The caller's membership after joining an organization."
+type JoinPayload {
+  organization: ID!
+  member: Member!
+}
+
 type PingPayload {
   "A JSON Web Token of the caller's claims as a member, signed with the organization's key (see /.well-known/jwks/{organizationId})."
   serviceVisitorClaims: String!
@@ -8319,9 +8344,9 @@ type PingPayload {
 extend type Mutation {
   updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
   "Join an organization that admits the caller's verified email domain."
-  joinOrganization(id: ID!): Organization!
+  joinOrganization(id: ID!): JoinPayload!
   "Join an organization through an invite link."
-  joinOrganizationWithInvite(organization: ID!, invite: ID!): Organization!
+  joinOrganizationWithInvite(organization: ID!, invite: ID!): JoinPayload!
   createInviteLink(organization: ID!, input: CreateInviteLinkInput!): InviteLink!
   updateInviteLink(organization: ID!, id: ID!, input: UpdateInviteLinkInput!): InviteLink!
   deleteInviteLink(organization: ID!, id: ID!): DeletePayload!
@@ -9052,6 +9077,16 @@ func (ec *executionContext) childFields_JobError(ctx context.Context, field grap
 		return ec.fieldContext_JobError_message(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type JobError", field.Name)
+}
+
+func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organization":
+		return ec.fieldContext_JoinPayload_organization(ctx, field)
+	case "member":
+		return ec.fieldContext_JoinPayload_member(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JoinPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -76,8 +76,8 @@ type MutationResolver interface {
 	SetVariables(ctx context.Context, changeRequest string, variables types.JSON, revision *string) (*model.ContentEditPayload, error)
 	ApplyTemplate(ctx context.Context, input model.ApplyTemplateInput) (*content.Revision, error)
 	UpdateOrganization(ctx context.Context, id string, input model.UpdateOrganizationInput) (*ent.Organization, error)
-	JoinOrganization(ctx context.Context, id string) (*ent.Organization, error)
-	JoinOrganizationWithInvite(ctx context.Context, organization string, invite string) (*ent.Organization, error)
+	JoinOrganization(ctx context.Context, id string) (*model.JoinPayload, error)
+	JoinOrganizationWithInvite(ctx context.Context, organization string, invite string) (*model.JoinPayload, error)
 	CreateInviteLink(ctx context.Context, organization string, input model.CreateInviteLinkInput) (*ent.InviteLink, error)
 	UpdateInviteLink(ctx context.Context, organization string, id string, input model.UpdateInviteLinkInput) (*ent.InviteLink, error)
 	DeleteInviteLink(ctx context.Context, organization string, id string) (*model.DeletePayload, error)
@@ -4405,8 +4405,8 @@ func (ec *executionContext) _Mutation_joinOrganization(ctx context.Context, fiel
 			return ec.Resolvers.Mutation().JoinOrganization(ctx, fc.Args["id"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖquireᚋentᚐOrganization(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
+			return ec.marshalNJoinPayload2ᚖquireᚋgraphᚋmodelᚐJoinPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4419,7 +4419,7 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganization(ctx context.C
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
+			return ec.childFields_JoinPayload(ctx, field)
 		},
 	}
 	defer func() {
@@ -4449,8 +4449,8 @@ func (ec *executionContext) _Mutation_joinOrganizationWithInvite(ctx context.Con
 			return ec.Resolvers.Mutation().JoinOrganizationWithInvite(ctx, fc.Args["organization"].(string), fc.Args["invite"].(string))
 		},
 		nil,
-		func(ctx context.Context, selections ast.SelectionSet, v *ent.Organization) graphql.Marshaler {
-			return ec.marshalNOrganization2ᚖquireᚋentᚐOrganization(ctx, selections, v)
+		func(ctx context.Context, selections ast.SelectionSet, v *model.JoinPayload) graphql.Marshaler {
+			return ec.marshalNJoinPayload2ᚖquireᚋgraphᚋmodelᚐJoinPayload(ctx, selections, v)
 		},
 		true,
 		true,
@@ -4463,7 +4463,7 @@ func (ec *executionContext) fieldContext_Mutation_joinOrganizationWithInvite(ctx
 		IsMethod:   true,
 		IsResolver: true,
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
-			return ec.childFields_Organization(ctx, field)
+			return ec.childFields_JoinPayload(ctx, field)
 		},
 	}
 	defer func() {

@@ -262,6 +262,12 @@ type JobError struct {
 	Message string `json:"message"`
 }
 
+// The caller's membership after joining an organization.
+type JoinPayload struct {
+	Organization string      `json:"organization"`
+	Member       *ent.Member `json:"member"`
+}
+
 type MemberConnection struct {
 	Edges      []*MemberEdge `json:"edges"`
 	Nodes      []*ent.Member `json:"nodes"`

@@ -29,8 +29,9 @@ import (
 
 // CanSeeUser reports whether the caller may see a user: themselves, and
 // the users who are members of an organization the caller is an active
-// member of. Quire keeps no directory of users beyond that; a user the
-// caller may not see is answered as not found.
+// member of with a role (a guest sees only what they were invited to, not
+// the organization's people). Quire keeps no directory of users beyond
+// that; a user the caller may not see is answered as not found.
 func CanSeeUser(ctx context.Context, userID string) (bool, error) {
 	seen, err := UsersSeen(ctx, []string{userID})
 	return seen[userID], err
@@ -67,7 +68,7 @@ func UsersSeen(ctx context.Context, userIDs []string) (map[string]bool, error) {
 		return nil, err
 	}
 	for orgID, m := range ms {
-		if !m.Disabled {
+		if !m.Disabled && m.Role != nil {
 			mine = append(mine, orgID)
 		}
 	}

@@ -268,10 +268,14 @@ func keepAnAdmin(ctx context.Context, tx *ent.Tx, orgID, field, what string) err
 // RemoveMember removes a user from an organization, with their team
 // memberships and the permissions given to them there; admins may remove
 // anyone, and every member may leave. It reports whether there was such a
-// member. The organization's last admin stays.
-// Errors: NotFound (organization), Forbidden, BadRequest.
+// member (none: the caller may not see the organization). The
+// organization's last admin stays.
+// Errors: Forbidden, BadRequest.
 func (s *Service) RemoveMember(ctx context.Context, orgID, userID string) (bool, error) {
 	role, err := roleIn(ctx, orgID)
+	if apierr.CodeOf(err) == apierr.NotFound {
+		return false, nil
+	}
 	if err != nil {
 		return false, err
 	}

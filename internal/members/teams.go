@@ -277,14 +277,12 @@ func (s *Service) UpdateTeam(ctx context.Context, orgID, teamID, title string) (
 }
 
 // DeleteTeam deletes a team, and with it the permissions given to it; it
-// reports whether there was such a team.
-// Errors: NotFound (organization), Forbidden.
+// reports whether there was such a team (none: the caller may not see it).
+// Errors: Forbidden.
 func (s *Service) DeleteTeam(ctx context.Context, orgID, teamID string) (bool, error) {
 	_, err := s.manage(ctx, orgID, teamID)
 	if apierr.CodeOf(err) == apierr.NotFound {
-		if _, oerr := canList(ctx, orgID); oerr != nil {
-			return false, oerr
-		}
+		// As for what does not exist, wherever the caller may not see it.
 		return false, nil
 	}
 	if err != nil {
@@ -390,6 +388,9 @@ func (s *Service) UpdateTeamMembers(ctx context.Context, orgID, teamID string, c
 		ruled = append(ruled, id)
 	}
 	sort.Strings(ruled)
+	if len(c.Add) == 0 && len(c.Remove) == 0 && len(ruled) == 0 {
+		return apierr.Invalid("add", "Name members to add, remove or change (add, remove, memberships)")
+	}
 	if _, err := s.manage(ctx, orgID, teamID); err != nil {
 		return err
 	}

@@ -199,10 +199,12 @@ func (s *Service) UpdateInviteLink(ctx context.Context, orgID, id string, role *
 }
 
 // DeleteInviteLink deletes an invite link; it reports whether there was
-// one.
-// Errors: NotFound (organization), Forbidden (not an admin).
+// one (none: the caller may not see the organization).
+// Errors: Forbidden (not an admin).
 func (s *Service) DeleteInviteLink(ctx context.Context, orgID, id string) (bool, error) {
-	if err := requireAdmin(ctx, orgID); err != nil {
+	if err := requireAdmin(ctx, orgID); apierr.CodeOf(err) == apierr.NotFound {
+		return false, nil
+	} else if err != nil {
 		return false, err
 	}
 	n, err := s.Client.InviteLink.Delete().Where(invitelink.ID(id), invitelink.OrganizationID(orgID)).Exec(ctx)

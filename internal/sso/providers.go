@@ -296,11 +296,13 @@ func (s *Service) UpdateProvider(ctx context.Context, orgID, id string, in Setti
 }
 
 // DeleteProvider deletes a SAML provider; it reports whether there was
-// one. While the organization enforces single sign-on, it keeps an active
-// provider.
-// Errors: NotFound (organization), Forbidden (not an admin), BadRequest.
+// one (none: the caller may not see the organization). While the
+// organization enforces single sign-on, it keeps an active provider.
+// Errors: Forbidden (not an admin), BadRequest.
 func (s *Service) DeleteProvider(ctx context.Context, orgID, id string) (bool, error) {
-	if err := requireAdmin(ctx, orgID); err != nil {
+	if err := requireAdmin(ctx, orgID); apierr.CodeOf(err) == apierr.NotFound {
+		return false, nil
+	} else if err != nil {
 		return false, err
 	}
 	deleted := false
