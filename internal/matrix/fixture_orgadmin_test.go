@@ -66,12 +66,14 @@ func (w *world) club() {
 	t := w.t
 	t.Helper()
 	c := w.e.Org("Club")
-	w.e.Member(c, w.a.admin.User, "admin")
+	// Administered by someone who is no caller; the callers join it as
+	// guests, who do not see one another.
+	owner, tok := w.e.User("owner@club.test")
+	w.e.Member(c, owner, "admin")
 	org := "/v1/orgs/" + c.ID
-	w.do(w.a.admin.Token, "PATCH", org, map[string]any{"inviteLinks": true}, 200)
+	w.do(tok, "PATCH", org, map[string]any{"inviteLinks": true}, 200)
 	w.a.ids["club"] = c.ID
-	// Guests: they do not see one another.
-	w.a.ids["clubInvite"] = w.create(w.a.admin.Token, org+"/link-invites", map[string]any{"role": nil})
+	w.a.ids["clubInvite"] = w.create(tok, org+"/link-invites", map[string]any{"role": nil})
 }
 
 // freshAdmin makes anew, for freshOrgAdmin's kinds, what a success would
