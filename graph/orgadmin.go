@@ -280,11 +280,15 @@ func instructionsDocument(raw types.JSON) (*document.Document, error) {
 	return parseDocument("instructions", raw)
 }
 
-// billing is what a self-hosted Quire bills: nothing.
+// billing is what a self-hosted Quire bills: nothing, in monthly periods
+// that end with each calendar month (UTC).
 func billing() *model.OrganizationBilling {
 	zero := func() *model.PricePair { return &model.PricePair{} }
+	now := time.Now().UTC()
+	end := time.Date(now.Year(), now.Month()+1, 1, 0, 0, 0, 0, time.UTC)
 	return &model.OrganizationBilling{
 		Interval: "monthly",
+		EndDate:  &end,
 		Pricing: &model.OrganizationPricing{
 			Members: &model.MemberPricing{Plus2024: zero(), Pro2024: zero()},
 			Sites:   &model.SitePricing{Premium: zero(), Ultimate: zero()},

@@ -62,7 +62,7 @@ type Organization struct {
 	// The settings of organization administration.
 	DefaultContent *model.OrganizationDefaultContent `json:"defaultContent,omitempty"`
 	CustomHostname *string                           `json:"customHostname,omitempty" doc:"The host that serves the organization's content: Quire's own."`
-	Billing        *Billing                          `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero and nothing is due."`
+	Billing        *Billing                          `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month (UTC)."`
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {

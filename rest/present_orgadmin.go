@@ -263,12 +263,16 @@ func (a *API) inviteLinks() *Kind[*ent.InviteLink, *InviteLink] {
 	})
 }
 
+// noURL stands for a URL not set yet where the documented shape needs a
+// URI.
+const noURL = "about:blank"
+
 // SAMLProvider is the documented SAML provider.
 type SAMLProvider struct {
 	Object      string                  `json:"object" enum:"saml-provider"`
 	ID          string                  `json:"id"`
 	Label       string                  `json:"label"`
-	SSOURL      string                  `json:"ssoURL" doc:"Empty until set."`
+	SSOURL      string                  `json:"ssoURL" format:"uri" doc:"about:blank until set (sending it back clears it)."`
 	EntityID    string                  `json:"entityID" doc:"Empty until set."`
 	Certificate string                  `json:"certificate" doc:"PEM; empty until set."`
 	DefaultTeam *Team                   `json:"defaultTeam,omitempty"`
@@ -284,7 +288,11 @@ func (p *SAMLProvider) apiLocation() string { return p.URLs.Location }
 func (a *API) samlProviders() *Kind[*ent.SAMLProvider, *SAMLProvider] {
 	return presents(func(ctx context.Context, p *ent.SAMLProvider) (*SAMLProvider, error) {
 		r := a.r.SAMLProvider()
-		out := &SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: p.SSOURL, EntityID: p.EntityID,
+		sso := p.SSOURL
+		if sso == "" {
+			sso = noURL
+		}
+		out := &SAMLProvider{Object: "saml-provider", ID: p.ID, Label: p.Label, SSOURL: sso, EntityID: p.EntityID,
 			Certificate: p.Certificate, DefaultRole: p.DefaultRole, CreatedAt: p.CreatedAt.UTC()}
 		var err error
 		if out.Status, err = r.Status(ctx, p); err != nil {
@@ -335,7 +343,7 @@ func (a *API) agentInstructions() *Kind[*graph.AgentInstructions, *AgentInstruct
 // Billing is an organization's billing.
 type Billing struct {
 	Interval            string                     `json:"interval" enum:"monthly,yearly"`
-	EndDate             *time.Time                 `json:"endDate" doc:"null: nothing ends."`
+	EndDate             *time.Time                 `json:"endDate" doc:"The end of the current period: the end of the calendar month (UTC)."`
 	HasPaymentFailed    bool                       `json:"hasPaymentFailed"`
 	IsScheduledToCancel bool                       `json:"isScheduledToCancel"`
 	Pricing             *model.OrganizationPricing `json:"pricing"`

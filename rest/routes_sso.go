@@ -30,7 +30,7 @@ func (a *API) ssoRoutes() []Route {
 			label := in.Label
 			return a.r.Mutation().CreateSAMLProvider(ctx, req.Param("organizationId"), model.SAMLProviderInput{
 				Label: Opt[string]{set: true, v: label}.Omittable(), EntityID: in.EntityID.Omittable(), Certificate: in.Certificate.Omittable(),
-				SsoURL: in.SSOURL.Omittable(), DefaultTeam: in.DefaultTeam.Omittable(), DefaultRole: in.DefaultRole.Omittable(),
+				SsoURL: unsetURL(in.SSOURL).Omittable(), DefaultTeam: in.DefaultTeam.Omittable(), DefaultRole: in.DefaultRole.Omittable(),
 			})
 		}).Present(providers).Created(),
 
@@ -45,7 +45,7 @@ func (a *API) ssoRoutes() []Route {
 		route("PATCH", provider, "Update a SAML provider", func(ctx context.Context, req *Request, in *UpdateSAMLProviderBody) (*ent.SAMLProvider, error) {
 			return a.r.Mutation().UpdateSAMLProvider(ctx, req.Param("organizationId"), req.Param("samlProviderId"), model.SAMLProviderInput{
 				Label: in.Label.Omittable(), EntityID: in.EntityID.Omittable(), Certificate: in.Certificate.Omittable(),
-				SsoURL: in.SSOURL.Omittable(), DefaultTeam: in.DefaultTeam.Omittable(), DefaultRole: in.DefaultRole.Omittable(),
+				SsoURL: unsetURL(in.SSOURL).Omittable(), DefaultTeam: in.DefaultTeam.Omittable(), DefaultRole: in.DefaultRole.Omittable(),
 			})
 		}).Present(providers),
 
@@ -63,4 +63,12 @@ func (a *API) ssoRoutes() []Route {
 			return out, nil
 		}).Present(asIs[*SSOLogins]()),
 	}
+}
+
+// unsetURL reads back the URL presented for one not set (noURL) as empty.
+func unsetURL(o Opt[string]) Opt[string] {
+	if v, ok := o.Get(); ok && v == noURL {
+		o.v = ""
+	}
+	return o
 }

@@ -8199,7 +8199,7 @@ extend type Organization {
   defaultContent: OrganizationDefaultContent
   "The host that serves the organization's content: Quire's own."
   customHostname: String
-  "A self-hosted Quire bills nothing: prices are zero and nothing is due."
+  "A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month."
   billing: OrganizationBilling!
   "Instructions to AI agents (members with a role)."
   agentInstructions: AgentInstructions!
