@@ -147,7 +147,9 @@ func TestPing(t *testing.T) {
 		}
 		otherKeys := e.Do("", "GET", "/.well-known/jwks/"+team.Other.ID, nil)
 		ctWant(t, otherKeys, 200, "other JWKS")
-		if _, err := jwt.Parse(tok, func(*jwt.Token) (any, error) { return jwkKey(t, testenv.Path(otherKeys.JSON(), "keys", 0).(map[string]any)), nil }); err == nil {
+		if _, err := jwt.Parse(tok, func(*jwt.Token) (any, error) {
+			return jwkKey(t, testenv.Path(otherKeys.JSON(), "keys", 0).(map[string]any)), nil
+		}); err == nil {
 			t.Errorf("the token verifies with another organization's key")
 		}
 		// The key stays the same (it is kept in the database).
