@@ -17,6 +17,7 @@ import (
 	"quire/internal/auth"
 	"quire/internal/authz"
 	"quire/internal/db"
+	"quire/internal/loaders"
 	"quire/internal/pagination"
 	"quire/internal/types"
 )
@@ -90,14 +91,31 @@ func (s *Service) Team(ctx context.Context, orgID, teamID string) (*ent.Team, er
 	if _, err := canList(ctx, orgID); err != nil {
 		return nil, err
 	}
-	t, err := s.Client.Team.Query().Where(team.ID(teamID), team.OrganizationID(orgID)).Only(ctx)
-	if ent.IsNotFound(err) {
-		return nil, notFoundTeam(teamID)
-	}
+	all, err := s.orgTeams(ctx, orgID)
 	if err != nil {
-		return nil, fmt.Errorf("read team: %w", err)
+		return nil, err
 	}
-	return t, nil
+	if t, ok := all[teamID]; ok {
+		return t, nil
+	}
+	return nil, notFoundTeam(teamID)
+}
+
+// orgTeams reads an organization's teams once per request (until a change
+// forgets them), so that reads of many teams, or of many members' teams,
+// cost one statement.
+func (s *Service) orgTeams(ctx context.Context, orgID string) (map[string]*ent.Team, error) {
+	return loaders.Memo(ctx, orgID, "members.teams", func() (map[string]*ent.Team, error) {
+		ts, err := s.Client.Team.Query().Where(team.OrganizationID(orgID)).All(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("list teams: %w", err)
+		}
+		out := make(map[string]*ent.Team, len(ts))
+		for _, t := range ts {
+			out[t.ID] = t
+		}
+		return out, nil
+	})
 }
 
 // TeamPermissions are what the caller may do with a team.
@@ -273,6 +291,7 @@ func (s *Service) UpdateTeam(ctx context.Context, orgID, teamID, title string) (
 	if err != nil {
 		return nil, fmt.Errorf("update team: %w", err)
 	}
+	access.Forget(ctx, orgID)
 	return out, nil
 }
 
@@ -345,17 +364,15 @@ func (s *Service) MemberTeams(ctx context.Context, orgID, userID, title string) 
 	if err != nil {
 		return nil, err
 	}
-	ids := x.TeamsOf(userID)
-	if len(ids) == 0 {
-		return []TeamMembership{}, nil
-	}
-	q := s.Client.Team.Query().Where(team.IDIn(ids...))
-	if title != "" {
-		q.Where(team.TitleContainsFold(title))
-	}
-	ts, err := q.All(ctx)
+	all, err := s.orgTeams(ctx, orgID)
 	if err != nil {
-		return nil, fmt.Errorf("list teams: %w", err)
+		return nil, err
+	}
+	var ts []*ent.Team
+	for _, id := range x.TeamsOf(userID) {
+		if t, ok := all[id]; ok && (title == "" || strings.Contains(strings.ToLower(t.Title), strings.ToLower(title))) {
+			ts = append(ts, t)
+		}
 	}
 	sort.Slice(ts, func(i, j int) bool { return TeamCursor(ts[i]).Compare(TeamCursor(ts[j])) < 0 })
 	out := make([]TeamMembership, 0, len(ts))
