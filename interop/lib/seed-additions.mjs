@@ -45,6 +45,19 @@ export const SEED_ADDITIONS = [
 		property: 'suggestions',
 		definition: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 3, maxLength: 64 } },
 	},
+	{
+		// Seed 001, "Organization": `billing {interval, endDate, ...,
+		// minUsers, maxUsers, paidMembers}` (0.167.0: numbers).
+		schema: ['OrganizationBilling'],
+		property: 'minUsers',
+		definition: { type: 'number' },
+	},
+	{
+		// Seed 001, "Organization": `billing {..., paidMembers}`.
+		schema: ['OrganizationBilling'],
+		property: 'paidMembers',
+		definition: { type: 'number' },
+	},
 ];
 
 /**
