@@ -57,6 +57,12 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	ids["siteSpaceId"] = spaces.Items[0].ID
 	ids["siteSectionGroupId"] = id(e.Do(tok, "POST", base+"/section-groups", map[string]any{"title": "G"}), "section group")
 	ids["shareLinkId"] = id(e.Do(tok, "POST", base+"/share-links", map[string]any{"name": "L"}), "share link")
+	// Organization administration.
+	ids["userId"] = team.Reader.User.ID
+	ids["teamId"] = id(e.Do(tok, "PUT", "/v1/orgs/"+org+"/teams", map[string]any{"title": "T", "members": []string{team.Reader.User.ID}}), "team")
+	ids["inviteId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/link-invites", map[string]any{"role": "read"}), "invite link")
+	ids["samlProviderId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/saml", map[string]any{"label": "IdP"}), "SAML provider")
+	ids["emailDomain"] = "acme.test"
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)
