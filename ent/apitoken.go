@@ -24,6 +24,8 @@ type APIToken struct {
 	UserID string `json:"user_id,omitempty"`
 	// Label holds the value of the "label" field.
 	Label string `json:"label,omitempty"`
+	// OrganizationID holds the value of the "organization_id" field.
+	OrganizationID *string `json:"organization_id,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
@@ -57,7 +59,7 @@ func (*APIToken) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case apitoken.FieldID, apitoken.FieldTokenHash, apitoken.FieldUserID, apitoken.FieldLabel:
+		case apitoken.FieldID, apitoken.FieldTokenHash, apitoken.FieldUserID, apitoken.FieldLabel, apitoken.FieldOrganizationID:
 			values[i] = new(sql.NullString)
 		case apitoken.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -99,6 +101,13 @@ func (_m *APIToken) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field label", values[i])
 			} else if value.Valid {
 				_m.Label = value.String
+			}
+		case apitoken.FieldOrganizationID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field organization_id", values[i])
+			} else if value.Valid {
+				_m.OrganizationID = new(string)
+				*_m.OrganizationID = value.String
 			}
 		case apitoken.FieldCreatedAt:
 			if value, ok := values[i].(*sql.NullTime); !ok {
@@ -154,6 +163,11 @@ func (_m *APIToken) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("label=")
 	builder.WriteString(_m.Label)
+	builder.WriteString(", ")
+	if v := _m.OrganizationID; v != nil {
+		builder.WriteString("organization_id=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))

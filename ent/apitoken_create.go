@@ -50,6 +50,20 @@ func (_c *APITokenCreate) SetNillableLabel(v *string) *APITokenCreate {
 	return _c
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (_c *APITokenCreate) SetOrganizationID(v string) *APITokenCreate {
+	_c.mutation.SetOrganizationID(v)
+	return _c
+}
+
+// SetNillableOrganizationID sets the "organization_id" field if the given value is not nil.
+func (_c *APITokenCreate) SetNillableOrganizationID(v *string) *APITokenCreate {
+	if v != nil {
+		_c.SetOrganizationID(*v)
+	}
+	return _c
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (_c *APITokenCreate) SetCreatedAt(v time.Time) *APITokenCreate {
 	_c.mutation.SetCreatedAt(v)
@@ -193,6 +207,10 @@ func (_c *APITokenCreate) createSpec() (*APIToken, *sqlgraph.CreateSpec) {
 		_spec.SetField(apitoken.FieldLabel, field.TypeString, value)
 		_node.Label = value
 	}
+	if value, ok := _c.mutation.OrganizationID(); ok {
+		_spec.SetField(apitoken.FieldOrganizationID, field.TypeString, value)
+		_node.OrganizationID = &value
+	}
 	if value, ok := _c.mutation.CreatedAt(); ok {
 		_spec.SetField(apitoken.FieldCreatedAt, field.TypeTime, value)
 		_node.CreatedAt = value
@@ -300,6 +318,9 @@ func (u *APITokenUpsertOne) UpdateNewValues() *APITokenUpsertOne {
 		}
 		if _, exists := u.create.mutation.UserID(); exists {
 			s.SetIgnore(apitoken.FieldUserID)
+		}
+		if _, exists := u.create.mutation.OrganizationID(); exists {
+			s.SetIgnore(apitoken.FieldOrganizationID)
 		}
 		if _, exists := u.create.mutation.CreatedAt(); exists {
 			s.SetIgnore(apitoken.FieldCreatedAt)
@@ -537,6 +558,9 @@ func (u *APITokenUpsertBulk) UpdateNewValues() *APITokenUpsertBulk {
 			}
 			if _, exists := b.mutation.UserID(); exists {
 				s.SetIgnore(apitoken.FieldUserID)
+			}
+			if _, exists := b.mutation.OrganizationID(); exists {
+				s.SetIgnore(apitoken.FieldOrganizationID)
 			}
 			if _, exists := b.mutation.CreatedAt(); exists {
 				s.SetIgnore(apitoken.FieldCreatedAt)

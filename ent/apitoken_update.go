@@ -96,6 +96,9 @@ func (_u *APITokenUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Label(); ok {
 		_spec.SetField(apitoken.FieldLabel, field.TypeString, value)
 	}
+	if _u.mutation.OrganizationIDCleared() {
+		_spec.ClearField(apitoken.FieldOrganizationID, field.TypeString)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{apitoken.Label}
@@ -214,6 +217,9 @@ func (_u *APITokenUpdateOne) sqlSave(ctx context.Context) (_node *APIToken, err 
 	}
 	if value, ok := _u.mutation.Label(); ok {
 		_spec.SetField(apitoken.FieldLabel, field.TypeString, value)
+	}
+	if _u.mutation.OrganizationIDCleared() {
+		_spec.ClearField(apitoken.FieldOrganizationID, field.TypeString)
 	}
 	_node = &APIToken{config: _u.config}
 	_spec.Assign = _node.assignValues

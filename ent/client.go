@@ -11,6 +11,7 @@ import (
 
 	"quire/ent/migrate"
 
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/changerequestreview"
@@ -20,10 +21,12 @@ import (
 	"quire/ent/commentreaction"
 	"quire/ent/commentreply"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
 	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
@@ -32,6 +35,8 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
@@ -39,6 +44,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/translation"
 	"quire/ent/translationfile"
 	"quire/ent/translationpage"
@@ -59,6 +66,8 @@ type Client struct {
 	Schema *migrate.Schema
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// AgentInstructions is the client for interacting with the AgentInstructions builders.
+	AgentInstructions *AgentInstructionsClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
 	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
@@ -75,6 +84,8 @@ type Client struct {
 	CommentReply *CommentReplyClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
+	// ContentPermission is the client for interacting with the ContentPermission builders.
+	ContentPermission *ContentPermissionClient
 	// Conversation is the client for interacting with the Conversation builders.
 	Conversation *ConversationClient
 	// ConversationCorpus is the client for interacting with the ConversationCorpus builders.
@@ -83,6 +94,8 @@ type Client struct {
 	ConversationIssue *ConversationIssueClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
+	// InviteLink is the client for interacting with the InviteLink builders.
+	InviteLink *InviteLinkClient
 	// IssuesCluster is the client for interacting with the IssuesCluster builders.
 	IssuesCluster *IssuesClusterClient
 	// Job is the client for interacting with the Job builders.
@@ -99,6 +112,10 @@ type Client struct {
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
 	RevisionEntry *RevisionEntryClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
+	// SAMLRequest is the client for interacting with the SAMLRequest builders.
+	SAMLRequest *SAMLRequestClient
 	// ServerSecret is the client for interacting with the ServerSecret builders.
 	ServerSecret *ServerSecretClient
 	// Site is the client for interacting with the Site builders.
@@ -113,6 +130,10 @@ type Client struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// Team is the client for interacting with the Team builders.
+	Team *TeamClient
+	// TeamMember is the client for interacting with the TeamMember builders.
+	TeamMember *TeamMemberClient
 	// Translation is the client for interacting with the Translation builders.
 	Translation *TranslationClient
 	// TranslationFile is the client for interacting with the TranslationFile builders.
@@ -133,6 +154,7 @@ func NewClient(opts ...Option) *Client {
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.APIToken = NewAPITokenClient(c.config)
+	c.AgentInstructions = NewAgentInstructionsClient(c.config)
 	c.ChangeRequest = NewChangeRequestClient(c.config)
 	c.ChangeRequestReview = NewChangeRequestReviewClient(c.config)
 	c.ChangeRequestReviewer = NewChangeRequestReviewerClient(c.config)
@@ -141,10 +163,12 @@ func (c *Client) init() {
 	c.CommentReaction = NewCommentReactionClient(c.config)
 	c.CommentReply = NewCommentReplyClient(c.config)
 	c.ContentBlob = NewContentBlobClient(c.config)
+	c.ContentPermission = NewContentPermissionClient(c.config)
 	c.Conversation = NewConversationClient(c.config)
 	c.ConversationCorpus = NewConversationCorpusClient(c.config)
 	c.ConversationIssue = NewConversationIssueClient(c.config)
 	c.FileVersion = NewFileVersionClient(c.config)
+	c.InviteLink = NewInviteLinkClient(c.config)
 	c.IssuesCluster = NewIssuesClusterClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
@@ -153,6 +177,8 @@ func (c *Client) init() {
 	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionEntry = NewRevisionEntryClient(c.config)
+	c.SAMLProvider = NewSAMLProviderClient(c.config)
+	c.SAMLRequest = NewSAMLRequestClient(c.config)
 	c.ServerSecret = NewServerSecretClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteSection = NewSiteSectionClient(c.config)
@@ -160,6 +186,8 @@ func (c *Client) init() {
 	c.SiteShareLink = NewSiteShareLinkClient(c.config)
 	c.SiteSpace = NewSiteSpaceClient(c.config)
 	c.Space = NewSpaceClient(c.config)
+	c.Team = NewTeamClient(c.config)
+	c.TeamMember = NewTeamMemberClient(c.config)
 	c.Translation = NewTranslationClient(c.config)
 	c.TranslationFile = NewTranslationFileClient(c.config)
 	c.TranslationPage = NewTranslationPageClient(c.config)
@@ -257,6 +285,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ctx:                   ctx,
 		config:                cfg,
 		APIToken:              NewAPITokenClient(cfg),
+		AgentInstructions:     NewAgentInstructionsClient(cfg),
 		ChangeRequest:         NewChangeRequestClient(cfg),
 		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
 		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
@@ -265,10 +294,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CommentReaction:       NewCommentReactionClient(cfg),
 		CommentReply:          NewCommentReplyClient(cfg),
 		ContentBlob:           NewContentBlobClient(cfg),
+		ContentPermission:     NewContentPermissionClient(cfg),
 		Conversation:          NewConversationClient(cfg),
 		ConversationCorpus:    NewConversationCorpusClient(cfg),
 		ConversationIssue:     NewConversationIssueClient(cfg),
 		FileVersion:           NewFileVersionClient(cfg),
+		InviteLink:            NewInviteLinkClient(cfg),
 		IssuesCluster:         NewIssuesClusterClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
@@ -277,6 +308,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RateLimitCounter:      NewRateLimitCounterClient(cfg),
 		Revision:              NewRevisionClient(cfg),
 		RevisionEntry:         NewRevisionEntryClient(cfg),
+		SAMLProvider:          NewSAMLProviderClient(cfg),
+		SAMLRequest:           NewSAMLRequestClient(cfg),
 		ServerSecret:          NewServerSecretClient(cfg),
 		Site:                  NewSiteClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -284,6 +317,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		SiteShareLink:         NewSiteShareLinkClient(cfg),
 		SiteSpace:             NewSiteSpaceClient(cfg),
 		Space:                 NewSpaceClient(cfg),
+		Team:                  NewTeamClient(cfg),
+		TeamMember:            NewTeamMemberClient(cfg),
 		Translation:           NewTranslationClient(cfg),
 		TranslationFile:       NewTranslationFileClient(cfg),
 		TranslationPage:       NewTranslationPageClient(cfg),
@@ -308,6 +343,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ctx:                   ctx,
 		config:                cfg,
 		APIToken:              NewAPITokenClient(cfg),
+		AgentInstructions:     NewAgentInstructionsClient(cfg),
 		ChangeRequest:         NewChangeRequestClient(cfg),
 		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
 		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
@@ -316,10 +352,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CommentReaction:       NewCommentReactionClient(cfg),
 		CommentReply:          NewCommentReplyClient(cfg),
 		ContentBlob:           NewContentBlobClient(cfg),
+		ContentPermission:     NewContentPermissionClient(cfg),
 		Conversation:          NewConversationClient(cfg),
 		ConversationCorpus:    NewConversationCorpusClient(cfg),
 		ConversationIssue:     NewConversationIssueClient(cfg),
 		FileVersion:           NewFileVersionClient(cfg),
+		InviteLink:            NewInviteLinkClient(cfg),
 		IssuesCluster:         NewIssuesClusterClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
@@ -328,6 +366,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RateLimitCounter:      NewRateLimitCounterClient(cfg),
 		Revision:              NewRevisionClient(cfg),
 		RevisionEntry:         NewRevisionEntryClient(cfg),
+		SAMLProvider:          NewSAMLProviderClient(cfg),
+		SAMLRequest:           NewSAMLRequestClient(cfg),
 		ServerSecret:          NewServerSecretClient(cfg),
 		Site:                  NewSiteClient(cfg),
 		SiteSection:           NewSiteSectionClient(cfg),
@@ -335,6 +375,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		SiteShareLink:         NewSiteShareLinkClient(cfg),
 		SiteSpace:             NewSiteSpaceClient(cfg),
 		Space:                 NewSpaceClient(cfg),
+		Team:                  NewTeamClient(cfg),
+		TeamMember:            NewTeamMemberClient(cfg),
 		Translation:           NewTranslationClient(cfg),
 		TranslationFile:       NewTranslationFileClient(cfg),
 		TranslationPage:       NewTranslationPageClient(cfg),
@@ -368,13 +410,15 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.ChangeRequestReviewer,
-		c.Collection, c.Comment, c.CommentReaction, c.CommentReply, c.ContentBlob,
-		c.Conversation, c.ConversationCorpus, c.ConversationIssue, c.FileVersion,
+		c.APIToken, c.AgentInstructions, c.ChangeRequest, c.ChangeRequestReview,
+		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReaction,
+		c.CommentReply, c.ContentBlob, c.ContentPermission, c.Conversation,
+		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
 		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
-		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.ServerSecret, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Translation, c.TranslationFile, c.TranslationPage, c.User,
+		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
+		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
+		c.TranslationPage, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -384,13 +428,15 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.APIToken, c.ChangeRequest, c.ChangeRequestReview, c.ChangeRequestReviewer,
-		c.Collection, c.Comment, c.CommentReaction, c.CommentReply, c.ContentBlob,
-		c.Conversation, c.ConversationCorpus, c.ConversationIssue, c.FileVersion,
+		c.APIToken, c.AgentInstructions, c.ChangeRequest, c.ChangeRequestReview,
+		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReaction,
+		c.CommentReply, c.ContentBlob, c.ContentPermission, c.Conversation,
+		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
 		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
-		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.ServerSecret, c.Site,
-		c.SiteSection, c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space,
-		c.Translation, c.TranslationFile, c.TranslationPage, c.User,
+		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
+		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
+		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
+		c.TranslationPage, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -401,6 +447,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
 	case *APITokenMutation:
 		return c.APIToken.mutate(ctx, m)
+	case *AgentInstructionsMutation:
+		return c.AgentInstructions.mutate(ctx, m)
 	case *ChangeRequestMutation:
 		return c.ChangeRequest.mutate(ctx, m)
 	case *ChangeRequestReviewMutation:
@@ -417,6 +465,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CommentReply.mutate(ctx, m)
 	case *ContentBlobMutation:
 		return c.ContentBlob.mutate(ctx, m)
+	case *ContentPermissionMutation:
+		return c.ContentPermission.mutate(ctx, m)
 	case *ConversationMutation:
 		return c.Conversation.mutate(ctx, m)
 	case *ConversationCorpusMutation:
@@ -425,6 +475,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ConversationIssue.mutate(ctx, m)
 	case *FileVersionMutation:
 		return c.FileVersion.mutate(ctx, m)
+	case *InviteLinkMutation:
+		return c.InviteLink.mutate(ctx, m)
 	case *IssuesClusterMutation:
 		return c.IssuesCluster.mutate(ctx, m)
 	case *JobMutation:
@@ -441,6 +493,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Revision.mutate(ctx, m)
 	case *RevisionEntryMutation:
 		return c.RevisionEntry.mutate(ctx, m)
+	case *SAMLProviderMutation:
+		return c.SAMLProvider.mutate(ctx, m)
+	case *SAMLRequestMutation:
+		return c.SAMLRequest.mutate(ctx, m)
 	case *ServerSecretMutation:
 		return c.ServerSecret.mutate(ctx, m)
 	case *SiteMutation:
@@ -455,6 +511,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.SiteSpace.mutate(ctx, m)
 	case *SpaceMutation:
 		return c.Space.mutate(ctx, m)
+	case *TeamMutation:
+		return c.Team.mutate(ctx, m)
+	case *TeamMemberMutation:
+		return c.TeamMember.mutate(ctx, m)
 	case *TranslationMutation:
 		return c.Translation.mutate(ctx, m)
 	case *TranslationFileMutation:
@@ -614,6 +674,139 @@ func (c *APITokenClient) mutate(ctx context.Context, m *APITokenMutation) (Value
 		return (&APITokenDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown APIToken mutation op: %q", m.Op())
+	}
+}
+
+// AgentInstructionsClient is a client for the AgentInstructions schema.
+type AgentInstructionsClient struct {
+	config
+}
+
+// NewAgentInstructionsClient returns a client for the AgentInstructions from the given config.
+func NewAgentInstructionsClient(c config) *AgentInstructionsClient {
+	return &AgentInstructionsClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `agentinstructions.Hooks(f(g(h())))`.
+func (c *AgentInstructionsClient) Use(hooks ...Hook) {
+	c.hooks.AgentInstructions = append(c.hooks.AgentInstructions, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `agentinstructions.Intercept(f(g(h())))`.
+func (c *AgentInstructionsClient) Intercept(interceptors ...Interceptor) {
+	c.inters.AgentInstructions = append(c.inters.AgentInstructions, interceptors...)
+}
+
+// Create returns a builder for creating a AgentInstructions entity.
+func (c *AgentInstructionsClient) Create() *AgentInstructionsCreate {
+	mutation := newAgentInstructionsMutation(c.config, OpCreate)
+	return &AgentInstructionsCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of AgentInstructions entities.
+func (c *AgentInstructionsClient) CreateBulk(builders ...*AgentInstructionsCreate) *AgentInstructionsCreateBulk {
+	return &AgentInstructionsCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *AgentInstructionsClient) MapCreateBulk(slice any, setFunc func(*AgentInstructionsCreate, int)) *AgentInstructionsCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &AgentInstructionsCreateBulk{err: fmt.Errorf("calling to AgentInstructionsClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*AgentInstructionsCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &AgentInstructionsCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for AgentInstructions.
+func (c *AgentInstructionsClient) Update() *AgentInstructionsUpdate {
+	mutation := newAgentInstructionsMutation(c.config, OpUpdate)
+	return &AgentInstructionsUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *AgentInstructionsClient) UpdateOne(_m *AgentInstructions) *AgentInstructionsUpdateOne {
+	mutation := newAgentInstructionsMutation(c.config, OpUpdateOne, withAgentInstructions(_m))
+	return &AgentInstructionsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AgentInstructionsClient) UpdateOneID(id string) *AgentInstructionsUpdateOne {
+	mutation := newAgentInstructionsMutation(c.config, OpUpdateOne, withAgentInstructionsID(id))
+	return &AgentInstructionsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for AgentInstructions.
+func (c *AgentInstructionsClient) Delete() *AgentInstructionsDelete {
+	mutation := newAgentInstructionsMutation(c.config, OpDelete)
+	return &AgentInstructionsDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *AgentInstructionsClient) DeleteOne(_m *AgentInstructions) *AgentInstructionsDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AgentInstructionsClient) DeleteOneID(id string) *AgentInstructionsDeleteOne {
+	builder := c.Delete().Where(agentinstructions.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AgentInstructionsDeleteOne{builder}
+}
+
+// Query returns a query builder for AgentInstructions.
+func (c *AgentInstructionsClient) Query() *AgentInstructionsQuery {
+	return &AgentInstructionsQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAgentInstructions},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a AgentInstructions entity by its id.
+func (c *AgentInstructionsClient) Get(ctx context.Context, id string) (*AgentInstructions, error) {
+	return c.Query().Where(agentinstructions.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *AgentInstructionsClient) GetX(ctx context.Context, id string) *AgentInstructions {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *AgentInstructionsClient) Hooks() []Hook {
+	return c.hooks.AgentInstructions
+}
+
+// Interceptors returns the client interceptors.
+func (c *AgentInstructionsClient) Interceptors() []Interceptor {
+	return c.inters.AgentInstructions
+}
+
+func (c *AgentInstructionsClient) mutate(ctx context.Context, m *AgentInstructionsMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AgentInstructionsCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AgentInstructionsUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AgentInstructionsUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AgentInstructionsDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown AgentInstructions mutation op: %q", m.Op())
 	}
 }
 
@@ -1277,6 +1470,38 @@ func (c *CollectionClient) QuerySpaces(_m *Collection) *SpaceQuery {
 			sqlgraph.From(collection.Table, collection.FieldID, id),
 			sqlgraph.To(space.Table, space.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, collection.SpacesTable, collection.SpacesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissions queries the permissions edge of a Collection.
+func (c *CollectionClient) QueryPermissions(_m *Collection) *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, collection.PermissionsTable, collection.PermissionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInviteLinks queries the invite_links edge of a Collection.
+func (c *CollectionClient) QueryInviteLinks(_m *Collection) *InviteLinkQuery {
+	query := (&InviteLinkClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, id),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, collection.InviteLinksTable, collection.InviteLinksColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1969,6 +2194,203 @@ func (c *ContentBlobClient) mutate(ctx context.Context, m *ContentBlobMutation) 
 	}
 }
 
+// ContentPermissionClient is a client for the ContentPermission schema.
+type ContentPermissionClient struct {
+	config
+}
+
+// NewContentPermissionClient returns a client for the ContentPermission from the given config.
+func NewContentPermissionClient(c config) *ContentPermissionClient {
+	return &ContentPermissionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contentpermission.Hooks(f(g(h())))`.
+func (c *ContentPermissionClient) Use(hooks ...Hook) {
+	c.hooks.ContentPermission = append(c.hooks.ContentPermission, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contentpermission.Intercept(f(g(h())))`.
+func (c *ContentPermissionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContentPermission = append(c.inters.ContentPermission, interceptors...)
+}
+
+// Create returns a builder for creating a ContentPermission entity.
+func (c *ContentPermissionClient) Create() *ContentPermissionCreate {
+	mutation := newContentPermissionMutation(c.config, OpCreate)
+	return &ContentPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContentPermission entities.
+func (c *ContentPermissionClient) CreateBulk(builders ...*ContentPermissionCreate) *ContentPermissionCreateBulk {
+	return &ContentPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ContentPermissionClient) MapCreateBulk(slice any, setFunc func(*ContentPermissionCreate, int)) *ContentPermissionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ContentPermissionCreateBulk{err: fmt.Errorf("calling to ContentPermissionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ContentPermissionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ContentPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContentPermission.
+func (c *ContentPermissionClient) Update() *ContentPermissionUpdate {
+	mutation := newContentPermissionMutation(c.config, OpUpdate)
+	return &ContentPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ContentPermissionClient) UpdateOne(_m *ContentPermission) *ContentPermissionUpdateOne {
+	mutation := newContentPermissionMutation(c.config, OpUpdateOne, withContentPermission(_m))
+	return &ContentPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContentPermissionClient) UpdateOneID(id int) *ContentPermissionUpdateOne {
+	mutation := newContentPermissionMutation(c.config, OpUpdateOne, withContentPermissionID(id))
+	return &ContentPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContentPermission.
+func (c *ContentPermissionClient) Delete() *ContentPermissionDelete {
+	mutation := newContentPermissionMutation(c.config, OpDelete)
+	return &ContentPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ContentPermissionClient) DeleteOne(_m *ContentPermission) *ContentPermissionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContentPermissionClient) DeleteOneID(id int) *ContentPermissionDeleteOne {
+	builder := c.Delete().Where(contentpermission.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContentPermissionDeleteOne{builder}
+}
+
+// Query returns a query builder for ContentPermission.
+func (c *ContentPermissionClient) Query() *ContentPermissionQuery {
+	return &ContentPermissionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContentPermission},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContentPermission entity by its id.
+func (c *ContentPermissionClient) Get(ctx context.Context, id int) (*ContentPermission, error) {
+	return c.Query().Where(contentpermission.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ContentPermissionClient) GetX(ctx context.Context, id int) *ContentPermission {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpace queries the space edge of a ContentPermission.
+func (c *ContentPermissionClient) QuerySpace(_m *ContentPermission) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contentpermission.Table, contentpermission.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, contentpermission.SpaceTable, contentpermission.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCollection queries the collection edge of a ContentPermission.
+func (c *ContentPermissionClient) QueryCollection(_m *ContentPermission) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contentpermission.Table, contentpermission.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, contentpermission.CollectionTable, contentpermission.CollectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a ContentPermission.
+func (c *ContentPermissionClient) QueryUser(_m *ContentPermission) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contentpermission.Table, contentpermission.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, contentpermission.UserTable, contentpermission.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTeam queries the team edge of a ContentPermission.
+func (c *ContentPermissionClient) QueryTeam(_m *ContentPermission) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(contentpermission.Table, contentpermission.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, contentpermission.TeamTable, contentpermission.TeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ContentPermissionClient) Hooks() []Hook {
+	return c.hooks.ContentPermission
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContentPermissionClient) Interceptors() []Interceptor {
+	return c.inters.ContentPermission
+}
+
+func (c *ContentPermissionClient) mutate(ctx context.Context, m *ContentPermissionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContentPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContentPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContentPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContentPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContentPermission mutation op: %q", m.Op())
+	}
+}
+
 // ConversationClient is a client for the Conversation schema.
 type ConversationClient struct {
 	config
@@ -2546,6 +2968,187 @@ func (c *FileVersionClient) mutate(ctx context.Context, m *FileVersionMutation) 
 		return (&FileVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown FileVersion mutation op: %q", m.Op())
+	}
+}
+
+// InviteLinkClient is a client for the InviteLink schema.
+type InviteLinkClient struct {
+	config
+}
+
+// NewInviteLinkClient returns a client for the InviteLink from the given config.
+func NewInviteLinkClient(c config) *InviteLinkClient {
+	return &InviteLinkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `invitelink.Hooks(f(g(h())))`.
+func (c *InviteLinkClient) Use(hooks ...Hook) {
+	c.hooks.InviteLink = append(c.hooks.InviteLink, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `invitelink.Intercept(f(g(h())))`.
+func (c *InviteLinkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InviteLink = append(c.inters.InviteLink, interceptors...)
+}
+
+// Create returns a builder for creating a InviteLink entity.
+func (c *InviteLinkClient) Create() *InviteLinkCreate {
+	mutation := newInviteLinkMutation(c.config, OpCreate)
+	return &InviteLinkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InviteLink entities.
+func (c *InviteLinkClient) CreateBulk(builders ...*InviteLinkCreate) *InviteLinkCreateBulk {
+	return &InviteLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InviteLinkClient) MapCreateBulk(slice any, setFunc func(*InviteLinkCreate, int)) *InviteLinkCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InviteLinkCreateBulk{err: fmt.Errorf("calling to InviteLinkClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InviteLinkCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InviteLinkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InviteLink.
+func (c *InviteLinkClient) Update() *InviteLinkUpdate {
+	mutation := newInviteLinkMutation(c.config, OpUpdate)
+	return &InviteLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InviteLinkClient) UpdateOne(_m *InviteLink) *InviteLinkUpdateOne {
+	mutation := newInviteLinkMutation(c.config, OpUpdateOne, withInviteLink(_m))
+	return &InviteLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InviteLinkClient) UpdateOneID(id string) *InviteLinkUpdateOne {
+	mutation := newInviteLinkMutation(c.config, OpUpdateOne, withInviteLinkID(id))
+	return &InviteLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InviteLink.
+func (c *InviteLinkClient) Delete() *InviteLinkDelete {
+	mutation := newInviteLinkMutation(c.config, OpDelete)
+	return &InviteLinkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InviteLinkClient) DeleteOne(_m *InviteLink) *InviteLinkDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InviteLinkClient) DeleteOneID(id string) *InviteLinkDeleteOne {
+	builder := c.Delete().Where(invitelink.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InviteLinkDeleteOne{builder}
+}
+
+// Query returns a query builder for InviteLink.
+func (c *InviteLinkClient) Query() *InviteLinkQuery {
+	return &InviteLinkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInviteLink},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InviteLink entity by its id.
+func (c *InviteLinkClient) Get(ctx context.Context, id string) (*InviteLink, error) {
+	return c.Query().Where(invitelink.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InviteLinkClient) GetX(ctx context.Context, id string) *InviteLink {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a InviteLink.
+func (c *InviteLinkClient) QueryOrganization(_m *InviteLink) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invitelink.Table, invitelink.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, invitelink.OrganizationTable, invitelink.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySpace queries the space edge of a InviteLink.
+func (c *InviteLinkClient) QuerySpace(_m *InviteLink) *SpaceQuery {
+	query := (&SpaceClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invitelink.Table, invitelink.FieldID, id),
+			sqlgraph.To(space.Table, space.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, invitelink.SpaceTable, invitelink.SpaceColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryCollection queries the collection edge of a InviteLink.
+func (c *InviteLinkClient) QueryCollection(_m *InviteLink) *CollectionQuery {
+	query := (&CollectionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(invitelink.Table, invitelink.FieldID, id),
+			sqlgraph.To(collection.Table, collection.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, invitelink.CollectionTable, invitelink.CollectionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *InviteLinkClient) Hooks() []Hook {
+	return c.hooks.InviteLink
+}
+
+// Interceptors returns the client interceptors.
+func (c *InviteLinkClient) Interceptors() []Interceptor {
+	return c.inters.InviteLink
+}
+
+func (c *InviteLinkClient) mutate(ctx context.Context, m *InviteLinkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InviteLinkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InviteLinkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InviteLinkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InviteLinkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InviteLink mutation op: %q", m.Op())
 	}
 }
 
@@ -3168,6 +3771,54 @@ func (c *OrganizationClient) QuerySites(_m *Organization) *SiteQuery {
 	return query
 }
 
+// QueryTeams queries the teams edge of a Organization.
+func (c *OrganizationClient) QueryTeams(_m *Organization) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.TeamsTable, organization.TeamsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInviteLinkList queries the invite_link_list edge of a Organization.
+func (c *OrganizationClient) QueryInviteLinkList(_m *Organization) *InviteLinkQuery {
+	query := (&InviteLinkClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, id),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.InviteLinkListTable, organization.InviteLinkListColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySamlProviders queries the saml_providers edge of a Organization.
+func (c *OrganizationClient) QuerySamlProviders(_m *Organization) *SAMLProviderQuery {
+	query := (&SAMLProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, id),
+			sqlgraph.To(samlprovider.Table, samlprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SamlProvidersTable, organization.SamlProvidersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *OrganizationClient) Hooks() []Hook {
 	return c.hooks.Organization
@@ -3770,6 +4421,336 @@ func (c *RevisionEntryClient) mutate(ctx context.Context, m *RevisionEntryMutati
 		return (&RevisionEntryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown RevisionEntry mutation op: %q", m.Op())
+	}
+}
+
+// SAMLProviderClient is a client for the SAMLProvider schema.
+type SAMLProviderClient struct {
+	config
+}
+
+// NewSAMLProviderClient returns a client for the SAMLProvider from the given config.
+func NewSAMLProviderClient(c config) *SAMLProviderClient {
+	return &SAMLProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlprovider.Hooks(f(g(h())))`.
+func (c *SAMLProviderClient) Use(hooks ...Hook) {
+	c.hooks.SAMLProvider = append(c.hooks.SAMLProvider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlprovider.Intercept(f(g(h())))`.
+func (c *SAMLProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLProvider = append(c.inters.SAMLProvider, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLProvider entity.
+func (c *SAMLProviderClient) Create() *SAMLProviderCreate {
+	mutation := newSAMLProviderMutation(c.config, OpCreate)
+	return &SAMLProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLProvider entities.
+func (c *SAMLProviderClient) CreateBulk(builders ...*SAMLProviderCreate) *SAMLProviderCreateBulk {
+	return &SAMLProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLProviderClient) MapCreateBulk(slice any, setFunc func(*SAMLProviderCreate, int)) *SAMLProviderCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLProviderCreateBulk{err: fmt.Errorf("calling to SAMLProviderClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLProviderCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLProvider.
+func (c *SAMLProviderClient) Update() *SAMLProviderUpdate {
+	mutation := newSAMLProviderMutation(c.config, OpUpdate)
+	return &SAMLProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLProviderClient) UpdateOne(_m *SAMLProvider) *SAMLProviderUpdateOne {
+	mutation := newSAMLProviderMutation(c.config, OpUpdateOne, withSAMLProvider(_m))
+	return &SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLProviderClient) UpdateOneID(id string) *SAMLProviderUpdateOne {
+	mutation := newSAMLProviderMutation(c.config, OpUpdateOne, withSAMLProviderID(id))
+	return &SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLProvider.
+func (c *SAMLProviderClient) Delete() *SAMLProviderDelete {
+	mutation := newSAMLProviderMutation(c.config, OpDelete)
+	return &SAMLProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLProviderClient) DeleteOne(_m *SAMLProvider) *SAMLProviderDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLProviderClient) DeleteOneID(id string) *SAMLProviderDeleteOne {
+	builder := c.Delete().Where(samlprovider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLProvider.
+func (c *SAMLProviderClient) Query() *SAMLProviderQuery {
+	return &SAMLProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLProvider entity by its id.
+func (c *SAMLProviderClient) Get(ctx context.Context, id string) (*SAMLProvider, error) {
+	return c.Query().Where(samlprovider.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLProviderClient) GetX(ctx context.Context, id string) *SAMLProvider {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a SAMLProvider.
+func (c *SAMLProviderClient) QueryOrganization(_m *SAMLProvider) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlprovider.Table, samlprovider.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, samlprovider.OrganizationTable, samlprovider.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryDefaultTeam queries the default_team edge of a SAMLProvider.
+func (c *SAMLProviderClient) QueryDefaultTeam(_m *SAMLProvider) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlprovider.Table, samlprovider.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, samlprovider.DefaultTeamTable, samlprovider.DefaultTeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRequests queries the requests edge of a SAMLProvider.
+func (c *SAMLProviderClient) QueryRequests(_m *SAMLProvider) *SAMLRequestQuery {
+	query := (&SAMLRequestClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlprovider.Table, samlprovider.FieldID, id),
+			sqlgraph.To(samlrequest.Table, samlrequest.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, samlprovider.RequestsTable, samlprovider.RequestsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLProviderClient) Hooks() []Hook {
+	return c.hooks.SAMLProvider
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLProviderClient) Interceptors() []Interceptor {
+	return c.inters.SAMLProvider
+}
+
+func (c *SAMLProviderClient) mutate(ctx context.Context, m *SAMLProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLProvider mutation op: %q", m.Op())
+	}
+}
+
+// SAMLRequestClient is a client for the SAMLRequest schema.
+type SAMLRequestClient struct {
+	config
+}
+
+// NewSAMLRequestClient returns a client for the SAMLRequest from the given config.
+func NewSAMLRequestClient(c config) *SAMLRequestClient {
+	return &SAMLRequestClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `samlrequest.Hooks(f(g(h())))`.
+func (c *SAMLRequestClient) Use(hooks ...Hook) {
+	c.hooks.SAMLRequest = append(c.hooks.SAMLRequest, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `samlrequest.Intercept(f(g(h())))`.
+func (c *SAMLRequestClient) Intercept(interceptors ...Interceptor) {
+	c.inters.SAMLRequest = append(c.inters.SAMLRequest, interceptors...)
+}
+
+// Create returns a builder for creating a SAMLRequest entity.
+func (c *SAMLRequestClient) Create() *SAMLRequestCreate {
+	mutation := newSAMLRequestMutation(c.config, OpCreate)
+	return &SAMLRequestCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of SAMLRequest entities.
+func (c *SAMLRequestClient) CreateBulk(builders ...*SAMLRequestCreate) *SAMLRequestCreateBulk {
+	return &SAMLRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *SAMLRequestClient) MapCreateBulk(slice any, setFunc func(*SAMLRequestCreate, int)) *SAMLRequestCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &SAMLRequestCreateBulk{err: fmt.Errorf("calling to SAMLRequestClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*SAMLRequestCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &SAMLRequestCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for SAMLRequest.
+func (c *SAMLRequestClient) Update() *SAMLRequestUpdate {
+	mutation := newSAMLRequestMutation(c.config, OpUpdate)
+	return &SAMLRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *SAMLRequestClient) UpdateOne(_m *SAMLRequest) *SAMLRequestUpdateOne {
+	mutation := newSAMLRequestMutation(c.config, OpUpdateOne, withSAMLRequest(_m))
+	return &SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *SAMLRequestClient) UpdateOneID(id string) *SAMLRequestUpdateOne {
+	mutation := newSAMLRequestMutation(c.config, OpUpdateOne, withSAMLRequestID(id))
+	return &SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for SAMLRequest.
+func (c *SAMLRequestClient) Delete() *SAMLRequestDelete {
+	mutation := newSAMLRequestMutation(c.config, OpDelete)
+	return &SAMLRequestDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *SAMLRequestClient) DeleteOne(_m *SAMLRequest) *SAMLRequestDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *SAMLRequestClient) DeleteOneID(id string) *SAMLRequestDeleteOne {
+	builder := c.Delete().Where(samlrequest.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &SAMLRequestDeleteOne{builder}
+}
+
+// Query returns a query builder for SAMLRequest.
+func (c *SAMLRequestClient) Query() *SAMLRequestQuery {
+	return &SAMLRequestQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeSAMLRequest},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a SAMLRequest entity by its id.
+func (c *SAMLRequestClient) Get(ctx context.Context, id string) (*SAMLRequest, error) {
+	return c.Query().Where(samlrequest.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *SAMLRequestClient) GetX(ctx context.Context, id string) *SAMLRequest {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryProvider queries the provider edge of a SAMLRequest.
+func (c *SAMLRequestClient) QueryProvider(_m *SAMLRequest) *SAMLProviderQuery {
+	query := (&SAMLProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(samlrequest.Table, samlrequest.FieldID, id),
+			sqlgraph.To(samlprovider.Table, samlprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, samlrequest.ProviderTable, samlrequest.ProviderColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *SAMLRequestClient) Hooks() []Hook {
+	return c.hooks.SAMLRequest
+}
+
+// Interceptors returns the client interceptors.
+func (c *SAMLRequestClient) Interceptors() []Interceptor {
+	return c.inters.SAMLRequest
+}
+
+func (c *SAMLRequestClient) mutate(ctx context.Context, m *SAMLRequestMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&SAMLRequestCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&SAMLRequestUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&SAMLRequestUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&SAMLRequestDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown SAMLRequest mutation op: %q", m.Op())
 	}
 }
 
@@ -4935,6 +5916,38 @@ func (c *SpaceClient) QueryCommentList(_m *Space) *CommentQuery {
 	return query
 }
 
+// QueryPermissions queries the permissions edge of a Space.
+func (c *SpaceClient) QueryPermissions(_m *Space) *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.PermissionsTable, space.PermissionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryInviteLinks queries the invite_links edge of a Space.
+func (c *SpaceClient) QueryInviteLinks(_m *Space) *InviteLinkQuery {
+	query := (&InviteLinkClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, id),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.InviteLinksTable, space.InviteLinksColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *SpaceClient) Hooks() []Hook {
 	return c.hooks.Space
@@ -4957,6 +5970,368 @@ func (c *SpaceClient) mutate(ctx context.Context, m *SpaceMutation) (Value, erro
 		return (&SpaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Space mutation op: %q", m.Op())
+	}
+}
+
+// TeamClient is a client for the Team schema.
+type TeamClient struct {
+	config
+}
+
+// NewTeamClient returns a client for the Team from the given config.
+func NewTeamClient(c config) *TeamClient {
+	return &TeamClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `team.Hooks(f(g(h())))`.
+func (c *TeamClient) Use(hooks ...Hook) {
+	c.hooks.Team = append(c.hooks.Team, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `team.Intercept(f(g(h())))`.
+func (c *TeamClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Team = append(c.inters.Team, interceptors...)
+}
+
+// Create returns a builder for creating a Team entity.
+func (c *TeamClient) Create() *TeamCreate {
+	mutation := newTeamMutation(c.config, OpCreate)
+	return &TeamCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Team entities.
+func (c *TeamClient) CreateBulk(builders ...*TeamCreate) *TeamCreateBulk {
+	return &TeamCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TeamClient) MapCreateBulk(slice any, setFunc func(*TeamCreate, int)) *TeamCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TeamCreateBulk{err: fmt.Errorf("calling to TeamClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TeamCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TeamCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Team.
+func (c *TeamClient) Update() *TeamUpdate {
+	mutation := newTeamMutation(c.config, OpUpdate)
+	return &TeamUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TeamClient) UpdateOne(_m *Team) *TeamUpdateOne {
+	mutation := newTeamMutation(c.config, OpUpdateOne, withTeam(_m))
+	return &TeamUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TeamClient) UpdateOneID(id string) *TeamUpdateOne {
+	mutation := newTeamMutation(c.config, OpUpdateOne, withTeamID(id))
+	return &TeamUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Team.
+func (c *TeamClient) Delete() *TeamDelete {
+	mutation := newTeamMutation(c.config, OpDelete)
+	return &TeamDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TeamClient) DeleteOne(_m *Team) *TeamDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TeamClient) DeleteOneID(id string) *TeamDeleteOne {
+	builder := c.Delete().Where(team.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TeamDeleteOne{builder}
+}
+
+// Query returns a query builder for Team.
+func (c *TeamClient) Query() *TeamQuery {
+	return &TeamQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTeam},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Team entity by its id.
+func (c *TeamClient) Get(ctx context.Context, id string) (*Team, error) {
+	return c.Query().Where(team.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TeamClient) GetX(ctx context.Context, id string) *Team {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryOrganization queries the organization edge of a Team.
+func (c *TeamClient) QueryOrganization(_m *Team) *OrganizationQuery {
+	query := (&OrganizationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(team.Table, team.FieldID, id),
+			sqlgraph.To(organization.Table, organization.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, team.OrganizationTable, team.OrganizationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryMemberships queries the memberships edge of a Team.
+func (c *TeamClient) QueryMemberships(_m *Team) *TeamMemberQuery {
+	query := (&TeamMemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(team.Table, team.FieldID, id),
+			sqlgraph.To(teammember.Table, teammember.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, team.MembershipsTable, team.MembershipsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissions queries the permissions edge of a Team.
+func (c *TeamClient) QueryPermissions(_m *Team) *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(team.Table, team.FieldID, id),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, team.PermissionsTable, team.PermissionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySamlProviders queries the saml_providers edge of a Team.
+func (c *TeamClient) QuerySamlProviders(_m *Team) *SAMLProviderQuery {
+	query := (&SAMLProviderClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(team.Table, team.FieldID, id),
+			sqlgraph.To(samlprovider.Table, samlprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, team.SamlProvidersTable, team.SamlProvidersColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TeamClient) Hooks() []Hook {
+	return c.hooks.Team
+}
+
+// Interceptors returns the client interceptors.
+func (c *TeamClient) Interceptors() []Interceptor {
+	return c.inters.Team
+}
+
+func (c *TeamClient) mutate(ctx context.Context, m *TeamMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TeamCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TeamUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TeamUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TeamDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Team mutation op: %q", m.Op())
+	}
+}
+
+// TeamMemberClient is a client for the TeamMember schema.
+type TeamMemberClient struct {
+	config
+}
+
+// NewTeamMemberClient returns a client for the TeamMember from the given config.
+func NewTeamMemberClient(c config) *TeamMemberClient {
+	return &TeamMemberClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `teammember.Hooks(f(g(h())))`.
+func (c *TeamMemberClient) Use(hooks ...Hook) {
+	c.hooks.TeamMember = append(c.hooks.TeamMember, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `teammember.Intercept(f(g(h())))`.
+func (c *TeamMemberClient) Intercept(interceptors ...Interceptor) {
+	c.inters.TeamMember = append(c.inters.TeamMember, interceptors...)
+}
+
+// Create returns a builder for creating a TeamMember entity.
+func (c *TeamMemberClient) Create() *TeamMemberCreate {
+	mutation := newTeamMemberMutation(c.config, OpCreate)
+	return &TeamMemberCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of TeamMember entities.
+func (c *TeamMemberClient) CreateBulk(builders ...*TeamMemberCreate) *TeamMemberCreateBulk {
+	return &TeamMemberCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *TeamMemberClient) MapCreateBulk(slice any, setFunc func(*TeamMemberCreate, int)) *TeamMemberCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &TeamMemberCreateBulk{err: fmt.Errorf("calling to TeamMemberClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*TeamMemberCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &TeamMemberCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for TeamMember.
+func (c *TeamMemberClient) Update() *TeamMemberUpdate {
+	mutation := newTeamMemberMutation(c.config, OpUpdate)
+	return &TeamMemberUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *TeamMemberClient) UpdateOne(_m *TeamMember) *TeamMemberUpdateOne {
+	mutation := newTeamMemberMutation(c.config, OpUpdateOne, withTeamMember(_m))
+	return &TeamMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *TeamMemberClient) UpdateOneID(id int) *TeamMemberUpdateOne {
+	mutation := newTeamMemberMutation(c.config, OpUpdateOne, withTeamMemberID(id))
+	return &TeamMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for TeamMember.
+func (c *TeamMemberClient) Delete() *TeamMemberDelete {
+	mutation := newTeamMemberMutation(c.config, OpDelete)
+	return &TeamMemberDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *TeamMemberClient) DeleteOne(_m *TeamMember) *TeamMemberDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *TeamMemberClient) DeleteOneID(id int) *TeamMemberDeleteOne {
+	builder := c.Delete().Where(teammember.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &TeamMemberDeleteOne{builder}
+}
+
+// Query returns a query builder for TeamMember.
+func (c *TeamMemberClient) Query() *TeamMemberQuery {
+	return &TeamMemberQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeTeamMember},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a TeamMember entity by its id.
+func (c *TeamMemberClient) Get(ctx context.Context, id int) (*TeamMember, error) {
+	return c.Query().Where(teammember.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *TeamMemberClient) GetX(ctx context.Context, id int) *TeamMember {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTeam queries the team edge of a TeamMember.
+func (c *TeamMemberClient) QueryTeam(_m *TeamMember) *TeamQuery {
+	query := (&TeamClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(teammember.Table, teammember.FieldID, id),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, teammember.TeamTable, teammember.TeamColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a TeamMember.
+func (c *TeamMemberClient) QueryUser(_m *TeamMember) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(teammember.Table, teammember.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, teammember.UserTable, teammember.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *TeamMemberClient) Hooks() []Hook {
+	return c.hooks.TeamMember
+}
+
+// Interceptors returns the client interceptors.
+func (c *TeamMemberClient) Interceptors() []Interceptor {
+	return c.inters.TeamMember
+}
+
+func (c *TeamMemberClient) mutate(ctx context.Context, m *TeamMemberMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&TeamMemberCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&TeamMemberUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&TeamMemberUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&TeamMemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown TeamMember mutation op: %q", m.Op())
 	}
 }
 
@@ -5563,6 +6938,38 @@ func (c *UserClient) QueryTokens(_m *User) *APITokenQuery {
 	return query
 }
 
+// QueryTeamMemberships queries the team_memberships edge of a User.
+func (c *UserClient) QueryTeamMemberships(_m *User) *TeamMemberQuery {
+	query := (&TeamMemberClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(teammember.Table, teammember.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.TeamMembershipsTable, user.TeamMembershipsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryContentPermissions queries the content_permissions edge of a User.
+func (c *UserClient) QueryContentPermissions(_m *User) *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, user.ContentPermissionsTable, user.ContentPermissionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -5591,20 +6998,24 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		APIToken, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer, Collection,
-		Comment, CommentReaction, CommentReply, ContentBlob, Conversation,
-		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
+		APIToken, AgentInstructions, ChangeRequest, ChangeRequestReview,
+		ChangeRequestReviewer, Collection, Comment, CommentReaction, CommentReply,
+		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
+		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
-		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
-		Space, Translation, TranslationFile, TranslationPage, User []ent.Hook
+		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,
+		TranslationFile, TranslationPage, User []ent.Hook
 	}
 	inters struct {
-		APIToken, ChangeRequest, ChangeRequestReview, ChangeRequestReviewer, Collection,
-		Comment, CommentReaction, CommentReply, ContentBlob, Conversation,
-		ConversationCorpus, ConversationIssue, FileVersion, IssuesCluster, Job, Member,
+		APIToken, AgentInstructions, ChangeRequest, ChangeRequestReview,
+		ChangeRequestReviewer, Collection, Comment, CommentReaction, CommentReply,
+		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
+		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
-		ServerSecret, Site, SiteSection, SiteSectionGroup, SiteShareLink, SiteSpace,
-		Space, Translation, TranslationFile, TranslationPage, User []ent.Interceptor
+		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
+		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,
+		TranslationFile, TranslationPage, User []ent.Interceptor
 	}
 )
 

@@ -51,9 +51,13 @@ type CollectionEdges struct {
 	Children []*Collection `json:"children,omitempty"`
 	// Spaces holds the value of the spaces edge.
 	Spaces []*Space `json:"spaces,omitempty"`
+	// Permissions holds the value of the permissions edge.
+	Permissions []*ContentPermission `json:"permissions,omitempty"`
+	// InviteLinks holds the value of the invite_links edge.
+	InviteLinks []*InviteLink `json:"invite_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [6]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -94,6 +98,24 @@ func (e CollectionEdges) SpacesOrErr() ([]*Space, error) {
 		return e.Spaces, nil
 	}
 	return nil, &NotLoadedError{edge: "spaces"}
+}
+
+// PermissionsOrErr returns the Permissions value or an error if the edge
+// was not loaded in eager-loading.
+func (e CollectionEdges) PermissionsOrErr() ([]*ContentPermission, error) {
+	if e.loadedTypes[4] {
+		return e.Permissions, nil
+	}
+	return nil, &NotLoadedError{edge: "permissions"}
+}
+
+// InviteLinksOrErr returns the InviteLinks value or an error if the edge
+// was not loaded in eager-loading.
+func (e CollectionEdges) InviteLinksOrErr() ([]*InviteLink, error) {
+	if e.loadedTypes[5] {
+		return e.InviteLinks, nil
+	}
+	return nil, &NotLoadedError{edge: "invite_links"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -208,6 +230,16 @@ func (_m *Collection) QueryChildren() *CollectionQuery {
 // QuerySpaces queries the "spaces" edge of the Collection entity.
 func (_m *Collection) QuerySpaces() *SpaceQuery {
 	return NewCollectionClient(_m.config).QuerySpaces(_m)
+}
+
+// QueryPermissions queries the "permissions" edge of the Collection entity.
+func (_m *Collection) QueryPermissions() *ContentPermissionQuery {
+	return NewCollectionClient(_m.config).QueryPermissions(_m)
+}
+
+// QueryInviteLinks queries the "invite_links" edge of the Collection entity.
+func (_m *Collection) QueryInviteLinks() *InviteLinkQuery {
+	return NewCollectionClient(_m.config).QueryInviteLinks(_m)
 }
 
 // Update returns a builder for updating this Collection.

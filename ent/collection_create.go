@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/collection"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/space"
 	"quire/internal/types"
@@ -166,6 +168,36 @@ func (_c *CollectionCreate) AddSpaces(v ...*Space) *CollectionCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddSpaceIDs(ids...)
+}
+
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_c *CollectionCreate) AddPermissionIDs(ids ...int) *CollectionCreate {
+	_c.mutation.AddPermissionIDs(ids...)
+	return _c
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_c *CollectionCreate) AddPermissions(v ...*ContentPermission) *CollectionCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_c *CollectionCreate) AddInviteLinkIDs(ids ...string) *CollectionCreate {
+	_c.mutation.AddInviteLinkIDs(ids...)
+	return _c
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_c *CollectionCreate) AddInviteLinks(v ...*InviteLink) *CollectionCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddInviteLinkIDs(ids...)
 }
 
 // Mutation returns the CollectionMutation object of the builder.
@@ -356,6 +388,38 @@ func (_c *CollectionCreate) createSpec() (*Collection, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

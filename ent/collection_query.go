@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"math"
 	"quire/ent/collection"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/space"
@@ -30,6 +32,8 @@ type CollectionQuery struct {
 	withParent       *CollectionQuery
 	withChildren     *CollectionQuery
 	withSpaces       *SpaceQuery
+	withPermissions  *ContentPermissionQuery
+	withInviteLinks  *InviteLinkQuery
 	modifiers        []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -148,6 +152,50 @@ func (_q *CollectionQuery) QuerySpaces() *SpaceQuery {
 			sqlgraph.From(collection.Table, collection.FieldID, selector),
 			sqlgraph.To(space.Table, space.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, collection.SpacesTable, collection.SpacesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPermissions chains the current query on the "permissions" edge.
+func (_q *CollectionQuery) QueryPermissions() *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, selector),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, collection.PermissionsTable, collection.PermissionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryInviteLinks chains the current query on the "invite_links" edge.
+func (_q *CollectionQuery) QueryInviteLinks() *InviteLinkQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(collection.Table, collection.FieldID, selector),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, collection.InviteLinksTable, collection.InviteLinksColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -351,6 +399,8 @@ func (_q *CollectionQuery) Clone() *CollectionQuery {
 		withParent:       _q.withParent.Clone(),
 		withChildren:     _q.withChildren.Clone(),
 		withSpaces:       _q.withSpaces.Clone(),
+		withPermissions:  _q.withPermissions.Clone(),
+		withInviteLinks:  _q.withInviteLinks.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -398,6 +448,28 @@ func (_q *CollectionQuery) WithSpaces(opts ...func(*SpaceQuery)) *CollectionQuer
 		opt(query)
 	}
 	_q.withSpaces = query
+	return _q
+}
+
+// WithPermissions tells the query-builder to eager-load the nodes that are connected to
+// the "permissions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *CollectionQuery) WithPermissions(opts ...func(*ContentPermissionQuery)) *CollectionQuery {
+	query := (&ContentPermissionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPermissions = query
+	return _q
+}
+
+// WithInviteLinks tells the query-builder to eager-load the nodes that are connected to
+// the "invite_links" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *CollectionQuery) WithInviteLinks(opts ...func(*InviteLinkQuery)) *CollectionQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withInviteLinks = query
 	return _q
 }
 
@@ -479,11 +551,13 @@ func (_q *CollectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*C
 	var (
 		nodes       = []*Collection{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [6]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withChildren != nil,
 			_q.withSpaces != nil,
+			_q.withPermissions != nil,
+			_q.withInviteLinks != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -530,6 +604,20 @@ func (_q *CollectionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*C
 		if err := _q.loadSpaces(ctx, query, nodes,
 			func(n *Collection) { n.Edges.Spaces = []*Space{} },
 			func(n *Collection, e *Space) { n.Edges.Spaces = append(n.Edges.Spaces, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPermissions; query != nil {
+		if err := _q.loadPermissions(ctx, query, nodes,
+			func(n *Collection) { n.Edges.Permissions = []*ContentPermission{} },
+			func(n *Collection, e *ContentPermission) { n.Edges.Permissions = append(n.Edges.Permissions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withInviteLinks; query != nil {
+		if err := _q.loadInviteLinks(ctx, query, nodes,
+			func(n *Collection) { n.Edges.InviteLinks = []*InviteLink{} },
+			func(n *Collection, e *InviteLink) { n.Edges.InviteLinks = append(n.Edges.InviteLinks, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -658,6 +746,72 @@ func (_q *CollectionQuery) loadSpaces(ctx context.Context, query *SpaceQuery, no
 		node, ok := nodeids[*fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *CollectionQuery) loadPermissions(ctx context.Context, query *ContentPermissionQuery, nodes []*Collection, init func(*Collection), assign func(*Collection, *ContentPermission)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Collection)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(contentpermission.FieldCollectionID)
+	}
+	query.Where(predicate.ContentPermission(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(collection.PermissionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.CollectionID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "collection_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "collection_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *CollectionQuery) loadInviteLinks(ctx context.Context, query *InviteLinkQuery, nodes []*Collection, init func(*Collection), assign func(*Collection, *InviteLink)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Collection)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(invitelink.FieldCollectionID)
+	}
+	query.Where(predicate.InviteLink(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(collection.InviteLinksColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.CollectionID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "collection_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "collection_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/collection"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/space"
@@ -179,6 +181,36 @@ func (_u *CollectionUpdate) AddSpaces(v ...*Space) *CollectionUpdate {
 	return _u.AddSpaceIDs(ids...)
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_u *CollectionUpdate) AddPermissionIDs(ids ...int) *CollectionUpdate {
+	_u.mutation.AddPermissionIDs(ids...)
+	return _u
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_u *CollectionUpdate) AddPermissions(v ...*ContentPermission) *CollectionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_u *CollectionUpdate) AddInviteLinkIDs(ids ...string) *CollectionUpdate {
+	_u.mutation.AddInviteLinkIDs(ids...)
+	return _u
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_u *CollectionUpdate) AddInviteLinks(v ...*InviteLink) *CollectionUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkIDs(ids...)
+}
+
 // Mutation returns the CollectionMutation object of the builder.
 func (_u *CollectionUpdate) Mutation() *CollectionMutation {
 	return _u.mutation
@@ -236,6 +268,48 @@ func (_u *CollectionUpdate) RemoveSpaces(v ...*Space) *CollectionUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSpaceIDs(ids...)
+}
+
+// ClearPermissions clears all "permissions" edges to the ContentPermission entity.
+func (_u *CollectionUpdate) ClearPermissions() *CollectionUpdate {
+	_u.mutation.ClearPermissions()
+	return _u
+}
+
+// RemovePermissionIDs removes the "permissions" edge to ContentPermission entities by IDs.
+func (_u *CollectionUpdate) RemovePermissionIDs(ids ...int) *CollectionUpdate {
+	_u.mutation.RemovePermissionIDs(ids...)
+	return _u
+}
+
+// RemovePermissions removes "permissions" edges to ContentPermission entities.
+func (_u *CollectionUpdate) RemovePermissions(v ...*ContentPermission) *CollectionUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearInviteLinks clears all "invite_links" edges to the InviteLink entity.
+func (_u *CollectionUpdate) ClearInviteLinks() *CollectionUpdate {
+	_u.mutation.ClearInviteLinks()
+	return _u
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to InviteLink entities by IDs.
+func (_u *CollectionUpdate) RemoveInviteLinkIDs(ids ...string) *CollectionUpdate {
+	_u.mutation.RemoveInviteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinks removes "invite_links" edges to InviteLink entities.
+func (_u *CollectionUpdate) RemoveInviteLinks(v ...*InviteLink) *CollectionUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -463,6 +537,96 @@ func (_u *CollectionUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPermissionsIDs(); len(nodes) > 0 && !_u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinksIDs(); len(nodes) > 0 && !_u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{collection.Label}
@@ -631,6 +795,36 @@ func (_u *CollectionUpdateOne) AddSpaces(v ...*Space) *CollectionUpdateOne {
 	return _u.AddSpaceIDs(ids...)
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_u *CollectionUpdateOne) AddPermissionIDs(ids ...int) *CollectionUpdateOne {
+	_u.mutation.AddPermissionIDs(ids...)
+	return _u
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_u *CollectionUpdateOne) AddPermissions(v ...*ContentPermission) *CollectionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_u *CollectionUpdateOne) AddInviteLinkIDs(ids ...string) *CollectionUpdateOne {
+	_u.mutation.AddInviteLinkIDs(ids...)
+	return _u
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_u *CollectionUpdateOne) AddInviteLinks(v ...*InviteLink) *CollectionUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkIDs(ids...)
+}
+
 // Mutation returns the CollectionMutation object of the builder.
 func (_u *CollectionUpdateOne) Mutation() *CollectionMutation {
 	return _u.mutation
@@ -688,6 +882,48 @@ func (_u *CollectionUpdateOne) RemoveSpaces(v ...*Space) *CollectionUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSpaceIDs(ids...)
+}
+
+// ClearPermissions clears all "permissions" edges to the ContentPermission entity.
+func (_u *CollectionUpdateOne) ClearPermissions() *CollectionUpdateOne {
+	_u.mutation.ClearPermissions()
+	return _u
+}
+
+// RemovePermissionIDs removes the "permissions" edge to ContentPermission entities by IDs.
+func (_u *CollectionUpdateOne) RemovePermissionIDs(ids ...int) *CollectionUpdateOne {
+	_u.mutation.RemovePermissionIDs(ids...)
+	return _u
+}
+
+// RemovePermissions removes "permissions" edges to ContentPermission entities.
+func (_u *CollectionUpdateOne) RemovePermissions(v ...*ContentPermission) *CollectionUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearInviteLinks clears all "invite_links" edges to the InviteLink entity.
+func (_u *CollectionUpdateOne) ClearInviteLinks() *CollectionUpdateOne {
+	_u.mutation.ClearInviteLinks()
+	return _u
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to InviteLink entities by IDs.
+func (_u *CollectionUpdateOne) RemoveInviteLinkIDs(ids ...string) *CollectionUpdateOne {
+	_u.mutation.RemoveInviteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinks removes "invite_links" edges to InviteLink entities.
+func (_u *CollectionUpdateOne) RemoveInviteLinks(v ...*InviteLink) *CollectionUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkIDs(ids...)
 }
 
 // Where appends a list predicates to the CollectionUpdate builder.
@@ -938,6 +1174,96 @@ func (_u *CollectionUpdateOne) sqlSave(ctx context.Context) (_node *Collection, 
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(space.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPermissionsIDs(); len(nodes) > 0 && !_u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.PermissionsTable,
+			Columns: []string{collection.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinksIDs(); len(nodes) > 0 && !_u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   collection.InviteLinksTable,
+			Columns: []string{collection.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/changerequestreview"
@@ -15,10 +16,12 @@ import (
 	"quire/ent/commentreaction"
 	"quire/ent/commentreply"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
 	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
@@ -27,6 +30,8 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
@@ -34,6 +39,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/translation"
 	"quire/ent/translationfile"
 	"quire/ent/translationpage"
@@ -105,6 +112,7 @@ func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			apitoken.Table:              apitoken.ValidColumn,
+			agentinstructions.Table:     agentinstructions.ValidColumn,
 			changerequest.Table:         changerequest.ValidColumn,
 			changerequestreview.Table:   changerequestreview.ValidColumn,
 			changerequestreviewer.Table: changerequestreviewer.ValidColumn,
@@ -113,10 +121,12 @@ func checkColumn(t, c string) error {
 			commentreaction.Table:       commentreaction.ValidColumn,
 			commentreply.Table:          commentreply.ValidColumn,
 			contentblob.Table:           contentblob.ValidColumn,
+			contentpermission.Table:     contentpermission.ValidColumn,
 			conversation.Table:          conversation.ValidColumn,
 			conversationcorpus.Table:    conversationcorpus.ValidColumn,
 			conversationissue.Table:     conversationissue.ValidColumn,
 			fileversion.Table:           fileversion.ValidColumn,
+			invitelink.Table:            invitelink.ValidColumn,
 			issuescluster.Table:         issuescluster.ValidColumn,
 			job.Table:                   job.ValidColumn,
 			member.Table:                member.ValidColumn,
@@ -125,6 +135,8 @@ func checkColumn(t, c string) error {
 			ratelimitcounter.Table:      ratelimitcounter.ValidColumn,
 			revision.Table:              revision.ValidColumn,
 			revisionentry.Table:         revisionentry.ValidColumn,
+			samlprovider.Table:          samlprovider.ValidColumn,
+			samlrequest.Table:           samlrequest.ValidColumn,
 			serversecret.Table:          serversecret.ValidColumn,
 			site.Table:                  site.ValidColumn,
 			sitesection.Table:           sitesection.ValidColumn,
@@ -132,6 +144,8 @@ func checkColumn(t, c string) error {
 			sitesharelink.Table:         sitesharelink.ValidColumn,
 			sitespace.Table:             sitespace.ValidColumn,
 			space.Table:                 space.ValidColumn,
+			team.Table:                  team.ValidColumn,
+			teammember.Table:            teammember.ValidColumn,
 			translation.Table:           translation.ValidColumn,
 			translationfile.Table:       translationfile.ValidColumn,
 			translationpage.Table:       translationpage.ValidColumn,

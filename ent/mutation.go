@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/changerequestreview"
@@ -15,10 +16,12 @@ import (
 	"quire/ent/commentreaction"
 	"quire/ent/commentreply"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
 	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
@@ -28,6 +31,8 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/schema"
 	"quire/ent/serversecret"
 	"quire/ent/site"
@@ -36,6 +41,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/translation"
 	"quire/ent/translationfile"
 	"quire/ent/translationpage"
@@ -59,6 +66,7 @@ const (
 
 	// Node types.
 	TypeAPIToken              = "APIToken"
+	TypeAgentInstructions     = "AgentInstructions"
 	TypeChangeRequest         = "ChangeRequest"
 	TypeChangeRequestReview   = "ChangeRequestReview"
 	TypeChangeRequestReviewer = "ChangeRequestReviewer"
@@ -67,10 +75,12 @@ const (
 	TypeCommentReaction       = "CommentReaction"
 	TypeCommentReply          = "CommentReply"
 	TypeContentBlob           = "ContentBlob"
+	TypeContentPermission     = "ContentPermission"
 	TypeConversation          = "Conversation"
 	TypeConversationCorpus    = "ConversationCorpus"
 	TypeConversationIssue     = "ConversationIssue"
 	TypeFileVersion           = "FileVersion"
+	TypeInviteLink            = "InviteLink"
 	TypeIssuesCluster         = "IssuesCluster"
 	TypeJob                   = "Job"
 	TypeMember                = "Member"
@@ -79,6 +89,8 @@ const (
 	TypeRateLimitCounter      = "RateLimitCounter"
 	TypeRevision              = "Revision"
 	TypeRevisionEntry         = "RevisionEntry"
+	TypeSAMLProvider          = "SAMLProvider"
+	TypeSAMLRequest           = "SAMLRequest"
 	TypeServerSecret          = "ServerSecret"
 	TypeSite                  = "Site"
 	TypeSiteSection           = "SiteSection"
@@ -86,6 +98,8 @@ const (
 	TypeSiteShareLink         = "SiteShareLink"
 	TypeSiteSpace             = "SiteSpace"
 	TypeSpace                 = "Space"
+	TypeTeam                  = "Team"
+	TypeTeamMember            = "TeamMember"
 	TypeTranslation           = "Translation"
 	TypeTranslationFile       = "TranslationFile"
 	TypeTranslationPage       = "TranslationPage"
@@ -95,18 +109,19 @@ const (
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
 type APITokenMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	token_hash    *string
-	label         *string
-	created_at    *time.Time
-	clearedFields map[string]struct{}
-	user          *string
-	cleareduser   bool
-	done          bool
-	oldValue      func(context.Context) (*APIToken, error)
-	predicates    []predicate.APIToken
+	op              Op
+	typ             string
+	id              *string
+	token_hash      *string
+	label           *string
+	organization_id *string
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	user            *string
+	cleareduser     bool
+	done            bool
+	oldValue        func(context.Context) (*APIToken, error)
+	predicates      []predicate.APIToken
 }
 
 var _ ent.Mutation = (*APITokenMutation)(nil)
@@ -321,6 +336,55 @@ func (m *APITokenMutation) ResetLabel() {
 	m.label = nil
 }
 
+// SetOrganizationID sets the "organization_id" field.
+func (m *APITokenMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *APITokenMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the APIToken entity.
+// If the APIToken object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *APITokenMutation) OldOrganizationID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ClearOrganizationID clears the value of the "organization_id" field.
+func (m *APITokenMutation) ClearOrganizationID() {
+	m.organization_id = nil
+	m.clearedFields[apitoken.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationIDCleared returns if the "organization_id" field was cleared in this mutation.
+func (m *APITokenMutation) OrganizationIDCleared() bool {
+	_, ok := m.clearedFields[apitoken.FieldOrganizationID]
+	return ok
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *APITokenMutation) ResetOrganizationID() {
+	m.organization_id = nil
+	delete(m.clearedFields, apitoken.FieldOrganizationID)
+}
+
 // SetCreatedAt sets the "created_at" field.
 func (m *APITokenMutation) SetCreatedAt(t time.Time) {
 	m.created_at = &t
@@ -418,7 +482,7 @@ func (m *APITokenMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *APITokenMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 5)
 	if m.token_hash != nil {
 		fields = append(fields, apitoken.FieldTokenHash)
 	}
@@ -427,6 +491,9 @@ func (m *APITokenMutation) Fields() []string {
 	}
 	if m.label != nil {
 		fields = append(fields, apitoken.FieldLabel)
+	}
+	if m.organization_id != nil {
+		fields = append(fields, apitoken.FieldOrganizationID)
 	}
 	if m.created_at != nil {
 		fields = append(fields, apitoken.FieldCreatedAt)
@@ -445,6 +512,8 @@ func (m *APITokenMutation) Field(name string) (ent.Value, bool) {
 		return m.UserID()
 	case apitoken.FieldLabel:
 		return m.Label()
+	case apitoken.FieldOrganizationID:
+		return m.OrganizationID()
 	case apitoken.FieldCreatedAt:
 		return m.CreatedAt()
 	}
@@ -462,6 +531,8 @@ func (m *APITokenMutation) OldField(ctx context.Context, name string) (ent.Value
 		return m.OldUserID(ctx)
 	case apitoken.FieldLabel:
 		return m.OldLabel(ctx)
+	case apitoken.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
 	case apitoken.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
 	}
@@ -493,6 +564,13 @@ func (m *APITokenMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLabel(v)
+		return nil
+	case apitoken.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
 		return nil
 	case apitoken.FieldCreatedAt:
 		v, ok := value.(time.Time)
@@ -530,7 +608,11 @@ func (m *APITokenMutation) AddField(name string, value ent.Value) error {
 // ClearedFields returns all nullable fields that were cleared during this
 // mutation.
 func (m *APITokenMutation) ClearedFields() []string {
-	return nil
+	var fields []string
+	if m.FieldCleared(apitoken.FieldOrganizationID) {
+		fields = append(fields, apitoken.FieldOrganizationID)
+	}
+	return fields
 }
 
 // FieldCleared returns a boolean indicating if a field with the given name was
@@ -543,6 +625,11 @@ func (m *APITokenMutation) FieldCleared(name string) bool {
 // ClearField clears the value of the field with the given name. It returns an
 // error if the field is not defined in the schema.
 func (m *APITokenMutation) ClearField(name string) error {
+	switch name {
+	case apitoken.FieldOrganizationID:
+		m.ClearOrganizationID()
+		return nil
+	}
 	return fmt.Errorf("unknown APIToken nullable field %s", name)
 }
 
@@ -558,6 +645,9 @@ func (m *APITokenMutation) ResetField(name string) error {
 		return nil
 	case apitoken.FieldLabel:
 		m.ResetLabel()
+		return nil
+	case apitoken.FieldOrganizationID:
+		m.ResetOrganizationID()
 		return nil
 	case apitoken.FieldCreatedAt:
 		m.ResetCreatedAt()
@@ -638,6 +728,446 @@ func (m *APITokenMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown APIToken edge %s", name)
+}
+
+// AgentInstructionsMutation represents an operation that mutates the AgentInstructions nodes in the graph.
+type AgentInstructionsMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	document      *string
+	updated_at    *time.Time
+	updated_by    *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*AgentInstructions, error)
+	predicates    []predicate.AgentInstructions
+}
+
+var _ ent.Mutation = (*AgentInstructionsMutation)(nil)
+
+// agentinstructionsOption allows management of the mutation configuration using functional options.
+type agentinstructionsOption func(*AgentInstructionsMutation)
+
+// newAgentInstructionsMutation creates new mutation for the AgentInstructions entity.
+func newAgentInstructionsMutation(c config, op Op, opts ...agentinstructionsOption) *AgentInstructionsMutation {
+	m := &AgentInstructionsMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAgentInstructions,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAgentInstructionsID sets the ID field of the mutation.
+func withAgentInstructionsID(id string) agentinstructionsOption {
+	return func(m *AgentInstructionsMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *AgentInstructions
+		)
+		m.oldValue = func(ctx context.Context) (*AgentInstructions, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().AgentInstructions.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAgentInstructions sets the old AgentInstructions of the mutation.
+func withAgentInstructions(node *AgentInstructions) agentinstructionsOption {
+	return func(m *AgentInstructionsMutation) {
+		m.oldValue = func(context.Context) (*AgentInstructions, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AgentInstructionsMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AgentInstructionsMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of AgentInstructions entities.
+func (m *AgentInstructionsMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AgentInstructionsMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AgentInstructionsMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().AgentInstructions.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetDocument sets the "document" field.
+func (m *AgentInstructionsMutation) SetDocument(s string) {
+	m.document = &s
+}
+
+// Document returns the value of the "document" field in the mutation.
+func (m *AgentInstructionsMutation) Document() (r string, exists bool) {
+	v := m.document
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocument returns the old "document" field's value of the AgentInstructions entity.
+// If the AgentInstructions object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AgentInstructionsMutation) OldDocument(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocument is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocument requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocument: %w", err)
+	}
+	return oldValue.Document, nil
+}
+
+// ResetDocument resets all changes to the "document" field.
+func (m *AgentInstructionsMutation) ResetDocument() {
+	m.document = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *AgentInstructionsMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *AgentInstructionsMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the AgentInstructions entity.
+// If the AgentInstructions object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AgentInstructionsMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *AgentInstructionsMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// SetUpdatedBy sets the "updated_by" field.
+func (m *AgentInstructionsMutation) SetUpdatedBy(s string) {
+	m.updated_by = &s
+}
+
+// UpdatedBy returns the value of the "updated_by" field in the mutation.
+func (m *AgentInstructionsMutation) UpdatedBy() (r string, exists bool) {
+	v := m.updated_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedBy returns the old "updated_by" field's value of the AgentInstructions entity.
+// If the AgentInstructions object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *AgentInstructionsMutation) OldUpdatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedBy: %w", err)
+	}
+	return oldValue.UpdatedBy, nil
+}
+
+// ResetUpdatedBy resets all changes to the "updated_by" field.
+func (m *AgentInstructionsMutation) ResetUpdatedBy() {
+	m.updated_by = nil
+}
+
+// Where appends a list predicates to the AgentInstructionsMutation builder.
+func (m *AgentInstructionsMutation) Where(ps ...predicate.AgentInstructions) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AgentInstructionsMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AgentInstructionsMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.AgentInstructions, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AgentInstructionsMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AgentInstructionsMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (AgentInstructions).
+func (m *AgentInstructionsMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AgentInstructionsMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.document != nil {
+		fields = append(fields, agentinstructions.FieldDocument)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, agentinstructions.FieldUpdatedAt)
+	}
+	if m.updated_by != nil {
+		fields = append(fields, agentinstructions.FieldUpdatedBy)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AgentInstructionsMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case agentinstructions.FieldDocument:
+		return m.Document()
+	case agentinstructions.FieldUpdatedAt:
+		return m.UpdatedAt()
+	case agentinstructions.FieldUpdatedBy:
+		return m.UpdatedBy()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AgentInstructionsMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case agentinstructions.FieldDocument:
+		return m.OldDocument(ctx)
+	case agentinstructions.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	case agentinstructions.FieldUpdatedBy:
+		return m.OldUpdatedBy(ctx)
+	}
+	return nil, fmt.Errorf("unknown AgentInstructions field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AgentInstructionsMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case agentinstructions.FieldDocument:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocument(v)
+		return nil
+	case agentinstructions.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	case agentinstructions.FieldUpdatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedBy(v)
+		return nil
+	}
+	return fmt.Errorf("unknown AgentInstructions field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AgentInstructionsMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AgentInstructionsMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AgentInstructionsMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown AgentInstructions numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AgentInstructionsMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AgentInstructionsMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AgentInstructionsMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown AgentInstructions nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AgentInstructionsMutation) ResetField(name string) error {
+	switch name {
+	case agentinstructions.FieldDocument:
+		m.ResetDocument()
+		return nil
+	case agentinstructions.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	case agentinstructions.FieldUpdatedBy:
+		m.ResetUpdatedBy()
+		return nil
+	}
+	return fmt.Errorf("unknown AgentInstructions field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AgentInstructionsMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AgentInstructionsMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AgentInstructionsMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AgentInstructionsMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AgentInstructionsMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AgentInstructionsMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AgentInstructionsMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown AgentInstructions unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AgentInstructionsMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown AgentInstructions edge %s", name)
 }
 
 // ChangeRequestMutation represents an operation that mutates the ChangeRequest nodes in the graph.
@@ -3822,6 +4352,12 @@ type CollectionMutation struct {
 	spaces              map[string]struct{}
 	removedspaces       map[string]struct{}
 	clearedspaces       bool
+	permissions         map[int]struct{}
+	removedpermissions  map[int]struct{}
+	clearedpermissions  bool
+	invite_links        map[string]struct{}
+	removedinvite_links map[string]struct{}
+	clearedinvite_links bool
 	done                bool
 	oldValue            func(context.Context) (*Collection, error)
 	predicates          []predicate.Collection
@@ -4420,6 +4956,114 @@ func (m *CollectionMutation) ResetSpaces() {
 	m.removedspaces = nil
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by ids.
+func (m *CollectionMutation) AddPermissionIDs(ids ...int) {
+	if m.permissions == nil {
+		m.permissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.permissions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPermissions clears the "permissions" edge to the ContentPermission entity.
+func (m *CollectionMutation) ClearPermissions() {
+	m.clearedpermissions = true
+}
+
+// PermissionsCleared reports if the "permissions" edge to the ContentPermission entity was cleared.
+func (m *CollectionMutation) PermissionsCleared() bool {
+	return m.clearedpermissions
+}
+
+// RemovePermissionIDs removes the "permissions" edge to the ContentPermission entity by IDs.
+func (m *CollectionMutation) RemovePermissionIDs(ids ...int) {
+	if m.removedpermissions == nil {
+		m.removedpermissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.permissions, ids[i])
+		m.removedpermissions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPermissions returns the removed IDs of the "permissions" edge to the ContentPermission entity.
+func (m *CollectionMutation) RemovedPermissionsIDs() (ids []int) {
+	for id := range m.removedpermissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PermissionsIDs returns the "permissions" edge IDs in the mutation.
+func (m *CollectionMutation) PermissionsIDs() (ids []int) {
+	for id := range m.permissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPermissions resets all changes to the "permissions" edge.
+func (m *CollectionMutation) ResetPermissions() {
+	m.permissions = nil
+	m.clearedpermissions = false
+	m.removedpermissions = nil
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by ids.
+func (m *CollectionMutation) AddInviteLinkIDs(ids ...string) {
+	if m.invite_links == nil {
+		m.invite_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.invite_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInviteLinks clears the "invite_links" edge to the InviteLink entity.
+func (m *CollectionMutation) ClearInviteLinks() {
+	m.clearedinvite_links = true
+}
+
+// InviteLinksCleared reports if the "invite_links" edge to the InviteLink entity was cleared.
+func (m *CollectionMutation) InviteLinksCleared() bool {
+	return m.clearedinvite_links
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to the InviteLink entity by IDs.
+func (m *CollectionMutation) RemoveInviteLinkIDs(ids ...string) {
+	if m.removedinvite_links == nil {
+		m.removedinvite_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.invite_links, ids[i])
+		m.removedinvite_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInviteLinks returns the removed IDs of the "invite_links" edge to the InviteLink entity.
+func (m *CollectionMutation) RemovedInviteLinksIDs() (ids []string) {
+	for id := range m.removedinvite_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InviteLinksIDs returns the "invite_links" edge IDs in the mutation.
+func (m *CollectionMutation) InviteLinksIDs() (ids []string) {
+	for id := range m.invite_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInviteLinks resets all changes to the "invite_links" edge.
+func (m *CollectionMutation) ResetInviteLinks() {
+	m.invite_links = nil
+	m.clearedinvite_links = false
+	m.removedinvite_links = nil
+}
+
 // Where appends a list predicates to the CollectionMutation builder.
 func (m *CollectionMutation) Where(ps ...predicate.Collection) {
 	m.predicates = append(m.predicates, ps...)
@@ -4693,7 +5337,7 @@ func (m *CollectionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CollectionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 6)
 	if m.organization != nil {
 		edges = append(edges, collection.EdgeOrganization)
 	}
@@ -4705,6 +5349,12 @@ func (m *CollectionMutation) AddedEdges() []string {
 	}
 	if m.spaces != nil {
 		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.permissions != nil {
+		edges = append(edges, collection.EdgePermissions)
+	}
+	if m.invite_links != nil {
+		edges = append(edges, collection.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -4733,18 +5383,36 @@ func (m *CollectionMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case collection.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.permissions))
+		for id := range m.permissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeInviteLinks:
+		ids := make([]ent.Value, 0, len(m.invite_links))
+		for id := range m.invite_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CollectionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 6)
 	if m.removedchildren != nil {
 		edges = append(edges, collection.EdgeChildren)
 	}
 	if m.removedspaces != nil {
 		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.removedpermissions != nil {
+		edges = append(edges, collection.EdgePermissions)
+	}
+	if m.removedinvite_links != nil {
+		edges = append(edges, collection.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -4765,13 +5433,25 @@ func (m *CollectionMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case collection.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.removedpermissions))
+		for id := range m.removedpermissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case collection.EdgeInviteLinks:
+		ids := make([]ent.Value, 0, len(m.removedinvite_links))
+		for id := range m.removedinvite_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CollectionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 6)
 	if m.clearedorganization {
 		edges = append(edges, collection.EdgeOrganization)
 	}
@@ -4783,6 +5463,12 @@ func (m *CollectionMutation) ClearedEdges() []string {
 	}
 	if m.clearedspaces {
 		edges = append(edges, collection.EdgeSpaces)
+	}
+	if m.clearedpermissions {
+		edges = append(edges, collection.EdgePermissions)
+	}
+	if m.clearedinvite_links {
+		edges = append(edges, collection.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -4799,6 +5485,10 @@ func (m *CollectionMutation) EdgeCleared(name string) bool {
 		return m.clearedchildren
 	case collection.EdgeSpaces:
 		return m.clearedspaces
+	case collection.EdgePermissions:
+		return m.clearedpermissions
+	case collection.EdgeInviteLinks:
+		return m.clearedinvite_links
 	}
 	return false
 }
@@ -4832,6 +5522,12 @@ func (m *CollectionMutation) ResetEdge(name string) error {
 		return nil
 	case collection.EdgeSpaces:
 		m.ResetSpaces()
+		return nil
+	case collection.EdgePermissions:
+		m.ResetPermissions()
+		return nil
+	case collection.EdgeInviteLinks:
+		m.ResetInviteLinks()
 		return nil
 	}
 	return fmt.Errorf("unknown Collection edge %s", name)
@@ -8450,6 +9146,927 @@ func (m *ContentBlobMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContentBlobMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown ContentBlob edge %s", name)
+}
+
+// ContentPermissionMutation represents an operation that mutates the ContentPermission nodes in the graph.
+type ContentPermissionMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	organization_id   *string
+	level             *types.Role
+	created_at        *time.Time
+	clearedFields     map[string]struct{}
+	space             *string
+	clearedspace      bool
+	collection        *string
+	clearedcollection bool
+	user              *string
+	cleareduser       bool
+	team              *string
+	clearedteam       bool
+	done              bool
+	oldValue          func(context.Context) (*ContentPermission, error)
+	predicates        []predicate.ContentPermission
+}
+
+var _ ent.Mutation = (*ContentPermissionMutation)(nil)
+
+// contentpermissionOption allows management of the mutation configuration using functional options.
+type contentpermissionOption func(*ContentPermissionMutation)
+
+// newContentPermissionMutation creates new mutation for the ContentPermission entity.
+func newContentPermissionMutation(c config, op Op, opts ...contentpermissionOption) *ContentPermissionMutation {
+	m := &ContentPermissionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContentPermission,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContentPermissionID sets the ID field of the mutation.
+func withContentPermissionID(id int) contentpermissionOption {
+	return func(m *ContentPermissionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContentPermission
+		)
+		m.oldValue = func(ctx context.Context) (*ContentPermission, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContentPermission.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContentPermission sets the old ContentPermission of the mutation.
+func withContentPermission(node *ContentPermission) contentpermissionOption {
+	return func(m *ContentPermissionMutation) {
+		m.oldValue = func(context.Context) (*ContentPermission, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContentPermissionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContentPermissionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContentPermissionMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContentPermissionMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContentPermission.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *ContentPermissionMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *ContentPermissionMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *ContentPermissionMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ContentPermissionMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ContentPermissionMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ClearSpaceID clears the value of the "space_id" field.
+func (m *ContentPermissionMutation) ClearSpaceID() {
+	m.space = nil
+	m.clearedFields[contentpermission.FieldSpaceID] = struct{}{}
+}
+
+// SpaceIDCleared returns if the "space_id" field was cleared in this mutation.
+func (m *ContentPermissionMutation) SpaceIDCleared() bool {
+	_, ok := m.clearedFields[contentpermission.FieldSpaceID]
+	return ok
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ContentPermissionMutation) ResetSpaceID() {
+	m.space = nil
+	delete(m.clearedFields, contentpermission.FieldSpaceID)
+}
+
+// SetCollectionID sets the "collection_id" field.
+func (m *ContentPermissionMutation) SetCollectionID(s string) {
+	m.collection = &s
+}
+
+// CollectionID returns the value of the "collection_id" field in the mutation.
+func (m *ContentPermissionMutation) CollectionID() (r string, exists bool) {
+	v := m.collection
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCollectionID returns the old "collection_id" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldCollectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCollectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCollectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCollectionID: %w", err)
+	}
+	return oldValue.CollectionID, nil
+}
+
+// ClearCollectionID clears the value of the "collection_id" field.
+func (m *ContentPermissionMutation) ClearCollectionID() {
+	m.collection = nil
+	m.clearedFields[contentpermission.FieldCollectionID] = struct{}{}
+}
+
+// CollectionIDCleared returns if the "collection_id" field was cleared in this mutation.
+func (m *ContentPermissionMutation) CollectionIDCleared() bool {
+	_, ok := m.clearedFields[contentpermission.FieldCollectionID]
+	return ok
+}
+
+// ResetCollectionID resets all changes to the "collection_id" field.
+func (m *ContentPermissionMutation) ResetCollectionID() {
+	m.collection = nil
+	delete(m.clearedFields, contentpermission.FieldCollectionID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ContentPermissionMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ContentPermissionMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldUserID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ContentPermissionMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[contentpermission.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ContentPermissionMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[contentpermission.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ContentPermissionMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, contentpermission.FieldUserID)
+}
+
+// SetTeamID sets the "team_id" field.
+func (m *ContentPermissionMutation) SetTeamID(s string) {
+	m.team = &s
+}
+
+// TeamID returns the value of the "team_id" field in the mutation.
+func (m *ContentPermissionMutation) TeamID() (r string, exists bool) {
+	v := m.team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTeamID returns the old "team_id" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldTeamID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTeamID: %w", err)
+	}
+	return oldValue.TeamID, nil
+}
+
+// ClearTeamID clears the value of the "team_id" field.
+func (m *ContentPermissionMutation) ClearTeamID() {
+	m.team = nil
+	m.clearedFields[contentpermission.FieldTeamID] = struct{}{}
+}
+
+// TeamIDCleared returns if the "team_id" field was cleared in this mutation.
+func (m *ContentPermissionMutation) TeamIDCleared() bool {
+	_, ok := m.clearedFields[contentpermission.FieldTeamID]
+	return ok
+}
+
+// ResetTeamID resets all changes to the "team_id" field.
+func (m *ContentPermissionMutation) ResetTeamID() {
+	m.team = nil
+	delete(m.clearedFields, contentpermission.FieldTeamID)
+}
+
+// SetLevel sets the "level" field.
+func (m *ContentPermissionMutation) SetLevel(t types.Role) {
+	m.level = &t
+}
+
+// Level returns the value of the "level" field in the mutation.
+func (m *ContentPermissionMutation) Level() (r types.Role, exists bool) {
+	v := m.level
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLevel returns the old "level" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldLevel(ctx context.Context) (v types.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLevel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLevel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLevel: %w", err)
+	}
+	return oldValue.Level, nil
+}
+
+// ResetLevel resets all changes to the "level" field.
+func (m *ContentPermissionMutation) ResetLevel() {
+	m.level = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ContentPermissionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ContentPermissionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ContentPermission entity.
+// If the ContentPermission object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ContentPermissionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ContentPermissionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *ContentPermissionMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[contentpermission.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *ContentPermissionMutation) SpaceCleared() bool {
+	return m.SpaceIDCleared() || m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *ContentPermissionMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *ContentPermissionMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearCollection clears the "collection" edge to the Collection entity.
+func (m *ContentPermissionMutation) ClearCollection() {
+	m.clearedcollection = true
+	m.clearedFields[contentpermission.FieldCollectionID] = struct{}{}
+}
+
+// CollectionCleared reports if the "collection" edge to the Collection entity was cleared.
+func (m *ContentPermissionMutation) CollectionCleared() bool {
+	return m.CollectionIDCleared() || m.clearedcollection
+}
+
+// CollectionIDs returns the "collection" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CollectionID instead. It exists only for internal usage by the builders.
+func (m *ContentPermissionMutation) CollectionIDs() (ids []string) {
+	if id := m.collection; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCollection resets all changes to the "collection" edge.
+func (m *ContentPermissionMutation) ResetCollection() {
+	m.collection = nil
+	m.clearedcollection = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ContentPermissionMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[contentpermission.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ContentPermissionMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ContentPermissionMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ContentPermissionMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// ClearTeam clears the "team" edge to the Team entity.
+func (m *ContentPermissionMutation) ClearTeam() {
+	m.clearedteam = true
+	m.clearedFields[contentpermission.FieldTeamID] = struct{}{}
+}
+
+// TeamCleared reports if the "team" edge to the Team entity was cleared.
+func (m *ContentPermissionMutation) TeamCleared() bool {
+	return m.TeamIDCleared() || m.clearedteam
+}
+
+// TeamIDs returns the "team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TeamID instead. It exists only for internal usage by the builders.
+func (m *ContentPermissionMutation) TeamIDs() (ids []string) {
+	if id := m.team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTeam resets all changes to the "team" edge.
+func (m *ContentPermissionMutation) ResetTeam() {
+	m.team = nil
+	m.clearedteam = false
+}
+
+// Where appends a list predicates to the ContentPermissionMutation builder.
+func (m *ContentPermissionMutation) Where(ps ...predicate.ContentPermission) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContentPermissionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContentPermissionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContentPermission, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContentPermissionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContentPermissionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContentPermission).
+func (m *ContentPermissionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContentPermissionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.organization_id != nil {
+		fields = append(fields, contentpermission.FieldOrganizationID)
+	}
+	if m.space != nil {
+		fields = append(fields, contentpermission.FieldSpaceID)
+	}
+	if m.collection != nil {
+		fields = append(fields, contentpermission.FieldCollectionID)
+	}
+	if m.user != nil {
+		fields = append(fields, contentpermission.FieldUserID)
+	}
+	if m.team != nil {
+		fields = append(fields, contentpermission.FieldTeamID)
+	}
+	if m.level != nil {
+		fields = append(fields, contentpermission.FieldLevel)
+	}
+	if m.created_at != nil {
+		fields = append(fields, contentpermission.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContentPermissionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contentpermission.FieldOrganizationID:
+		return m.OrganizationID()
+	case contentpermission.FieldSpaceID:
+		return m.SpaceID()
+	case contentpermission.FieldCollectionID:
+		return m.CollectionID()
+	case contentpermission.FieldUserID:
+		return m.UserID()
+	case contentpermission.FieldTeamID:
+		return m.TeamID()
+	case contentpermission.FieldLevel:
+		return m.Level()
+	case contentpermission.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContentPermissionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contentpermission.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case contentpermission.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case contentpermission.FieldCollectionID:
+		return m.OldCollectionID(ctx)
+	case contentpermission.FieldUserID:
+		return m.OldUserID(ctx)
+	case contentpermission.FieldTeamID:
+		return m.OldTeamID(ctx)
+	case contentpermission.FieldLevel:
+		return m.OldLevel(ctx)
+	case contentpermission.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ContentPermission field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentPermissionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contentpermission.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case contentpermission.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case contentpermission.FieldCollectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCollectionID(v)
+		return nil
+	case contentpermission.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case contentpermission.FieldTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTeamID(v)
+		return nil
+	case contentpermission.FieldLevel:
+		v, ok := value.(types.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLevel(v)
+		return nil
+	case contentpermission.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContentPermission field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContentPermissionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContentPermissionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContentPermissionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ContentPermission numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContentPermissionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(contentpermission.FieldSpaceID) {
+		fields = append(fields, contentpermission.FieldSpaceID)
+	}
+	if m.FieldCleared(contentpermission.FieldCollectionID) {
+		fields = append(fields, contentpermission.FieldCollectionID)
+	}
+	if m.FieldCleared(contentpermission.FieldUserID) {
+		fields = append(fields, contentpermission.FieldUserID)
+	}
+	if m.FieldCleared(contentpermission.FieldTeamID) {
+		fields = append(fields, contentpermission.FieldTeamID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContentPermissionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContentPermissionMutation) ClearField(name string) error {
+	switch name {
+	case contentpermission.FieldSpaceID:
+		m.ClearSpaceID()
+		return nil
+	case contentpermission.FieldCollectionID:
+		m.ClearCollectionID()
+		return nil
+	case contentpermission.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case contentpermission.FieldTeamID:
+		m.ClearTeamID()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentPermission nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContentPermissionMutation) ResetField(name string) error {
+	switch name {
+	case contentpermission.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case contentpermission.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case contentpermission.FieldCollectionID:
+		m.ResetCollectionID()
+		return nil
+	case contentpermission.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case contentpermission.FieldTeamID:
+		m.ResetTeamID()
+		return nil
+	case contentpermission.FieldLevel:
+		m.ResetLevel()
+		return nil
+	case contentpermission.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentPermission field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContentPermissionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.space != nil {
+		edges = append(edges, contentpermission.EdgeSpace)
+	}
+	if m.collection != nil {
+		edges = append(edges, contentpermission.EdgeCollection)
+	}
+	if m.user != nil {
+		edges = append(edges, contentpermission.EdgeUser)
+	}
+	if m.team != nil {
+		edges = append(edges, contentpermission.EdgeTeam)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContentPermissionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contentpermission.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case contentpermission.EdgeCollection:
+		if id := m.collection; id != nil {
+			return []ent.Value{*id}
+		}
+	case contentpermission.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	case contentpermission.EdgeTeam:
+		if id := m.team; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContentPermissionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContentPermissionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContentPermissionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedspace {
+		edges = append(edges, contentpermission.EdgeSpace)
+	}
+	if m.clearedcollection {
+		edges = append(edges, contentpermission.EdgeCollection)
+	}
+	if m.cleareduser {
+		edges = append(edges, contentpermission.EdgeUser)
+	}
+	if m.clearedteam {
+		edges = append(edges, contentpermission.EdgeTeam)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContentPermissionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contentpermission.EdgeSpace:
+		return m.clearedspace
+	case contentpermission.EdgeCollection:
+		return m.clearedcollection
+	case contentpermission.EdgeUser:
+		return m.cleareduser
+	case contentpermission.EdgeTeam:
+		return m.clearedteam
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContentPermissionMutation) ClearEdge(name string) error {
+	switch name {
+	case contentpermission.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case contentpermission.EdgeCollection:
+		m.ClearCollection()
+		return nil
+	case contentpermission.EdgeUser:
+		m.ClearUser()
+		return nil
+	case contentpermission.EdgeTeam:
+		m.ClearTeam()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentPermission unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContentPermissionMutation) ResetEdge(name string) error {
+	switch name {
+	case contentpermission.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case contentpermission.EdgeCollection:
+		m.ResetCollection()
+		return nil
+	case contentpermission.EdgeUser:
+		m.ResetUser()
+		return nil
+	case contentpermission.EdgeTeam:
+		m.ResetTeam()
+		return nil
+	}
+	return fmt.Errorf("unknown ContentPermission edge %s", name)
 }
 
 // ConversationMutation represents an operation that mutates the Conversation nodes in the graph.
@@ -12446,6 +14063,868 @@ func (m *FileVersionMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown FileVersion edge %s", name)
 }
 
+// InviteLinkMutation represents an operation that mutates the InviteLink nodes in the graph.
+type InviteLinkMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	kind                *string
+	role                *types.Role
+	created_by          *string
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	space               *string
+	clearedspace        bool
+	collection          *string
+	clearedcollection   bool
+	done                bool
+	oldValue            func(context.Context) (*InviteLink, error)
+	predicates          []predicate.InviteLink
+}
+
+var _ ent.Mutation = (*InviteLinkMutation)(nil)
+
+// invitelinkOption allows management of the mutation configuration using functional options.
+type invitelinkOption func(*InviteLinkMutation)
+
+// newInviteLinkMutation creates new mutation for the InviteLink entity.
+func newInviteLinkMutation(c config, op Op, opts ...invitelinkOption) *InviteLinkMutation {
+	m := &InviteLinkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInviteLink,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInviteLinkID sets the ID field of the mutation.
+func withInviteLinkID(id string) invitelinkOption {
+	return func(m *InviteLinkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InviteLink
+		)
+		m.oldValue = func(ctx context.Context) (*InviteLink, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InviteLink.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInviteLink sets the old InviteLink of the mutation.
+func withInviteLink(node *InviteLink) invitelinkOption {
+	return func(m *InviteLinkMutation) {
+		m.oldValue = func(context.Context) (*InviteLink, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InviteLinkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InviteLinkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of InviteLink entities.
+func (m *InviteLinkMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InviteLinkMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InviteLinkMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InviteLink.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *InviteLinkMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *InviteLinkMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *InviteLinkMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetKind sets the "kind" field.
+func (m *InviteLinkMutation) SetKind(s string) {
+	m.kind = &s
+}
+
+// Kind returns the value of the "kind" field in the mutation.
+func (m *InviteLinkMutation) Kind() (r string, exists bool) {
+	v := m.kind
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldKind returns the old "kind" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldKind(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldKind is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldKind requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldKind: %w", err)
+	}
+	return oldValue.Kind, nil
+}
+
+// ResetKind resets all changes to the "kind" field.
+func (m *InviteLinkMutation) ResetKind() {
+	m.kind = nil
+}
+
+// SetRole sets the "role" field.
+func (m *InviteLinkMutation) SetRole(t types.Role) {
+	m.role = &t
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *InviteLinkMutation) Role() (r types.Role, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldRole(ctx context.Context) (v *types.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ClearRole clears the value of the "role" field.
+func (m *InviteLinkMutation) ClearRole() {
+	m.role = nil
+	m.clearedFields[invitelink.FieldRole] = struct{}{}
+}
+
+// RoleCleared returns if the "role" field was cleared in this mutation.
+func (m *InviteLinkMutation) RoleCleared() bool {
+	_, ok := m.clearedFields[invitelink.FieldRole]
+	return ok
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *InviteLinkMutation) ResetRole() {
+	m.role = nil
+	delete(m.clearedFields, invitelink.FieldRole)
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *InviteLinkMutation) SetSpaceID(s string) {
+	m.space = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *InviteLinkMutation) SpaceID() (r string, exists bool) {
+	v := m.space
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldSpaceID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ClearSpaceID clears the value of the "space_id" field.
+func (m *InviteLinkMutation) ClearSpaceID() {
+	m.space = nil
+	m.clearedFields[invitelink.FieldSpaceID] = struct{}{}
+}
+
+// SpaceIDCleared returns if the "space_id" field was cleared in this mutation.
+func (m *InviteLinkMutation) SpaceIDCleared() bool {
+	_, ok := m.clearedFields[invitelink.FieldSpaceID]
+	return ok
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *InviteLinkMutation) ResetSpaceID() {
+	m.space = nil
+	delete(m.clearedFields, invitelink.FieldSpaceID)
+}
+
+// SetCollectionID sets the "collection_id" field.
+func (m *InviteLinkMutation) SetCollectionID(s string) {
+	m.collection = &s
+}
+
+// CollectionID returns the value of the "collection_id" field in the mutation.
+func (m *InviteLinkMutation) CollectionID() (r string, exists bool) {
+	v := m.collection
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCollectionID returns the old "collection_id" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldCollectionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCollectionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCollectionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCollectionID: %w", err)
+	}
+	return oldValue.CollectionID, nil
+}
+
+// ClearCollectionID clears the value of the "collection_id" field.
+func (m *InviteLinkMutation) ClearCollectionID() {
+	m.collection = nil
+	m.clearedFields[invitelink.FieldCollectionID] = struct{}{}
+}
+
+// CollectionIDCleared returns if the "collection_id" field was cleared in this mutation.
+func (m *InviteLinkMutation) CollectionIDCleared() bool {
+	_, ok := m.clearedFields[invitelink.FieldCollectionID]
+	return ok
+}
+
+// ResetCollectionID resets all changes to the "collection_id" field.
+func (m *InviteLinkMutation) ResetCollectionID() {
+	m.collection = nil
+	delete(m.clearedFields, invitelink.FieldCollectionID)
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *InviteLinkMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *InviteLinkMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *InviteLinkMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *InviteLinkMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *InviteLinkMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the InviteLink entity.
+// If the InviteLink object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InviteLinkMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *InviteLinkMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *InviteLinkMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[invitelink.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *InviteLinkMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *InviteLinkMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *InviteLinkMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearSpace clears the "space" edge to the Space entity.
+func (m *InviteLinkMutation) ClearSpace() {
+	m.clearedspace = true
+	m.clearedFields[invitelink.FieldSpaceID] = struct{}{}
+}
+
+// SpaceCleared reports if the "space" edge to the Space entity was cleared.
+func (m *InviteLinkMutation) SpaceCleared() bool {
+	return m.SpaceIDCleared() || m.clearedspace
+}
+
+// SpaceIDs returns the "space" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpaceID instead. It exists only for internal usage by the builders.
+func (m *InviteLinkMutation) SpaceIDs() (ids []string) {
+	if id := m.space; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpace resets all changes to the "space" edge.
+func (m *InviteLinkMutation) ResetSpace() {
+	m.space = nil
+	m.clearedspace = false
+}
+
+// ClearCollection clears the "collection" edge to the Collection entity.
+func (m *InviteLinkMutation) ClearCollection() {
+	m.clearedcollection = true
+	m.clearedFields[invitelink.FieldCollectionID] = struct{}{}
+}
+
+// CollectionCleared reports if the "collection" edge to the Collection entity was cleared.
+func (m *InviteLinkMutation) CollectionCleared() bool {
+	return m.CollectionIDCleared() || m.clearedcollection
+}
+
+// CollectionIDs returns the "collection" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CollectionID instead. It exists only for internal usage by the builders.
+func (m *InviteLinkMutation) CollectionIDs() (ids []string) {
+	if id := m.collection; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCollection resets all changes to the "collection" edge.
+func (m *InviteLinkMutation) ResetCollection() {
+	m.collection = nil
+	m.clearedcollection = false
+}
+
+// Where appends a list predicates to the InviteLinkMutation builder.
+func (m *InviteLinkMutation) Where(ps ...predicate.InviteLink) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InviteLinkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InviteLinkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InviteLink, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InviteLinkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InviteLinkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InviteLink).
+func (m *InviteLinkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InviteLinkMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.organization != nil {
+		fields = append(fields, invitelink.FieldOrganizationID)
+	}
+	if m.kind != nil {
+		fields = append(fields, invitelink.FieldKind)
+	}
+	if m.role != nil {
+		fields = append(fields, invitelink.FieldRole)
+	}
+	if m.space != nil {
+		fields = append(fields, invitelink.FieldSpaceID)
+	}
+	if m.collection != nil {
+		fields = append(fields, invitelink.FieldCollectionID)
+	}
+	if m.created_by != nil {
+		fields = append(fields, invitelink.FieldCreatedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, invitelink.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InviteLinkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case invitelink.FieldOrganizationID:
+		return m.OrganizationID()
+	case invitelink.FieldKind:
+		return m.Kind()
+	case invitelink.FieldRole:
+		return m.Role()
+	case invitelink.FieldSpaceID:
+		return m.SpaceID()
+	case invitelink.FieldCollectionID:
+		return m.CollectionID()
+	case invitelink.FieldCreatedBy:
+		return m.CreatedBy()
+	case invitelink.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InviteLinkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case invitelink.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case invitelink.FieldKind:
+		return m.OldKind(ctx)
+	case invitelink.FieldRole:
+		return m.OldRole(ctx)
+	case invitelink.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case invitelink.FieldCollectionID:
+		return m.OldCollectionID(ctx)
+	case invitelink.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case invitelink.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown InviteLink field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InviteLinkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case invitelink.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case invitelink.FieldKind:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetKind(v)
+		return nil
+	case invitelink.FieldRole:
+		v, ok := value.(types.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case invitelink.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case invitelink.FieldCollectionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCollectionID(v)
+		return nil
+	case invitelink.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case invitelink.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InviteLink field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InviteLinkMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InviteLinkMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InviteLinkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown InviteLink numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InviteLinkMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(invitelink.FieldRole) {
+		fields = append(fields, invitelink.FieldRole)
+	}
+	if m.FieldCleared(invitelink.FieldSpaceID) {
+		fields = append(fields, invitelink.FieldSpaceID)
+	}
+	if m.FieldCleared(invitelink.FieldCollectionID) {
+		fields = append(fields, invitelink.FieldCollectionID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InviteLinkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InviteLinkMutation) ClearField(name string) error {
+	switch name {
+	case invitelink.FieldRole:
+		m.ClearRole()
+		return nil
+	case invitelink.FieldSpaceID:
+		m.ClearSpaceID()
+		return nil
+	case invitelink.FieldCollectionID:
+		m.ClearCollectionID()
+		return nil
+	}
+	return fmt.Errorf("unknown InviteLink nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InviteLinkMutation) ResetField(name string) error {
+	switch name {
+	case invitelink.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case invitelink.FieldKind:
+		m.ResetKind()
+		return nil
+	case invitelink.FieldRole:
+		m.ResetRole()
+		return nil
+	case invitelink.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case invitelink.FieldCollectionID:
+		m.ResetCollectionID()
+		return nil
+	case invitelink.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case invitelink.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown InviteLink field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InviteLinkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, invitelink.EdgeOrganization)
+	}
+	if m.space != nil {
+		edges = append(edges, invitelink.EdgeSpace)
+	}
+	if m.collection != nil {
+		edges = append(edges, invitelink.EdgeCollection)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InviteLinkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case invitelink.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case invitelink.EdgeSpace:
+		if id := m.space; id != nil {
+			return []ent.Value{*id}
+		}
+	case invitelink.EdgeCollection:
+		if id := m.collection; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InviteLinkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InviteLinkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InviteLinkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, invitelink.EdgeOrganization)
+	}
+	if m.clearedspace {
+		edges = append(edges, invitelink.EdgeSpace)
+	}
+	if m.clearedcollection {
+		edges = append(edges, invitelink.EdgeCollection)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InviteLinkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case invitelink.EdgeOrganization:
+		return m.clearedorganization
+	case invitelink.EdgeSpace:
+		return m.clearedspace
+	case invitelink.EdgeCollection:
+		return m.clearedcollection
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InviteLinkMutation) ClearEdge(name string) error {
+	switch name {
+	case invitelink.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case invitelink.EdgeSpace:
+		m.ClearSpace()
+		return nil
+	case invitelink.EdgeCollection:
+		m.ClearCollection()
+		return nil
+	}
+	return fmt.Errorf("unknown InviteLink unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InviteLinkMutation) ResetEdge(name string) error {
+	switch name {
+	case invitelink.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case invitelink.EdgeSpace:
+		m.ResetSpace()
+		return nil
+	case invitelink.EdgeCollection:
+		m.ResetCollection()
+		return nil
+	}
+	return fmt.Errorf("unknown InviteLink edge %s", name)
+}
+
 // IssuesClusterMutation represents an operation that mutates the IssuesCluster nodes in the graph.
 type IssuesClusterMutation struct {
 	config
@@ -15848,37 +18327,48 @@ func (m *MemberMutation) ResetEdge(name string) error {
 // OrganizationMutation represents an operation that mutates the Organization nodes in the graph.
 type OrganizationMutation struct {
 	config
-	op                  Op
-	typ                 string
-	id                  *string
-	title               *string
-	created_at          *time.Time
-	email_domains       *[]string
-	appendemail_domains []string
-	hostname            *string
-	_type               *string
-	default_role        *types.Role
-	invite_links        *bool
-	sso                 *bool
-	ai                  *bool
-	plan                *string
-	merge_rules         *types.MergeRules
-	clearedFields       map[string]struct{}
-	members             map[string]struct{}
-	removedmembers      map[string]struct{}
-	clearedmembers      bool
-	collections         map[string]struct{}
-	removedcollections  map[string]struct{}
-	clearedcollections  bool
-	spaces              map[string]struct{}
-	removedspaces       map[string]struct{}
-	clearedspaces       bool
-	sites               map[string]struct{}
-	removedsites        map[string]struct{}
-	clearedsites        bool
-	done                bool
-	oldValue            func(context.Context) (*Organization, error)
-	predicates          []predicate.Organization
+	op                      Op
+	typ                     string
+	id                      *string
+	title                   *string
+	created_at              *time.Time
+	email_domains           *[]string
+	appendemail_domains     []string
+	hostname                *string
+	_type                   *string
+	default_role            *types.Role
+	invite_links            *bool
+	sso                     *bool
+	ai                      *bool
+	plan                    *string
+	merge_rules             *types.MergeRules
+	logo_url                *string
+	default_content_site_id *string
+	clearedFields           map[string]struct{}
+	members                 map[string]struct{}
+	removedmembers          map[string]struct{}
+	clearedmembers          bool
+	collections             map[string]struct{}
+	removedcollections      map[string]struct{}
+	clearedcollections      bool
+	spaces                  map[string]struct{}
+	removedspaces           map[string]struct{}
+	clearedspaces           bool
+	sites                   map[string]struct{}
+	removedsites            map[string]struct{}
+	clearedsites            bool
+	teams                   map[string]struct{}
+	removedteams            map[string]struct{}
+	clearedteams            bool
+	invite_link_list        map[string]struct{}
+	removedinvite_link_list map[string]struct{}
+	clearedinvite_link_list bool
+	saml_providers          map[string]struct{}
+	removedsaml_providers   map[string]struct{}
+	clearedsaml_providers   bool
+	done                    bool
+	oldValue                func(context.Context) (*Organization, error)
+	predicates              []predicate.Organization
 }
 
 var _ ent.Mutation = (*OrganizationMutation)(nil)
@@ -16422,6 +18912,104 @@ func (m *OrganizationMutation) ResetMergeRules() {
 	m.merge_rules = nil
 }
 
+// SetLogoURL sets the "logo_url" field.
+func (m *OrganizationMutation) SetLogoURL(s string) {
+	m.logo_url = &s
+}
+
+// LogoURL returns the value of the "logo_url" field in the mutation.
+func (m *OrganizationMutation) LogoURL() (r string, exists bool) {
+	v := m.logo_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLogoURL returns the old "logo_url" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldLogoURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLogoURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLogoURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLogoURL: %w", err)
+	}
+	return oldValue.LogoURL, nil
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (m *OrganizationMutation) ClearLogoURL() {
+	m.logo_url = nil
+	m.clearedFields[organization.FieldLogoURL] = struct{}{}
+}
+
+// LogoURLCleared returns if the "logo_url" field was cleared in this mutation.
+func (m *OrganizationMutation) LogoURLCleared() bool {
+	_, ok := m.clearedFields[organization.FieldLogoURL]
+	return ok
+}
+
+// ResetLogoURL resets all changes to the "logo_url" field.
+func (m *OrganizationMutation) ResetLogoURL() {
+	m.logo_url = nil
+	delete(m.clearedFields, organization.FieldLogoURL)
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (m *OrganizationMutation) SetDefaultContentSiteID(s string) {
+	m.default_content_site_id = &s
+}
+
+// DefaultContentSiteID returns the value of the "default_content_site_id" field in the mutation.
+func (m *OrganizationMutation) DefaultContentSiteID() (r string, exists bool) {
+	v := m.default_content_site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultContentSiteID returns the old "default_content_site_id" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldDefaultContentSiteID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultContentSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultContentSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultContentSiteID: %w", err)
+	}
+	return oldValue.DefaultContentSiteID, nil
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (m *OrganizationMutation) ClearDefaultContentSiteID() {
+	m.default_content_site_id = nil
+	m.clearedFields[organization.FieldDefaultContentSiteID] = struct{}{}
+}
+
+// DefaultContentSiteIDCleared returns if the "default_content_site_id" field was cleared in this mutation.
+func (m *OrganizationMutation) DefaultContentSiteIDCleared() bool {
+	_, ok := m.clearedFields[organization.FieldDefaultContentSiteID]
+	return ok
+}
+
+// ResetDefaultContentSiteID resets all changes to the "default_content_site_id" field.
+func (m *OrganizationMutation) ResetDefaultContentSiteID() {
+	m.default_content_site_id = nil
+	delete(m.clearedFields, organization.FieldDefaultContentSiteID)
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by ids.
 func (m *OrganizationMutation) AddMemberIDs(ids ...string) {
 	if m.members == nil {
@@ -16638,6 +19226,168 @@ func (m *OrganizationMutation) ResetSites() {
 	m.removedsites = nil
 }
 
+// AddTeamIDs adds the "teams" edge to the Team entity by ids.
+func (m *OrganizationMutation) AddTeamIDs(ids ...string) {
+	if m.teams == nil {
+		m.teams = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.teams[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTeams clears the "teams" edge to the Team entity.
+func (m *OrganizationMutation) ClearTeams() {
+	m.clearedteams = true
+}
+
+// TeamsCleared reports if the "teams" edge to the Team entity was cleared.
+func (m *OrganizationMutation) TeamsCleared() bool {
+	return m.clearedteams
+}
+
+// RemoveTeamIDs removes the "teams" edge to the Team entity by IDs.
+func (m *OrganizationMutation) RemoveTeamIDs(ids ...string) {
+	if m.removedteams == nil {
+		m.removedteams = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.teams, ids[i])
+		m.removedteams[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTeams returns the removed IDs of the "teams" edge to the Team entity.
+func (m *OrganizationMutation) RemovedTeamsIDs() (ids []string) {
+	for id := range m.removedteams {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TeamsIDs returns the "teams" edge IDs in the mutation.
+func (m *OrganizationMutation) TeamsIDs() (ids []string) {
+	for id := range m.teams {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTeams resets all changes to the "teams" edge.
+func (m *OrganizationMutation) ResetTeams() {
+	m.teams = nil
+	m.clearedteams = false
+	m.removedteams = nil
+}
+
+// AddInviteLinkListIDs adds the "invite_link_list" edge to the InviteLink entity by ids.
+func (m *OrganizationMutation) AddInviteLinkListIDs(ids ...string) {
+	if m.invite_link_list == nil {
+		m.invite_link_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.invite_link_list[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInviteLinkList clears the "invite_link_list" edge to the InviteLink entity.
+func (m *OrganizationMutation) ClearInviteLinkList() {
+	m.clearedinvite_link_list = true
+}
+
+// InviteLinkListCleared reports if the "invite_link_list" edge to the InviteLink entity was cleared.
+func (m *OrganizationMutation) InviteLinkListCleared() bool {
+	return m.clearedinvite_link_list
+}
+
+// RemoveInviteLinkListIDs removes the "invite_link_list" edge to the InviteLink entity by IDs.
+func (m *OrganizationMutation) RemoveInviteLinkListIDs(ids ...string) {
+	if m.removedinvite_link_list == nil {
+		m.removedinvite_link_list = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.invite_link_list, ids[i])
+		m.removedinvite_link_list[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInviteLinkList returns the removed IDs of the "invite_link_list" edge to the InviteLink entity.
+func (m *OrganizationMutation) RemovedInviteLinkListIDs() (ids []string) {
+	for id := range m.removedinvite_link_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InviteLinkListIDs returns the "invite_link_list" edge IDs in the mutation.
+func (m *OrganizationMutation) InviteLinkListIDs() (ids []string) {
+	for id := range m.invite_link_list {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInviteLinkList resets all changes to the "invite_link_list" edge.
+func (m *OrganizationMutation) ResetInviteLinkList() {
+	m.invite_link_list = nil
+	m.clearedinvite_link_list = false
+	m.removedinvite_link_list = nil
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by ids.
+func (m *OrganizationMutation) AddSamlProviderIDs(ids ...string) {
+	if m.saml_providers == nil {
+		m.saml_providers = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.saml_providers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSamlProviders clears the "saml_providers" edge to the SAMLProvider entity.
+func (m *OrganizationMutation) ClearSamlProviders() {
+	m.clearedsaml_providers = true
+}
+
+// SamlProvidersCleared reports if the "saml_providers" edge to the SAMLProvider entity was cleared.
+func (m *OrganizationMutation) SamlProvidersCleared() bool {
+	return m.clearedsaml_providers
+}
+
+// RemoveSamlProviderIDs removes the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (m *OrganizationMutation) RemoveSamlProviderIDs(ids ...string) {
+	if m.removedsaml_providers == nil {
+		m.removedsaml_providers = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.saml_providers, ids[i])
+		m.removedsaml_providers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSamlProviders returns the removed IDs of the "saml_providers" edge to the SAMLProvider entity.
+func (m *OrganizationMutation) RemovedSamlProvidersIDs() (ids []string) {
+	for id := range m.removedsaml_providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SamlProvidersIDs returns the "saml_providers" edge IDs in the mutation.
+func (m *OrganizationMutation) SamlProvidersIDs() (ids []string) {
+	for id := range m.saml_providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSamlProviders resets all changes to the "saml_providers" edge.
+func (m *OrganizationMutation) ResetSamlProviders() {
+	m.saml_providers = nil
+	m.clearedsaml_providers = false
+	m.removedsaml_providers = nil
+}
+
 // Where appends a list predicates to the OrganizationMutation builder.
 func (m *OrganizationMutation) Where(ps ...predicate.Organization) {
 	m.predicates = append(m.predicates, ps...)
@@ -16672,7 +19422,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 13)
 	if m.title != nil {
 		fields = append(fields, organization.FieldTitle)
 	}
@@ -16706,6 +19456,12 @@ func (m *OrganizationMutation) Fields() []string {
 	if m.merge_rules != nil {
 		fields = append(fields, organization.FieldMergeRules)
 	}
+	if m.logo_url != nil {
+		fields = append(fields, organization.FieldLogoURL)
+	}
+	if m.default_content_site_id != nil {
+		fields = append(fields, organization.FieldDefaultContentSiteID)
+	}
 	return fields
 }
 
@@ -16736,6 +19492,10 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.Plan()
 	case organization.FieldMergeRules:
 		return m.MergeRules()
+	case organization.FieldLogoURL:
+		return m.LogoURL()
+	case organization.FieldDefaultContentSiteID:
+		return m.DefaultContentSiteID()
 	}
 	return nil, false
 }
@@ -16767,6 +19527,10 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldPlan(ctx)
 	case organization.FieldMergeRules:
 		return m.OldMergeRules(ctx)
+	case organization.FieldLogoURL:
+		return m.OldLogoURL(ctx)
+	case organization.FieldDefaultContentSiteID:
+		return m.OldDefaultContentSiteID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Organization field %s", name)
 }
@@ -16853,6 +19617,20 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetMergeRules(v)
 		return nil
+	case organization.FieldLogoURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLogoURL(v)
+		return nil
+	case organization.FieldDefaultContentSiteID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultContentSiteID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
 }
@@ -16889,6 +19667,12 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldDefaultRole) {
 		fields = append(fields, organization.FieldDefaultRole)
 	}
+	if m.FieldCleared(organization.FieldLogoURL) {
+		fields = append(fields, organization.FieldLogoURL)
+	}
+	if m.FieldCleared(organization.FieldDefaultContentSiteID) {
+		fields = append(fields, organization.FieldDefaultContentSiteID)
+	}
 	return fields
 }
 
@@ -16908,6 +19692,12 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldDefaultRole:
 		m.ClearDefaultRole()
+		return nil
+	case organization.FieldLogoURL:
+		m.ClearLogoURL()
+		return nil
+	case organization.FieldDefaultContentSiteID:
+		m.ClearDefaultContentSiteID()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization nullable field %s", name)
@@ -16950,13 +19740,19 @@ func (m *OrganizationMutation) ResetField(name string) error {
 	case organization.FieldMergeRules:
 		m.ResetMergeRules()
 		return nil
+	case organization.FieldLogoURL:
+		m.ResetLogoURL()
+		return nil
+	case organization.FieldDefaultContentSiteID:
+		m.ResetDefaultContentSiteID()
+		return nil
 	}
 	return fmt.Errorf("unknown Organization field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *OrganizationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 7)
 	if m.members != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -16968,6 +19764,15 @@ func (m *OrganizationMutation) AddedEdges() []string {
 	}
 	if m.sites != nil {
 		edges = append(edges, organization.EdgeSites)
+	}
+	if m.teams != nil {
+		edges = append(edges, organization.EdgeTeams)
+	}
+	if m.invite_link_list != nil {
+		edges = append(edges, organization.EdgeInviteLinkList)
+	}
+	if m.saml_providers != nil {
+		edges = append(edges, organization.EdgeSamlProviders)
 	}
 	return edges
 }
@@ -17000,13 +19805,31 @@ func (m *OrganizationMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeTeams:
+		ids := make([]ent.Value, 0, len(m.teams))
+		for id := range m.teams {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeInviteLinkList:
+		ids := make([]ent.Value, 0, len(m.invite_link_list))
+		for id := range m.invite_link_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeSamlProviders:
+		ids := make([]ent.Value, 0, len(m.saml_providers))
+		for id := range m.saml_providers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *OrganizationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 7)
 	if m.removedmembers != nil {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -17018,6 +19841,15 @@ func (m *OrganizationMutation) RemovedEdges() []string {
 	}
 	if m.removedsites != nil {
 		edges = append(edges, organization.EdgeSites)
+	}
+	if m.removedteams != nil {
+		edges = append(edges, organization.EdgeTeams)
+	}
+	if m.removedinvite_link_list != nil {
+		edges = append(edges, organization.EdgeInviteLinkList)
+	}
+	if m.removedsaml_providers != nil {
+		edges = append(edges, organization.EdgeSamlProviders)
 	}
 	return edges
 }
@@ -17050,13 +19882,31 @@ func (m *OrganizationMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case organization.EdgeTeams:
+		ids := make([]ent.Value, 0, len(m.removedteams))
+		for id := range m.removedteams {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeInviteLinkList:
+		ids := make([]ent.Value, 0, len(m.removedinvite_link_list))
+		for id := range m.removedinvite_link_list {
+			ids = append(ids, id)
+		}
+		return ids
+	case organization.EdgeSamlProviders:
+		ids := make([]ent.Value, 0, len(m.removedsaml_providers))
+		for id := range m.removedsaml_providers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *OrganizationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 7)
 	if m.clearedmembers {
 		edges = append(edges, organization.EdgeMembers)
 	}
@@ -17068,6 +19918,15 @@ func (m *OrganizationMutation) ClearedEdges() []string {
 	}
 	if m.clearedsites {
 		edges = append(edges, organization.EdgeSites)
+	}
+	if m.clearedteams {
+		edges = append(edges, organization.EdgeTeams)
+	}
+	if m.clearedinvite_link_list {
+		edges = append(edges, organization.EdgeInviteLinkList)
+	}
+	if m.clearedsaml_providers {
+		edges = append(edges, organization.EdgeSamlProviders)
 	}
 	return edges
 }
@@ -17084,6 +19943,12 @@ func (m *OrganizationMutation) EdgeCleared(name string) bool {
 		return m.clearedspaces
 	case organization.EdgeSites:
 		return m.clearedsites
+	case organization.EdgeTeams:
+		return m.clearedteams
+	case organization.EdgeInviteLinkList:
+		return m.clearedinvite_link_list
+	case organization.EdgeSamlProviders:
+		return m.clearedsaml_providers
 	}
 	return false
 }
@@ -17111,6 +19976,15 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 		return nil
 	case organization.EdgeSites:
 		m.ResetSites()
+		return nil
+	case organization.EdgeTeams:
+		m.ResetTeams()
+		return nil
+	case organization.EdgeInviteLinkList:
+		m.ResetInviteLinkList()
+		return nil
+	case organization.EdgeSamlProviders:
+		m.ResetSamlProviders()
 		return nil
 	}
 	return fmt.Errorf("unknown Organization edge %s", name)
@@ -21084,6 +23958,1436 @@ func (m *RevisionEntryMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RevisionEntry edge %s", name)
+}
+
+// SAMLProviderMutation represents an operation that mutates the SAMLProvider nodes in the graph.
+type SAMLProviderMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	label               *string
+	entity_id           *string
+	sso_url             *string
+	certificate         *string
+	default_role        *types.Role
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	organization        *string
+	clearedorganization bool
+	default_team        *string
+	cleareddefault_team bool
+	requests            map[string]struct{}
+	removedrequests     map[string]struct{}
+	clearedrequests     bool
+	done                bool
+	oldValue            func(context.Context) (*SAMLProvider, error)
+	predicates          []predicate.SAMLProvider
+}
+
+var _ ent.Mutation = (*SAMLProviderMutation)(nil)
+
+// samlproviderOption allows management of the mutation configuration using functional options.
+type samlproviderOption func(*SAMLProviderMutation)
+
+// newSAMLProviderMutation creates new mutation for the SAMLProvider entity.
+func newSAMLProviderMutation(c config, op Op, opts ...samlproviderOption) *SAMLProviderMutation {
+	m := &SAMLProviderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSAMLProvider,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSAMLProviderID sets the ID field of the mutation.
+func withSAMLProviderID(id string) samlproviderOption {
+	return func(m *SAMLProviderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SAMLProvider
+		)
+		m.oldValue = func(ctx context.Context) (*SAMLProvider, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SAMLProvider.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSAMLProvider sets the old SAMLProvider of the mutation.
+func withSAMLProvider(node *SAMLProvider) samlproviderOption {
+	return func(m *SAMLProviderMutation) {
+		m.oldValue = func(context.Context) (*SAMLProvider, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SAMLProviderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SAMLProviderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SAMLProvider entities.
+func (m *SAMLProviderMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SAMLProviderMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SAMLProviderMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SAMLProvider.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *SAMLProviderMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *SAMLProviderMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *SAMLProviderMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *SAMLProviderMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *SAMLProviderMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabel returns the old "label" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
+	}
+	return oldValue.Label, nil
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *SAMLProviderMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetEntityID sets the "entity_id" field.
+func (m *SAMLProviderMutation) SetEntityID(s string) {
+	m.entity_id = &s
+}
+
+// EntityID returns the value of the "entity_id" field in the mutation.
+func (m *SAMLProviderMutation) EntityID() (r string, exists bool) {
+	v := m.entity_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEntityID returns the old "entity_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldEntityID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEntityID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEntityID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEntityID: %w", err)
+	}
+	return oldValue.EntityID, nil
+}
+
+// ResetEntityID resets all changes to the "entity_id" field.
+func (m *SAMLProviderMutation) ResetEntityID() {
+	m.entity_id = nil
+}
+
+// SetSSOURL sets the "sso_url" field.
+func (m *SAMLProviderMutation) SetSSOURL(s string) {
+	m.sso_url = &s
+}
+
+// SSOURL returns the value of the "sso_url" field in the mutation.
+func (m *SAMLProviderMutation) SSOURL() (r string, exists bool) {
+	v := m.sso_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSSOURL returns the old "sso_url" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldSSOURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSSOURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSSOURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSSOURL: %w", err)
+	}
+	return oldValue.SSOURL, nil
+}
+
+// ResetSSOURL resets all changes to the "sso_url" field.
+func (m *SAMLProviderMutation) ResetSSOURL() {
+	m.sso_url = nil
+}
+
+// SetCertificate sets the "certificate" field.
+func (m *SAMLProviderMutation) SetCertificate(s string) {
+	m.certificate = &s
+}
+
+// Certificate returns the value of the "certificate" field in the mutation.
+func (m *SAMLProviderMutation) Certificate() (r string, exists bool) {
+	v := m.certificate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCertificate returns the old "certificate" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldCertificate(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCertificate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCertificate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCertificate: %w", err)
+	}
+	return oldValue.Certificate, nil
+}
+
+// ResetCertificate resets all changes to the "certificate" field.
+func (m *SAMLProviderMutation) ResetCertificate() {
+	m.certificate = nil
+}
+
+// SetDefaultTeamID sets the "default_team_id" field.
+func (m *SAMLProviderMutation) SetDefaultTeamID(s string) {
+	m.default_team = &s
+}
+
+// DefaultTeamID returns the value of the "default_team_id" field in the mutation.
+func (m *SAMLProviderMutation) DefaultTeamID() (r string, exists bool) {
+	v := m.default_team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultTeamID returns the old "default_team_id" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldDefaultTeamID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultTeamID: %w", err)
+	}
+	return oldValue.DefaultTeamID, nil
+}
+
+// ClearDefaultTeamID clears the value of the "default_team_id" field.
+func (m *SAMLProviderMutation) ClearDefaultTeamID() {
+	m.default_team = nil
+	m.clearedFields[samlprovider.FieldDefaultTeamID] = struct{}{}
+}
+
+// DefaultTeamIDCleared returns if the "default_team_id" field was cleared in this mutation.
+func (m *SAMLProviderMutation) DefaultTeamIDCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldDefaultTeamID]
+	return ok
+}
+
+// ResetDefaultTeamID resets all changes to the "default_team_id" field.
+func (m *SAMLProviderMutation) ResetDefaultTeamID() {
+	m.default_team = nil
+	delete(m.clearedFields, samlprovider.FieldDefaultTeamID)
+}
+
+// SetDefaultRole sets the "default_role" field.
+func (m *SAMLProviderMutation) SetDefaultRole(t types.Role) {
+	m.default_role = &t
+}
+
+// DefaultRole returns the value of the "default_role" field in the mutation.
+func (m *SAMLProviderMutation) DefaultRole() (r types.Role, exists bool) {
+	v := m.default_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefaultRole returns the old "default_role" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldDefaultRole(ctx context.Context) (v *types.Role, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefaultRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefaultRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefaultRole: %w", err)
+	}
+	return oldValue.DefaultRole, nil
+}
+
+// ClearDefaultRole clears the value of the "default_role" field.
+func (m *SAMLProviderMutation) ClearDefaultRole() {
+	m.default_role = nil
+	m.clearedFields[samlprovider.FieldDefaultRole] = struct{}{}
+}
+
+// DefaultRoleCleared returns if the "default_role" field was cleared in this mutation.
+func (m *SAMLProviderMutation) DefaultRoleCleared() bool {
+	_, ok := m.clearedFields[samlprovider.FieldDefaultRole]
+	return ok
+}
+
+// ResetDefaultRole resets all changes to the "default_role" field.
+func (m *SAMLProviderMutation) ResetDefaultRole() {
+	m.default_role = nil
+	delete(m.clearedFields, samlprovider.FieldDefaultRole)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SAMLProviderMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SAMLProviderMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SAMLProvider entity.
+// If the SAMLProvider object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLProviderMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SAMLProviderMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *SAMLProviderMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[samlprovider.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *SAMLProviderMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *SAMLProviderMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *SAMLProviderMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// ClearDefaultTeam clears the "default_team" edge to the Team entity.
+func (m *SAMLProviderMutation) ClearDefaultTeam() {
+	m.cleareddefault_team = true
+	m.clearedFields[samlprovider.FieldDefaultTeamID] = struct{}{}
+}
+
+// DefaultTeamCleared reports if the "default_team" edge to the Team entity was cleared.
+func (m *SAMLProviderMutation) DefaultTeamCleared() bool {
+	return m.DefaultTeamIDCleared() || m.cleareddefault_team
+}
+
+// DefaultTeamIDs returns the "default_team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultTeamID instead. It exists only for internal usage by the builders.
+func (m *SAMLProviderMutation) DefaultTeamIDs() (ids []string) {
+	if id := m.default_team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultTeam resets all changes to the "default_team" edge.
+func (m *SAMLProviderMutation) ResetDefaultTeam() {
+	m.default_team = nil
+	m.cleareddefault_team = false
+}
+
+// AddRequestIDs adds the "requests" edge to the SAMLRequest entity by ids.
+func (m *SAMLProviderMutation) AddRequestIDs(ids ...string) {
+	if m.requests == nil {
+		m.requests = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.requests[ids[i]] = struct{}{}
+	}
+}
+
+// ClearRequests clears the "requests" edge to the SAMLRequest entity.
+func (m *SAMLProviderMutation) ClearRequests() {
+	m.clearedrequests = true
+}
+
+// RequestsCleared reports if the "requests" edge to the SAMLRequest entity was cleared.
+func (m *SAMLProviderMutation) RequestsCleared() bool {
+	return m.clearedrequests
+}
+
+// RemoveRequestIDs removes the "requests" edge to the SAMLRequest entity by IDs.
+func (m *SAMLProviderMutation) RemoveRequestIDs(ids ...string) {
+	if m.removedrequests == nil {
+		m.removedrequests = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.requests, ids[i])
+		m.removedrequests[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedRequests returns the removed IDs of the "requests" edge to the SAMLRequest entity.
+func (m *SAMLProviderMutation) RemovedRequestsIDs() (ids []string) {
+	for id := range m.removedrequests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// RequestsIDs returns the "requests" edge IDs in the mutation.
+func (m *SAMLProviderMutation) RequestsIDs() (ids []string) {
+	for id := range m.requests {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetRequests resets all changes to the "requests" edge.
+func (m *SAMLProviderMutation) ResetRequests() {
+	m.requests = nil
+	m.clearedrequests = false
+	m.removedrequests = nil
+}
+
+// Where appends a list predicates to the SAMLProviderMutation builder.
+func (m *SAMLProviderMutation) Where(ps ...predicate.SAMLProvider) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SAMLProviderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SAMLProviderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SAMLProvider, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SAMLProviderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SAMLProviderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SAMLProvider).
+func (m *SAMLProviderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SAMLProviderMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.organization != nil {
+		fields = append(fields, samlprovider.FieldOrganizationID)
+	}
+	if m.label != nil {
+		fields = append(fields, samlprovider.FieldLabel)
+	}
+	if m.entity_id != nil {
+		fields = append(fields, samlprovider.FieldEntityID)
+	}
+	if m.sso_url != nil {
+		fields = append(fields, samlprovider.FieldSSOURL)
+	}
+	if m.certificate != nil {
+		fields = append(fields, samlprovider.FieldCertificate)
+	}
+	if m.default_team != nil {
+		fields = append(fields, samlprovider.FieldDefaultTeamID)
+	}
+	if m.default_role != nil {
+		fields = append(fields, samlprovider.FieldDefaultRole)
+	}
+	if m.created_at != nil {
+		fields = append(fields, samlprovider.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SAMLProviderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case samlprovider.FieldOrganizationID:
+		return m.OrganizationID()
+	case samlprovider.FieldLabel:
+		return m.Label()
+	case samlprovider.FieldEntityID:
+		return m.EntityID()
+	case samlprovider.FieldSSOURL:
+		return m.SSOURL()
+	case samlprovider.FieldCertificate:
+		return m.Certificate()
+	case samlprovider.FieldDefaultTeamID:
+		return m.DefaultTeamID()
+	case samlprovider.FieldDefaultRole:
+		return m.DefaultRole()
+	case samlprovider.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SAMLProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case samlprovider.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case samlprovider.FieldLabel:
+		return m.OldLabel(ctx)
+	case samlprovider.FieldEntityID:
+		return m.OldEntityID(ctx)
+	case samlprovider.FieldSSOURL:
+		return m.OldSSOURL(ctx)
+	case samlprovider.FieldCertificate:
+		return m.OldCertificate(ctx)
+	case samlprovider.FieldDefaultTeamID:
+		return m.OldDefaultTeamID(ctx)
+	case samlprovider.FieldDefaultRole:
+		return m.OldDefaultRole(ctx)
+	case samlprovider.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLProviderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case samlprovider.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case samlprovider.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case samlprovider.FieldEntityID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEntityID(v)
+		return nil
+	case samlprovider.FieldSSOURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSSOURL(v)
+		return nil
+	case samlprovider.FieldCertificate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCertificate(v)
+		return nil
+	case samlprovider.FieldDefaultTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultTeamID(v)
+		return nil
+	case samlprovider.FieldDefaultRole:
+		v, ok := value.(types.Role)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultRole(v)
+		return nil
+	case samlprovider.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SAMLProviderMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SAMLProviderMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLProviderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SAMLProvider numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SAMLProviderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(samlprovider.FieldDefaultTeamID) {
+		fields = append(fields, samlprovider.FieldDefaultTeamID)
+	}
+	if m.FieldCleared(samlprovider.FieldDefaultRole) {
+		fields = append(fields, samlprovider.FieldDefaultRole)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SAMLProviderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SAMLProviderMutation) ClearField(name string) error {
+	switch name {
+	case samlprovider.FieldDefaultTeamID:
+		m.ClearDefaultTeamID()
+		return nil
+	case samlprovider.FieldDefaultRole:
+		m.ClearDefaultRole()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SAMLProviderMutation) ResetField(name string) error {
+	switch name {
+	case samlprovider.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case samlprovider.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case samlprovider.FieldEntityID:
+		m.ResetEntityID()
+		return nil
+	case samlprovider.FieldSSOURL:
+		m.ResetSSOURL()
+		return nil
+	case samlprovider.FieldCertificate:
+		m.ResetCertificate()
+		return nil
+	case samlprovider.FieldDefaultTeamID:
+		m.ResetDefaultTeamID()
+		return nil
+	case samlprovider.FieldDefaultRole:
+		m.ResetDefaultRole()
+		return nil
+	case samlprovider.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SAMLProviderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.organization != nil {
+		edges = append(edges, samlprovider.EdgeOrganization)
+	}
+	if m.default_team != nil {
+		edges = append(edges, samlprovider.EdgeDefaultTeam)
+	}
+	if m.requests != nil {
+		edges = append(edges, samlprovider.EdgeRequests)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SAMLProviderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case samlprovider.EdgeDefaultTeam:
+		if id := m.default_team; id != nil {
+			return []ent.Value{*id}
+		}
+	case samlprovider.EdgeRequests:
+		ids := make([]ent.Value, 0, len(m.requests))
+		for id := range m.requests {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SAMLProviderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedrequests != nil {
+		edges = append(edges, samlprovider.EdgeRequests)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SAMLProviderMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case samlprovider.EdgeRequests:
+		ids := make([]ent.Value, 0, len(m.removedrequests))
+		for id := range m.removedrequests {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SAMLProviderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedorganization {
+		edges = append(edges, samlprovider.EdgeOrganization)
+	}
+	if m.cleareddefault_team {
+		edges = append(edges, samlprovider.EdgeDefaultTeam)
+	}
+	if m.clearedrequests {
+		edges = append(edges, samlprovider.EdgeRequests)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SAMLProviderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		return m.clearedorganization
+	case samlprovider.EdgeDefaultTeam:
+		return m.cleareddefault_team
+	case samlprovider.EdgeRequests:
+		return m.clearedrequests
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SAMLProviderMutation) ClearEdge(name string) error {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	case samlprovider.EdgeDefaultTeam:
+		m.ClearDefaultTeam()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SAMLProviderMutation) ResetEdge(name string) error {
+	switch name {
+	case samlprovider.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case samlprovider.EdgeDefaultTeam:
+		m.ResetDefaultTeam()
+		return nil
+	case samlprovider.EdgeRequests:
+		m.ResetRequests()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLProvider edge %s", name)
+}
+
+// SAMLRequestMutation represents an operation that mutates the SAMLRequest nodes in the graph.
+type SAMLRequestMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *string
+	created_at      *time.Time
+	expires_at      *time.Time
+	clearedFields   map[string]struct{}
+	provider        *string
+	clearedprovider bool
+	done            bool
+	oldValue        func(context.Context) (*SAMLRequest, error)
+	predicates      []predicate.SAMLRequest
+}
+
+var _ ent.Mutation = (*SAMLRequestMutation)(nil)
+
+// samlrequestOption allows management of the mutation configuration using functional options.
+type samlrequestOption func(*SAMLRequestMutation)
+
+// newSAMLRequestMutation creates new mutation for the SAMLRequest entity.
+func newSAMLRequestMutation(c config, op Op, opts ...samlrequestOption) *SAMLRequestMutation {
+	m := &SAMLRequestMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeSAMLRequest,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withSAMLRequestID sets the ID field of the mutation.
+func withSAMLRequestID(id string) samlrequestOption {
+	return func(m *SAMLRequestMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *SAMLRequest
+		)
+		m.oldValue = func(ctx context.Context) (*SAMLRequest, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().SAMLRequest.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withSAMLRequest sets the old SAMLRequest of the mutation.
+func withSAMLRequest(node *SAMLRequest) samlrequestOption {
+	return func(m *SAMLRequestMutation) {
+		m.oldValue = func(context.Context) (*SAMLRequest, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m SAMLRequestMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m SAMLRequestMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of SAMLRequest entities.
+func (m *SAMLRequestMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *SAMLRequestMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *SAMLRequestMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().SAMLRequest.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *SAMLRequestMutation) SetProviderID(s string) {
+	m.provider = &s
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *SAMLRequestMutation) ProviderID() (r string, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProviderID returns the old "provider_id" field's value of the SAMLRequest entity.
+// If the SAMLRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLRequestMutation) OldProviderID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProviderID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProviderID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProviderID: %w", err)
+	}
+	return oldValue.ProviderID, nil
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *SAMLRequestMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *SAMLRequestMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *SAMLRequestMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the SAMLRequest entity.
+// If the SAMLRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLRequestMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *SAMLRequestMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetExpiresAt sets the "expires_at" field.
+func (m *SAMLRequestMutation) SetExpiresAt(t time.Time) {
+	m.expires_at = &t
+}
+
+// ExpiresAt returns the value of the "expires_at" field in the mutation.
+func (m *SAMLRequestMutation) ExpiresAt() (r time.Time, exists bool) {
+	v := m.expires_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExpiresAt returns the old "expires_at" field's value of the SAMLRequest entity.
+// If the SAMLRequest object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SAMLRequestMutation) OldExpiresAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExpiresAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExpiresAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExpiresAt: %w", err)
+	}
+	return oldValue.ExpiresAt, nil
+}
+
+// ResetExpiresAt resets all changes to the "expires_at" field.
+func (m *SAMLRequestMutation) ResetExpiresAt() {
+	m.expires_at = nil
+}
+
+// ClearProvider clears the "provider" edge to the SAMLProvider entity.
+func (m *SAMLRequestMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[samlrequest.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the SAMLProvider entity was cleared.
+func (m *SAMLRequestMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *SAMLRequestMutation) ProviderIDs() (ids []string) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *SAMLRequestMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// Where appends a list predicates to the SAMLRequestMutation builder.
+func (m *SAMLRequestMutation) Where(ps ...predicate.SAMLRequest) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the SAMLRequestMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *SAMLRequestMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.SAMLRequest, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *SAMLRequestMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *SAMLRequestMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (SAMLRequest).
+func (m *SAMLRequestMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *SAMLRequestMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.provider != nil {
+		fields = append(fields, samlrequest.FieldProviderID)
+	}
+	if m.created_at != nil {
+		fields = append(fields, samlrequest.FieldCreatedAt)
+	}
+	if m.expires_at != nil {
+		fields = append(fields, samlrequest.FieldExpiresAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *SAMLRequestMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case samlrequest.FieldProviderID:
+		return m.ProviderID()
+	case samlrequest.FieldCreatedAt:
+		return m.CreatedAt()
+	case samlrequest.FieldExpiresAt:
+		return m.ExpiresAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *SAMLRequestMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case samlrequest.FieldProviderID:
+		return m.OldProviderID(ctx)
+	case samlrequest.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case samlrequest.FieldExpiresAt:
+		return m.OldExpiresAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown SAMLRequest field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLRequestMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case samlrequest.FieldProviderID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case samlrequest.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case samlrequest.FieldExpiresAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExpiresAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLRequest field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *SAMLRequestMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *SAMLRequestMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *SAMLRequestMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown SAMLRequest numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *SAMLRequestMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *SAMLRequestMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *SAMLRequestMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown SAMLRequest nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *SAMLRequestMutation) ResetField(name string) error {
+	switch name {
+	case samlrequest.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case samlrequest.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case samlrequest.FieldExpiresAt:
+		m.ResetExpiresAt()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLRequest field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *SAMLRequestMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.provider != nil {
+		edges = append(edges, samlrequest.EdgeProvider)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *SAMLRequestMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case samlrequest.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *SAMLRequestMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *SAMLRequestMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *SAMLRequestMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedprovider {
+		edges = append(edges, samlrequest.EdgeProvider)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *SAMLRequestMutation) EdgeCleared(name string) bool {
+	switch name {
+	case samlrequest.EdgeProvider:
+		return m.clearedprovider
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *SAMLRequestMutation) ClearEdge(name string) error {
+	switch name {
+	case samlrequest.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLRequest unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *SAMLRequestMutation) ResetEdge(name string) error {
+	switch name {
+	case samlrequest.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown SAMLRequest edge %s", name)
 }
 
 // ServerSecretMutation represents an operation that mutates the ServerSecret nodes in the graph.
@@ -26484,6 +30788,12 @@ type SpaceMutation struct {
 	comment_list               map[string]struct{}
 	removedcomment_list        map[string]struct{}
 	clearedcomment_list        bool
+	permissions                map[int]struct{}
+	removedpermissions         map[int]struct{}
+	clearedpermissions         bool
+	invite_links               map[string]struct{}
+	removedinvite_links        map[string]struct{}
+	clearedinvite_links        bool
 	done                       bool
 	oldValue                   func(context.Context) (*Space, error)
 	predicates                 []predicate.Space
@@ -27741,6 +32051,114 @@ func (m *SpaceMutation) ResetCommentList() {
 	m.removedcomment_list = nil
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by ids.
+func (m *SpaceMutation) AddPermissionIDs(ids ...int) {
+	if m.permissions == nil {
+		m.permissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.permissions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPermissions clears the "permissions" edge to the ContentPermission entity.
+func (m *SpaceMutation) ClearPermissions() {
+	m.clearedpermissions = true
+}
+
+// PermissionsCleared reports if the "permissions" edge to the ContentPermission entity was cleared.
+func (m *SpaceMutation) PermissionsCleared() bool {
+	return m.clearedpermissions
+}
+
+// RemovePermissionIDs removes the "permissions" edge to the ContentPermission entity by IDs.
+func (m *SpaceMutation) RemovePermissionIDs(ids ...int) {
+	if m.removedpermissions == nil {
+		m.removedpermissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.permissions, ids[i])
+		m.removedpermissions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPermissions returns the removed IDs of the "permissions" edge to the ContentPermission entity.
+func (m *SpaceMutation) RemovedPermissionsIDs() (ids []int) {
+	for id := range m.removedpermissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PermissionsIDs returns the "permissions" edge IDs in the mutation.
+func (m *SpaceMutation) PermissionsIDs() (ids []int) {
+	for id := range m.permissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPermissions resets all changes to the "permissions" edge.
+func (m *SpaceMutation) ResetPermissions() {
+	m.permissions = nil
+	m.clearedpermissions = false
+	m.removedpermissions = nil
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by ids.
+func (m *SpaceMutation) AddInviteLinkIDs(ids ...string) {
+	if m.invite_links == nil {
+		m.invite_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.invite_links[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInviteLinks clears the "invite_links" edge to the InviteLink entity.
+func (m *SpaceMutation) ClearInviteLinks() {
+	m.clearedinvite_links = true
+}
+
+// InviteLinksCleared reports if the "invite_links" edge to the InviteLink entity was cleared.
+func (m *SpaceMutation) InviteLinksCleared() bool {
+	return m.clearedinvite_links
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to the InviteLink entity by IDs.
+func (m *SpaceMutation) RemoveInviteLinkIDs(ids ...string) {
+	if m.removedinvite_links == nil {
+		m.removedinvite_links = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.invite_links, ids[i])
+		m.removedinvite_links[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInviteLinks returns the removed IDs of the "invite_links" edge to the InviteLink entity.
+func (m *SpaceMutation) RemovedInviteLinksIDs() (ids []string) {
+	for id := range m.removedinvite_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InviteLinksIDs returns the "invite_links" edge IDs in the mutation.
+func (m *SpaceMutation) InviteLinksIDs() (ids []string) {
+	for id := range m.invite_links {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInviteLinks resets all changes to the "invite_links" edge.
+func (m *SpaceMutation) ResetInviteLinks() {
+	m.invite_links = nil
+	m.clearedinvite_links = false
+	m.removedinvite_links = nil
+}
+
 // Where appends a list predicates to the SpaceMutation builder.
 func (m *SpaceMutation) Where(ps ...predicate.Space) {
 	m.predicates = append(m.predicates, ps...)
@@ -28287,7 +32705,7 @@ func (m *SpaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SpaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.organization != nil {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -28305,6 +32723,12 @@ func (m *SpaceMutation) AddedEdges() []string {
 	}
 	if m.comment_list != nil {
 		edges = append(edges, space.EdgeCommentList)
+	}
+	if m.permissions != nil {
+		edges = append(edges, space.EdgePermissions)
+	}
+	if m.invite_links != nil {
+		edges = append(edges, space.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -28345,13 +32769,25 @@ func (m *SpaceMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.permissions))
+		for id := range m.permissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeInviteLinks:
+		ids := make([]ent.Value, 0, len(m.invite_links))
+		for id := range m.invite_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SpaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.removedrevisions != nil {
 		edges = append(edges, space.EdgeRevisions)
 	}
@@ -28363,6 +32799,12 @@ func (m *SpaceMutation) RemovedEdges() []string {
 	}
 	if m.removedcomment_list != nil {
 		edges = append(edges, space.EdgeCommentList)
+	}
+	if m.removedpermissions != nil {
+		edges = append(edges, space.EdgePermissions)
+	}
+	if m.removedinvite_links != nil {
+		edges = append(edges, space.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -28395,13 +32837,25 @@ func (m *SpaceMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case space.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.removedpermissions))
+		for id := range m.removedpermissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case space.EdgeInviteLinks:
+		ids := make([]ent.Value, 0, len(m.removedinvite_links))
+		for id := range m.removedinvite_links {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SpaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 8)
 	if m.clearedorganization {
 		edges = append(edges, space.EdgeOrganization)
 	}
@@ -28419,6 +32873,12 @@ func (m *SpaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedcomment_list {
 		edges = append(edges, space.EdgeCommentList)
+	}
+	if m.clearedpermissions {
+		edges = append(edges, space.EdgePermissions)
+	}
+	if m.clearedinvite_links {
+		edges = append(edges, space.EdgeInviteLinks)
 	}
 	return edges
 }
@@ -28439,6 +32899,10 @@ func (m *SpaceMutation) EdgeCleared(name string) bool {
 		return m.clearedchange_request_list
 	case space.EdgeCommentList:
 		return m.clearedcomment_list
+	case space.EdgePermissions:
+		return m.clearedpermissions
+	case space.EdgeInviteLinks:
+		return m.clearedinvite_links
 	}
 	return false
 }
@@ -28479,8 +32943,1347 @@ func (m *SpaceMutation) ResetEdge(name string) error {
 	case space.EdgeCommentList:
 		m.ResetCommentList()
 		return nil
+	case space.EdgePermissions:
+		m.ResetPermissions()
+		return nil
+	case space.EdgeInviteLinks:
+		m.ResetInviteLinks()
+		return nil
 	}
 	return fmt.Errorf("unknown Space edge %s", name)
+}
+
+// TeamMutation represents an operation that mutates the Team nodes in the graph.
+type TeamMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *string
+	title                 *string
+	created_at            *time.Time
+	clearedFields         map[string]struct{}
+	organization          *string
+	clearedorganization   bool
+	memberships           map[int]struct{}
+	removedmemberships    map[int]struct{}
+	clearedmemberships    bool
+	permissions           map[int]struct{}
+	removedpermissions    map[int]struct{}
+	clearedpermissions    bool
+	saml_providers        map[string]struct{}
+	removedsaml_providers map[string]struct{}
+	clearedsaml_providers bool
+	done                  bool
+	oldValue              func(context.Context) (*Team, error)
+	predicates            []predicate.Team
+}
+
+var _ ent.Mutation = (*TeamMutation)(nil)
+
+// teamOption allows management of the mutation configuration using functional options.
+type teamOption func(*TeamMutation)
+
+// newTeamMutation creates new mutation for the Team entity.
+func newTeamMutation(c config, op Op, opts ...teamOption) *TeamMutation {
+	m := &TeamMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTeam,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTeamID sets the ID field of the mutation.
+func withTeamID(id string) teamOption {
+	return func(m *TeamMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Team
+		)
+		m.oldValue = func(ctx context.Context) (*Team, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Team.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTeam sets the old Team of the mutation.
+func withTeam(node *Team) teamOption {
+	return func(m *TeamMutation) {
+		m.oldValue = func(context.Context) (*Team, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TeamMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TeamMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of Team entities.
+func (m *TeamMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TeamMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TeamMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Team.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *TeamMutation) SetOrganizationID(s string) {
+	m.organization = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *TeamMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the Team entity.
+// If the Team object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *TeamMutation) ResetOrganizationID() {
+	m.organization = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *TeamMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *TeamMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the Team entity.
+// If the Team object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *TeamMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TeamMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TeamMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Team entity.
+// If the Team object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TeamMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearOrganization clears the "organization" edge to the Organization entity.
+func (m *TeamMutation) ClearOrganization() {
+	m.clearedorganization = true
+	m.clearedFields[team.FieldOrganizationID] = struct{}{}
+}
+
+// OrganizationCleared reports if the "organization" edge to the Organization entity was cleared.
+func (m *TeamMutation) OrganizationCleared() bool {
+	return m.clearedorganization
+}
+
+// OrganizationIDs returns the "organization" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OrganizationID instead. It exists only for internal usage by the builders.
+func (m *TeamMutation) OrganizationIDs() (ids []string) {
+	if id := m.organization; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOrganization resets all changes to the "organization" edge.
+func (m *TeamMutation) ResetOrganization() {
+	m.organization = nil
+	m.clearedorganization = false
+}
+
+// AddMembershipIDs adds the "memberships" edge to the TeamMember entity by ids.
+func (m *TeamMutation) AddMembershipIDs(ids ...int) {
+	if m.memberships == nil {
+		m.memberships = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.memberships[ids[i]] = struct{}{}
+	}
+}
+
+// ClearMemberships clears the "memberships" edge to the TeamMember entity.
+func (m *TeamMutation) ClearMemberships() {
+	m.clearedmemberships = true
+}
+
+// MembershipsCleared reports if the "memberships" edge to the TeamMember entity was cleared.
+func (m *TeamMutation) MembershipsCleared() bool {
+	return m.clearedmemberships
+}
+
+// RemoveMembershipIDs removes the "memberships" edge to the TeamMember entity by IDs.
+func (m *TeamMutation) RemoveMembershipIDs(ids ...int) {
+	if m.removedmemberships == nil {
+		m.removedmemberships = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.memberships, ids[i])
+		m.removedmemberships[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedMemberships returns the removed IDs of the "memberships" edge to the TeamMember entity.
+func (m *TeamMutation) RemovedMembershipsIDs() (ids []int) {
+	for id := range m.removedmemberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// MembershipsIDs returns the "memberships" edge IDs in the mutation.
+func (m *TeamMutation) MembershipsIDs() (ids []int) {
+	for id := range m.memberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetMemberships resets all changes to the "memberships" edge.
+func (m *TeamMutation) ResetMemberships() {
+	m.memberships = nil
+	m.clearedmemberships = false
+	m.removedmemberships = nil
+}
+
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by ids.
+func (m *TeamMutation) AddPermissionIDs(ids ...int) {
+	if m.permissions == nil {
+		m.permissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.permissions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearPermissions clears the "permissions" edge to the ContentPermission entity.
+func (m *TeamMutation) ClearPermissions() {
+	m.clearedpermissions = true
+}
+
+// PermissionsCleared reports if the "permissions" edge to the ContentPermission entity was cleared.
+func (m *TeamMutation) PermissionsCleared() bool {
+	return m.clearedpermissions
+}
+
+// RemovePermissionIDs removes the "permissions" edge to the ContentPermission entity by IDs.
+func (m *TeamMutation) RemovePermissionIDs(ids ...int) {
+	if m.removedpermissions == nil {
+		m.removedpermissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.permissions, ids[i])
+		m.removedpermissions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedPermissions returns the removed IDs of the "permissions" edge to the ContentPermission entity.
+func (m *TeamMutation) RemovedPermissionsIDs() (ids []int) {
+	for id := range m.removedpermissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// PermissionsIDs returns the "permissions" edge IDs in the mutation.
+func (m *TeamMutation) PermissionsIDs() (ids []int) {
+	for id := range m.permissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetPermissions resets all changes to the "permissions" edge.
+func (m *TeamMutation) ResetPermissions() {
+	m.permissions = nil
+	m.clearedpermissions = false
+	m.removedpermissions = nil
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by ids.
+func (m *TeamMutation) AddSamlProviderIDs(ids ...string) {
+	if m.saml_providers == nil {
+		m.saml_providers = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.saml_providers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSamlProviders clears the "saml_providers" edge to the SAMLProvider entity.
+func (m *TeamMutation) ClearSamlProviders() {
+	m.clearedsaml_providers = true
+}
+
+// SamlProvidersCleared reports if the "saml_providers" edge to the SAMLProvider entity was cleared.
+func (m *TeamMutation) SamlProvidersCleared() bool {
+	return m.clearedsaml_providers
+}
+
+// RemoveSamlProviderIDs removes the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (m *TeamMutation) RemoveSamlProviderIDs(ids ...string) {
+	if m.removedsaml_providers == nil {
+		m.removedsaml_providers = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.saml_providers, ids[i])
+		m.removedsaml_providers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSamlProviders returns the removed IDs of the "saml_providers" edge to the SAMLProvider entity.
+func (m *TeamMutation) RemovedSamlProvidersIDs() (ids []string) {
+	for id := range m.removedsaml_providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SamlProvidersIDs returns the "saml_providers" edge IDs in the mutation.
+func (m *TeamMutation) SamlProvidersIDs() (ids []string) {
+	for id := range m.saml_providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSamlProviders resets all changes to the "saml_providers" edge.
+func (m *TeamMutation) ResetSamlProviders() {
+	m.saml_providers = nil
+	m.clearedsaml_providers = false
+	m.removedsaml_providers = nil
+}
+
+// Where appends a list predicates to the TeamMutation builder.
+func (m *TeamMutation) Where(ps ...predicate.Team) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TeamMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TeamMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Team, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TeamMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TeamMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Team).
+func (m *TeamMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TeamMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.organization != nil {
+		fields = append(fields, team.FieldOrganizationID)
+	}
+	if m.title != nil {
+		fields = append(fields, team.FieldTitle)
+	}
+	if m.created_at != nil {
+		fields = append(fields, team.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TeamMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case team.FieldOrganizationID:
+		return m.OrganizationID()
+	case team.FieldTitle:
+		return m.Title()
+	case team.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TeamMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case team.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case team.FieldTitle:
+		return m.OldTitle(ctx)
+	case team.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown Team field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TeamMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case team.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case team.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case team.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Team field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TeamMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TeamMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TeamMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Team numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TeamMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TeamMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TeamMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown Team nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TeamMutation) ResetField(name string) error {
+	switch name {
+	case team.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case team.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case team.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown Team field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TeamMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.organization != nil {
+		edges = append(edges, team.EdgeOrganization)
+	}
+	if m.memberships != nil {
+		edges = append(edges, team.EdgeMemberships)
+	}
+	if m.permissions != nil {
+		edges = append(edges, team.EdgePermissions)
+	}
+	if m.saml_providers != nil {
+		edges = append(edges, team.EdgeSamlProviders)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TeamMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case team.EdgeOrganization:
+		if id := m.organization; id != nil {
+			return []ent.Value{*id}
+		}
+	case team.EdgeMemberships:
+		ids := make([]ent.Value, 0, len(m.memberships))
+		for id := range m.memberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case team.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.permissions))
+		for id := range m.permissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case team.EdgeSamlProviders:
+		ids := make([]ent.Value, 0, len(m.saml_providers))
+		for id := range m.saml_providers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TeamMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedmemberships != nil {
+		edges = append(edges, team.EdgeMemberships)
+	}
+	if m.removedpermissions != nil {
+		edges = append(edges, team.EdgePermissions)
+	}
+	if m.removedsaml_providers != nil {
+		edges = append(edges, team.EdgeSamlProviders)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TeamMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case team.EdgeMemberships:
+		ids := make([]ent.Value, 0, len(m.removedmemberships))
+		for id := range m.removedmemberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case team.EdgePermissions:
+		ids := make([]ent.Value, 0, len(m.removedpermissions))
+		for id := range m.removedpermissions {
+			ids = append(ids, id)
+		}
+		return ids
+	case team.EdgeSamlProviders:
+		ids := make([]ent.Value, 0, len(m.removedsaml_providers))
+		for id := range m.removedsaml_providers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TeamMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedorganization {
+		edges = append(edges, team.EdgeOrganization)
+	}
+	if m.clearedmemberships {
+		edges = append(edges, team.EdgeMemberships)
+	}
+	if m.clearedpermissions {
+		edges = append(edges, team.EdgePermissions)
+	}
+	if m.clearedsaml_providers {
+		edges = append(edges, team.EdgeSamlProviders)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TeamMutation) EdgeCleared(name string) bool {
+	switch name {
+	case team.EdgeOrganization:
+		return m.clearedorganization
+	case team.EdgeMemberships:
+		return m.clearedmemberships
+	case team.EdgePermissions:
+		return m.clearedpermissions
+	case team.EdgeSamlProviders:
+		return m.clearedsaml_providers
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TeamMutation) ClearEdge(name string) error {
+	switch name {
+	case team.EdgeOrganization:
+		m.ClearOrganization()
+		return nil
+	}
+	return fmt.Errorf("unknown Team unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TeamMutation) ResetEdge(name string) error {
+	switch name {
+	case team.EdgeOrganization:
+		m.ResetOrganization()
+		return nil
+	case team.EdgeMemberships:
+		m.ResetMemberships()
+		return nil
+	case team.EdgePermissions:
+		m.ResetPermissions()
+		return nil
+	case team.EdgeSamlProviders:
+		m.ResetSamlProviders()
+		return nil
+	}
+	return fmt.Errorf("unknown Team edge %s", name)
+}
+
+// TeamMemberMutation represents an operation that mutates the TeamMember nodes in the graph.
+type TeamMemberMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	role          *string
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	team          *string
+	clearedteam   bool
+	user          *string
+	cleareduser   bool
+	done          bool
+	oldValue      func(context.Context) (*TeamMember, error)
+	predicates    []predicate.TeamMember
+}
+
+var _ ent.Mutation = (*TeamMemberMutation)(nil)
+
+// teammemberOption allows management of the mutation configuration using functional options.
+type teammemberOption func(*TeamMemberMutation)
+
+// newTeamMemberMutation creates new mutation for the TeamMember entity.
+func newTeamMemberMutation(c config, op Op, opts ...teammemberOption) *TeamMemberMutation {
+	m := &TeamMemberMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeTeamMember,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withTeamMemberID sets the ID field of the mutation.
+func withTeamMemberID(id int) teammemberOption {
+	return func(m *TeamMemberMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *TeamMember
+		)
+		m.oldValue = func(ctx context.Context) (*TeamMember, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().TeamMember.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withTeamMember sets the old TeamMember of the mutation.
+func withTeamMember(node *TeamMember) teammemberOption {
+	return func(m *TeamMemberMutation) {
+		m.oldValue = func(context.Context) (*TeamMember, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m TeamMemberMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m TeamMemberMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *TeamMemberMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *TeamMemberMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().TeamMember.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTeamID sets the "team_id" field.
+func (m *TeamMemberMutation) SetTeamID(s string) {
+	m.team = &s
+}
+
+// TeamID returns the value of the "team_id" field in the mutation.
+func (m *TeamMemberMutation) TeamID() (r string, exists bool) {
+	v := m.team
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTeamID returns the old "team_id" field's value of the TeamMember entity.
+// If the TeamMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMemberMutation) OldTeamID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTeamID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTeamID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTeamID: %w", err)
+	}
+	return oldValue.TeamID, nil
+}
+
+// ResetTeamID resets all changes to the "team_id" field.
+func (m *TeamMemberMutation) ResetTeamID() {
+	m.team = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *TeamMemberMutation) SetUserID(s string) {
+	m.user = &s
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *TeamMemberMutation) UserID() (r string, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the TeamMember entity.
+// If the TeamMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMemberMutation) OldUserID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *TeamMemberMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetRole sets the "role" field.
+func (m *TeamMemberMutation) SetRole(s string) {
+	m.role = &s
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *TeamMemberMutation) Role() (r string, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRole returns the old "role" field's value of the TeamMember entity.
+// If the TeamMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMemberMutation) OldRole(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRole: %w", err)
+	}
+	return oldValue.Role, nil
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *TeamMemberMutation) ResetRole() {
+	m.role = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *TeamMemberMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *TeamMemberMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the TeamMember entity.
+// If the TeamMember object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TeamMemberMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *TeamMemberMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearTeam clears the "team" edge to the Team entity.
+func (m *TeamMemberMutation) ClearTeam() {
+	m.clearedteam = true
+	m.clearedFields[teammember.FieldTeamID] = struct{}{}
+}
+
+// TeamCleared reports if the "team" edge to the Team entity was cleared.
+func (m *TeamMemberMutation) TeamCleared() bool {
+	return m.clearedteam
+}
+
+// TeamIDs returns the "team" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TeamID instead. It exists only for internal usage by the builders.
+func (m *TeamMemberMutation) TeamIDs() (ids []string) {
+	if id := m.team; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTeam resets all changes to the "team" edge.
+func (m *TeamMemberMutation) ResetTeam() {
+	m.team = nil
+	m.clearedteam = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *TeamMemberMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[teammember.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *TeamMemberMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *TeamMemberMutation) UserIDs() (ids []string) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *TeamMemberMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the TeamMemberMutation builder.
+func (m *TeamMemberMutation) Where(ps ...predicate.TeamMember) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the TeamMemberMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *TeamMemberMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.TeamMember, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *TeamMemberMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *TeamMemberMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (TeamMember).
+func (m *TeamMemberMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *TeamMemberMutation) Fields() []string {
+	fields := make([]string, 0, 4)
+	if m.team != nil {
+		fields = append(fields, teammember.FieldTeamID)
+	}
+	if m.user != nil {
+		fields = append(fields, teammember.FieldUserID)
+	}
+	if m.role != nil {
+		fields = append(fields, teammember.FieldRole)
+	}
+	if m.created_at != nil {
+		fields = append(fields, teammember.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *TeamMemberMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case teammember.FieldTeamID:
+		return m.TeamID()
+	case teammember.FieldUserID:
+		return m.UserID()
+	case teammember.FieldRole:
+		return m.Role()
+	case teammember.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *TeamMemberMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case teammember.FieldTeamID:
+		return m.OldTeamID(ctx)
+	case teammember.FieldUserID:
+		return m.OldUserID(ctx)
+	case teammember.FieldRole:
+		return m.OldRole(ctx)
+	case teammember.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown TeamMember field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TeamMemberMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case teammember.FieldTeamID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTeamID(v)
+		return nil
+	case teammember.FieldUserID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case teammember.FieldRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case teammember.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown TeamMember field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *TeamMemberMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *TeamMemberMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *TeamMemberMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown TeamMember numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *TeamMemberMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *TeamMemberMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *TeamMemberMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown TeamMember nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *TeamMemberMutation) ResetField(name string) error {
+	switch name {
+	case teammember.FieldTeamID:
+		m.ResetTeamID()
+		return nil
+	case teammember.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case teammember.FieldRole:
+		m.ResetRole()
+		return nil
+	case teammember.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown TeamMember field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *TeamMemberMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.team != nil {
+		edges = append(edges, teammember.EdgeTeam)
+	}
+	if m.user != nil {
+		edges = append(edges, teammember.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *TeamMemberMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case teammember.EdgeTeam:
+		if id := m.team; id != nil {
+			return []ent.Value{*id}
+		}
+	case teammember.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *TeamMemberMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *TeamMemberMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *TeamMemberMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedteam {
+		edges = append(edges, teammember.EdgeTeam)
+	}
+	if m.cleareduser {
+		edges = append(edges, teammember.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *TeamMemberMutation) EdgeCleared(name string) bool {
+	switch name {
+	case teammember.EdgeTeam:
+		return m.clearedteam
+	case teammember.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *TeamMemberMutation) ClearEdge(name string) error {
+	switch name {
+	case teammember.EdgeTeam:
+		m.ClearTeam()
+		return nil
+	case teammember.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown TeamMember unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *TeamMemberMutation) ResetEdge(name string) error {
+	switch name {
+	case teammember.EdgeTeam:
+		m.ResetTeam()
+		return nil
+	case teammember.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown TeamMember edge %s", name)
 }
 
 // TranslationMutation represents an operation that mutates the Translation nodes in the graph.
@@ -31398,23 +37201,30 @@ func (m *TranslationPageMutation) ResetEdge(name string) error {
 // UserMutation represents an operation that mutates the User nodes in the graph.
 type UserMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *string
-	email              *string
-	display_name       *string
-	photo_url          *string
-	created_at         *time.Time
-	clearedFields      map[string]struct{}
-	memberships        map[string]struct{}
-	removedmemberships map[string]struct{}
-	clearedmemberships bool
-	tokens             map[string]struct{}
-	removedtokens      map[string]struct{}
-	clearedtokens      bool
-	done               bool
-	oldValue           func(context.Context) (*User, error)
-	predicates         []predicate.User
+	op                         Op
+	typ                        string
+	id                         *string
+	email                      *string
+	display_name               *string
+	photo_url                  *string
+	created_at                 *time.Time
+	email_verified_at          *time.Time
+	clearedFields              map[string]struct{}
+	memberships                map[string]struct{}
+	removedmemberships         map[string]struct{}
+	clearedmemberships         bool
+	tokens                     map[string]struct{}
+	removedtokens              map[string]struct{}
+	clearedtokens              bool
+	team_memberships           map[int]struct{}
+	removedteam_memberships    map[int]struct{}
+	clearedteam_memberships    bool
+	content_permissions        map[int]struct{}
+	removedcontent_permissions map[int]struct{}
+	clearedcontent_permissions bool
+	done                       bool
+	oldValue                   func(context.Context) (*User, error)
+	predicates                 []predicate.User
 }
 
 var _ ent.Mutation = (*UserMutation)(nil)
@@ -31678,6 +37488,55 @@ func (m *UserMutation) ResetCreatedAt() {
 	m.created_at = nil
 }
 
+// SetEmailVerifiedAt sets the "email_verified_at" field.
+func (m *UserMutation) SetEmailVerifiedAt(t time.Time) {
+	m.email_verified_at = &t
+}
+
+// EmailVerifiedAt returns the value of the "email_verified_at" field in the mutation.
+func (m *UserMutation) EmailVerifiedAt() (r time.Time, exists bool) {
+	v := m.email_verified_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEmailVerifiedAt returns the old "email_verified_at" field's value of the User entity.
+// If the User object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *UserMutation) OldEmailVerifiedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEmailVerifiedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEmailVerifiedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEmailVerifiedAt: %w", err)
+	}
+	return oldValue.EmailVerifiedAt, nil
+}
+
+// ClearEmailVerifiedAt clears the value of the "email_verified_at" field.
+func (m *UserMutation) ClearEmailVerifiedAt() {
+	m.email_verified_at = nil
+	m.clearedFields[user.FieldEmailVerifiedAt] = struct{}{}
+}
+
+// EmailVerifiedAtCleared returns if the "email_verified_at" field was cleared in this mutation.
+func (m *UserMutation) EmailVerifiedAtCleared() bool {
+	_, ok := m.clearedFields[user.FieldEmailVerifiedAt]
+	return ok
+}
+
+// ResetEmailVerifiedAt resets all changes to the "email_verified_at" field.
+func (m *UserMutation) ResetEmailVerifiedAt() {
+	m.email_verified_at = nil
+	delete(m.clearedFields, user.FieldEmailVerifiedAt)
+}
+
 // AddMembershipIDs adds the "memberships" edge to the Member entity by ids.
 func (m *UserMutation) AddMembershipIDs(ids ...string) {
 	if m.memberships == nil {
@@ -31786,6 +37645,114 @@ func (m *UserMutation) ResetTokens() {
 	m.removedtokens = nil
 }
 
+// AddTeamMembershipIDs adds the "team_memberships" edge to the TeamMember entity by ids.
+func (m *UserMutation) AddTeamMembershipIDs(ids ...int) {
+	if m.team_memberships == nil {
+		m.team_memberships = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.team_memberships[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTeamMemberships clears the "team_memberships" edge to the TeamMember entity.
+func (m *UserMutation) ClearTeamMemberships() {
+	m.clearedteam_memberships = true
+}
+
+// TeamMembershipsCleared reports if the "team_memberships" edge to the TeamMember entity was cleared.
+func (m *UserMutation) TeamMembershipsCleared() bool {
+	return m.clearedteam_memberships
+}
+
+// RemoveTeamMembershipIDs removes the "team_memberships" edge to the TeamMember entity by IDs.
+func (m *UserMutation) RemoveTeamMembershipIDs(ids ...int) {
+	if m.removedteam_memberships == nil {
+		m.removedteam_memberships = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.team_memberships, ids[i])
+		m.removedteam_memberships[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTeamMemberships returns the removed IDs of the "team_memberships" edge to the TeamMember entity.
+func (m *UserMutation) RemovedTeamMembershipsIDs() (ids []int) {
+	for id := range m.removedteam_memberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TeamMembershipsIDs returns the "team_memberships" edge IDs in the mutation.
+func (m *UserMutation) TeamMembershipsIDs() (ids []int) {
+	for id := range m.team_memberships {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTeamMemberships resets all changes to the "team_memberships" edge.
+func (m *UserMutation) ResetTeamMemberships() {
+	m.team_memberships = nil
+	m.clearedteam_memberships = false
+	m.removedteam_memberships = nil
+}
+
+// AddContentPermissionIDs adds the "content_permissions" edge to the ContentPermission entity by ids.
+func (m *UserMutation) AddContentPermissionIDs(ids ...int) {
+	if m.content_permissions == nil {
+		m.content_permissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.content_permissions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearContentPermissions clears the "content_permissions" edge to the ContentPermission entity.
+func (m *UserMutation) ClearContentPermissions() {
+	m.clearedcontent_permissions = true
+}
+
+// ContentPermissionsCleared reports if the "content_permissions" edge to the ContentPermission entity was cleared.
+func (m *UserMutation) ContentPermissionsCleared() bool {
+	return m.clearedcontent_permissions
+}
+
+// RemoveContentPermissionIDs removes the "content_permissions" edge to the ContentPermission entity by IDs.
+func (m *UserMutation) RemoveContentPermissionIDs(ids ...int) {
+	if m.removedcontent_permissions == nil {
+		m.removedcontent_permissions = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.content_permissions, ids[i])
+		m.removedcontent_permissions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedContentPermissions returns the removed IDs of the "content_permissions" edge to the ContentPermission entity.
+func (m *UserMutation) RemovedContentPermissionsIDs() (ids []int) {
+	for id := range m.removedcontent_permissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ContentPermissionsIDs returns the "content_permissions" edge IDs in the mutation.
+func (m *UserMutation) ContentPermissionsIDs() (ids []int) {
+	for id := range m.content_permissions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetContentPermissions resets all changes to the "content_permissions" edge.
+func (m *UserMutation) ResetContentPermissions() {
+	m.content_permissions = nil
+	m.clearedcontent_permissions = false
+	m.removedcontent_permissions = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -31820,7 +37787,7 @@ func (m *UserMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *UserMutation) Fields() []string {
-	fields := make([]string, 0, 4)
+	fields := make([]string, 0, 5)
 	if m.email != nil {
 		fields = append(fields, user.FieldEmail)
 	}
@@ -31832,6 +37799,9 @@ func (m *UserMutation) Fields() []string {
 	}
 	if m.created_at != nil {
 		fields = append(fields, user.FieldCreatedAt)
+	}
+	if m.email_verified_at != nil {
+		fields = append(fields, user.FieldEmailVerifiedAt)
 	}
 	return fields
 }
@@ -31849,6 +37819,8 @@ func (m *UserMutation) Field(name string) (ent.Value, bool) {
 		return m.PhotoURL()
 	case user.FieldCreatedAt:
 		return m.CreatedAt()
+	case user.FieldEmailVerifiedAt:
+		return m.EmailVerifiedAt()
 	}
 	return nil, false
 }
@@ -31866,6 +37838,8 @@ func (m *UserMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldPhotoURL(ctx)
 	case user.FieldCreatedAt:
 		return m.OldCreatedAt(ctx)
+	case user.FieldEmailVerifiedAt:
+		return m.OldEmailVerifiedAt(ctx)
 	}
 	return nil, fmt.Errorf("unknown User field %s", name)
 }
@@ -31903,6 +37877,13 @@ func (m *UserMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetCreatedAt(v)
 		return nil
+	case user.FieldEmailVerifiedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmailVerifiedAt(v)
+		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)
 }
@@ -31936,6 +37917,9 @@ func (m *UserMutation) ClearedFields() []string {
 	if m.FieldCleared(user.FieldPhotoURL) {
 		fields = append(fields, user.FieldPhotoURL)
 	}
+	if m.FieldCleared(user.FieldEmailVerifiedAt) {
+		fields = append(fields, user.FieldEmailVerifiedAt)
+	}
 	return fields
 }
 
@@ -31952,6 +37936,9 @@ func (m *UserMutation) ClearField(name string) error {
 	switch name {
 	case user.FieldPhotoURL:
 		m.ClearPhotoURL()
+		return nil
+	case user.FieldEmailVerifiedAt:
+		m.ClearEmailVerifiedAt()
 		return nil
 	}
 	return fmt.Errorf("unknown User nullable field %s", name)
@@ -31973,18 +37960,27 @@ func (m *UserMutation) ResetField(name string) error {
 	case user.FieldCreatedAt:
 		m.ResetCreatedAt()
 		return nil
+	case user.FieldEmailVerifiedAt:
+		m.ResetEmailVerifiedAt()
+		return nil
 	}
 	return fmt.Errorf("unknown User field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	if m.memberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.tokens != nil {
 		edges = append(edges, user.EdgeTokens)
+	}
+	if m.team_memberships != nil {
+		edges = append(edges, user.EdgeTeamMemberships)
+	}
+	if m.content_permissions != nil {
+		edges = append(edges, user.EdgeContentPermissions)
 	}
 	return edges
 }
@@ -32005,18 +38001,36 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeTeamMemberships:
+		ids := make([]ent.Value, 0, len(m.team_memberships))
+		for id := range m.team_memberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeContentPermissions:
+		ids := make([]ent.Value, 0, len(m.content_permissions))
+		for id := range m.content_permissions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	if m.removedmemberships != nil {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.removedtokens != nil {
 		edges = append(edges, user.EdgeTokens)
+	}
+	if m.removedteam_memberships != nil {
+		edges = append(edges, user.EdgeTeamMemberships)
+	}
+	if m.removedcontent_permissions != nil {
+		edges = append(edges, user.EdgeContentPermissions)
 	}
 	return edges
 }
@@ -32037,18 +38051,36 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeTeamMemberships:
+		ids := make([]ent.Value, 0, len(m.removedteam_memberships))
+		for id := range m.removedteam_memberships {
+			ids = append(ids, id)
+		}
+		return ids
+	case user.EdgeContentPermissions:
+		ids := make([]ent.Value, 0, len(m.removedcontent_permissions))
+		for id := range m.removedcontent_permissions {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 4)
 	if m.clearedmemberships {
 		edges = append(edges, user.EdgeMemberships)
 	}
 	if m.clearedtokens {
 		edges = append(edges, user.EdgeTokens)
+	}
+	if m.clearedteam_memberships {
+		edges = append(edges, user.EdgeTeamMemberships)
+	}
+	if m.clearedcontent_permissions {
+		edges = append(edges, user.EdgeContentPermissions)
 	}
 	return edges
 }
@@ -32061,6 +38093,10 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedmemberships
 	case user.EdgeTokens:
 		return m.clearedtokens
+	case user.EdgeTeamMemberships:
+		return m.clearedteam_memberships
+	case user.EdgeContentPermissions:
+		return m.clearedcontent_permissions
 	}
 	return false
 }
@@ -32082,6 +38118,12 @@ func (m *UserMutation) ResetEdge(name string) error {
 		return nil
 	case user.EdgeTokens:
 		m.ResetTokens()
+		return nil
+	case user.EdgeTeamMemberships:
+		m.ResetTeamMemberships()
+		return nil
+	case user.EdgeContentPermissions:
+		m.ResetContentPermissions()
 		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)

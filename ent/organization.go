@@ -41,6 +41,10 @@ type Organization struct {
 	Plan string `json:"plan,omitempty"`
 	// MergeRules holds the value of the "merge_rules" field.
 	MergeRules types.MergeRules `json:"merge_rules,omitempty"`
+	// LogoURL holds the value of the "logo_url" field.
+	LogoURL *string `json:"logo_url,omitempty"`
+	// DefaultContentSiteID holds the value of the "default_content_site_id" field.
+	DefaultContentSiteID *string `json:"default_content_site_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the OrganizationQuery when eager-loading is set.
 	Edges        OrganizationEdges `json:"edges"`
@@ -57,9 +61,15 @@ type OrganizationEdges struct {
 	Spaces []*Space `json:"spaces,omitempty"`
 	// Sites holds the value of the sites edge.
 	Sites []*Site `json:"sites,omitempty"`
+	// Teams holds the value of the teams edge.
+	Teams []*Team `json:"teams,omitempty"`
+	// InviteLinkList holds the value of the invite_link_list edge.
+	InviteLinkList []*InviteLink `json:"invite_link_list,omitempty"`
+	// SamlProviders holds the value of the saml_providers edge.
+	SamlProviders []*SAMLProvider `json:"saml_providers,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
+	loadedTypes [7]bool
 }
 
 // MembersOrErr returns the Members value or an error if the edge
@@ -98,6 +108,33 @@ func (e OrganizationEdges) SitesOrErr() ([]*Site, error) {
 	return nil, &NotLoadedError{edge: "sites"}
 }
 
+// TeamsOrErr returns the Teams value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) TeamsOrErr() ([]*Team, error) {
+	if e.loadedTypes[4] {
+		return e.Teams, nil
+	}
+	return nil, &NotLoadedError{edge: "teams"}
+}
+
+// InviteLinkListOrErr returns the InviteLinkList value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) InviteLinkListOrErr() ([]*InviteLink, error) {
+	if e.loadedTypes[5] {
+		return e.InviteLinkList, nil
+	}
+	return nil, &NotLoadedError{edge: "invite_link_list"}
+}
+
+// SamlProvidersOrErr returns the SamlProviders value or an error if the edge
+// was not loaded in eager-loading.
+func (e OrganizationEdges) SamlProvidersOrErr() ([]*SAMLProvider, error) {
+	if e.loadedTypes[6] {
+		return e.SamlProviders, nil
+	}
+	return nil, &NotLoadedError{edge: "saml_providers"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*Organization) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -107,7 +144,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case organization.FieldInviteLinks, organization.FieldSSO, organization.FieldAi:
 			values[i] = new(sql.NullBool)
-		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldPlan:
+		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldPlan, organization.FieldLogoURL, organization.FieldDefaultContentSiteID:
 			values[i] = new(sql.NullString)
 		case organization.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -204,6 +241,20 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field merge_rules: %w", err)
 				}
 			}
+		case organization.FieldLogoURL:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field logo_url", values[i])
+			} else if value.Valid {
+				_m.LogoURL = new(string)
+				*_m.LogoURL = value.String
+			}
+		case organization.FieldDefaultContentSiteID:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field default_content_site_id", values[i])
+			} else if value.Valid {
+				_m.DefaultContentSiteID = new(string)
+				*_m.DefaultContentSiteID = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -235,6 +286,21 @@ func (_m *Organization) QuerySpaces() *SpaceQuery {
 // QuerySites queries the "sites" edge of the Organization entity.
 func (_m *Organization) QuerySites() *SiteQuery {
 	return NewOrganizationClient(_m.config).QuerySites(_m)
+}
+
+// QueryTeams queries the "teams" edge of the Organization entity.
+func (_m *Organization) QueryTeams() *TeamQuery {
+	return NewOrganizationClient(_m.config).QueryTeams(_m)
+}
+
+// QueryInviteLinkList queries the "invite_link_list" edge of the Organization entity.
+func (_m *Organization) QueryInviteLinkList() *InviteLinkQuery {
+	return NewOrganizationClient(_m.config).QueryInviteLinkList(_m)
+}
+
+// QuerySamlProviders queries the "saml_providers" edge of the Organization entity.
+func (_m *Organization) QuerySamlProviders() *SAMLProviderQuery {
+	return NewOrganizationClient(_m.config).QuerySamlProviders(_m)
 }
 
 // Update returns a builder for updating this Organization.
@@ -296,6 +362,16 @@ func (_m *Organization) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("merge_rules=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))
+	builder.WriteString(", ")
+	if v := _m.LogoURL; v != nil {
+		builder.WriteString("logo_url=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.DefaultContentSiteID; v != nil {
+		builder.WriteString("default_content_site_id=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

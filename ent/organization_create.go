@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/collection"
+	"quire/ent/invitelink"
 	"quire/ent/member"
 	"quire/ent/organization"
+	"quire/ent/samlprovider"
 	"quire/ent/site"
 	"quire/ent/space"
+	"quire/ent/team"
 	"quire/internal/types"
 	"time"
 
@@ -166,6 +169,34 @@ func (_c *OrganizationCreate) SetNillableMergeRules(v *types.MergeRules) *Organi
 	return _c
 }
 
+// SetLogoURL sets the "logo_url" field.
+func (_c *OrganizationCreate) SetLogoURL(v string) *OrganizationCreate {
+	_c.mutation.SetLogoURL(v)
+	return _c
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableLogoURL(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetLogoURL(*v)
+	}
+	return _c
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (_c *OrganizationCreate) SetDefaultContentSiteID(v string) *OrganizationCreate {
+	_c.mutation.SetDefaultContentSiteID(v)
+	return _c
+}
+
+// SetNillableDefaultContentSiteID sets the "default_content_site_id" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableDefaultContentSiteID(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetDefaultContentSiteID(*v)
+	}
+	return _c
+}
+
 // SetID sets the "id" field.
 func (_c *OrganizationCreate) SetID(v string) *OrganizationCreate {
 	_c.mutation.SetID(v)
@@ -238,6 +269,51 @@ func (_c *OrganizationCreate) AddSites(v ...*Site) *OrganizationCreate {
 		ids[i] = v[i].ID
 	}
 	return _c.AddSiteIDs(ids...)
+}
+
+// AddTeamIDs adds the "teams" edge to the Team entity by IDs.
+func (_c *OrganizationCreate) AddTeamIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddTeamIDs(ids...)
+	return _c
+}
+
+// AddTeams adds the "teams" edges to the Team entity.
+func (_c *OrganizationCreate) AddTeams(v ...*Team) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddTeamIDs(ids...)
+}
+
+// AddInviteLinkListIDs adds the "invite_link_list" edge to the InviteLink entity by IDs.
+func (_c *OrganizationCreate) AddInviteLinkListIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddInviteLinkListIDs(ids...)
+	return _c
+}
+
+// AddInviteLinkList adds the "invite_link_list" edges to the InviteLink entity.
+func (_c *OrganizationCreate) AddInviteLinkList(v ...*InviteLink) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddInviteLinkListIDs(ids...)
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (_c *OrganizationCreate) AddSamlProviderIDs(ids ...string) *OrganizationCreate {
+	_c.mutation.AddSamlProviderIDs(ids...)
+	return _c
+}
+
+// AddSamlProviders adds the "saml_providers" edges to the SAMLProvider entity.
+func (_c *OrganizationCreate) AddSamlProviders(v ...*SAMLProvider) *OrganizationCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddSamlProviderIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -427,6 +503,14 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
 		_node.MergeRules = value
 	}
+	if value, ok := _c.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+		_node.LogoURL = &value
+	}
+	if value, ok := _c.mutation.DefaultContentSiteID(); ok {
+		_spec.SetField(organization.FieldDefaultContentSiteID, field.TypeString, value)
+		_node.DefaultContentSiteID = &value
+	}
 	if nodes := _c.mutation.MembersIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.O2M,
@@ -484,6 +568,54 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TeamsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.InviteLinkListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.SamlProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -672,6 +804,42 @@ func (u *OrganizationUpsert) SetMergeRules(v types.MergeRules) *OrganizationUpse
 // UpdateMergeRules sets the "merge_rules" field to the value that was provided on create.
 func (u *OrganizationUpsert) UpdateMergeRules() *OrganizationUpsert {
 	u.SetExcluded(organization.FieldMergeRules)
+	return u
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsert) SetLogoURL(v string) *OrganizationUpsert {
+	u.Set(organization.FieldLogoURL, v)
+	return u
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateLogoURL() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldLogoURL)
+	return u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsert) ClearLogoURL() *OrganizationUpsert {
+	u.SetNull(organization.FieldLogoURL)
+	return u
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (u *OrganizationUpsert) SetDefaultContentSiteID(v string) *OrganizationUpsert {
+	u.Set(organization.FieldDefaultContentSiteID, v)
+	return u
+}
+
+// UpdateDefaultContentSiteID sets the "default_content_site_id" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateDefaultContentSiteID() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldDefaultContentSiteID)
+	return u
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (u *OrganizationUpsert) ClearDefaultContentSiteID() *OrganizationUpsert {
+	u.SetNull(organization.FieldDefaultContentSiteID)
 	return u
 }
 
@@ -877,6 +1045,48 @@ func (u *OrganizationUpsertOne) SetMergeRules(v types.MergeRules) *OrganizationU
 func (u *OrganizationUpsertOne) UpdateMergeRules() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdateMergeRules()
+	})
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsertOne) SetLogoURL(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetLogoURL(v)
+	})
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateLogoURL() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateLogoURL()
+	})
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsertOne) ClearLogoURL() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearLogoURL()
+	})
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (u *OrganizationUpsertOne) SetDefaultContentSiteID(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetDefaultContentSiteID(v)
+	})
+}
+
+// UpdateDefaultContentSiteID sets the "default_content_site_id" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateDefaultContentSiteID() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateDefaultContentSiteID()
+	})
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (u *OrganizationUpsertOne) ClearDefaultContentSiteID() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearDefaultContentSiteID()
 	})
 }
 
@@ -1249,6 +1459,48 @@ func (u *OrganizationUpsertBulk) SetMergeRules(v types.MergeRules) *Organization
 func (u *OrganizationUpsertBulk) UpdateMergeRules() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdateMergeRules()
+	})
+}
+
+// SetLogoURL sets the "logo_url" field.
+func (u *OrganizationUpsertBulk) SetLogoURL(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetLogoURL(v)
+	})
+}
+
+// UpdateLogoURL sets the "logo_url" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateLogoURL() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateLogoURL()
+	})
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (u *OrganizationUpsertBulk) ClearLogoURL() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearLogoURL()
+	})
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (u *OrganizationUpsertBulk) SetDefaultContentSiteID(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetDefaultContentSiteID(v)
+	})
+}
+
+// UpdateDefaultContentSiteID sets the "default_content_site_id" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateDefaultContentSiteID() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateDefaultContentSiteID()
+	})
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (u *OrganizationUpsertBulk) ClearDefaultContentSiteID() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearDefaultContentSiteID()
 	})
 }
 

@@ -8,11 +8,14 @@ import (
 	"fmt"
 	"math"
 	"quire/ent/collection"
+	"quire/ent/invitelink"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/predicate"
+	"quire/ent/samlprovider"
 	"quire/ent/site"
 	"quire/ent/space"
+	"quire/ent/team"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect"
@@ -24,15 +27,18 @@ import (
 // OrganizationQuery is the builder for querying Organization entities.
 type OrganizationQuery struct {
 	config
-	ctx             *QueryContext
-	order           []organization.OrderOption
-	inters          []Interceptor
-	predicates      []predicate.Organization
-	withMembers     *MemberQuery
-	withCollections *CollectionQuery
-	withSpaces      *SpaceQuery
-	withSites       *SiteQuery
-	modifiers       []func(*sql.Selector)
+	ctx                *QueryContext
+	order              []organization.OrderOption
+	inters             []Interceptor
+	predicates         []predicate.Organization
+	withMembers        *MemberQuery
+	withCollections    *CollectionQuery
+	withSpaces         *SpaceQuery
+	withSites          *SiteQuery
+	withTeams          *TeamQuery
+	withInviteLinkList *InviteLinkQuery
+	withSamlProviders  *SAMLProviderQuery
+	modifiers          []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -150,6 +156,72 @@ func (_q *OrganizationQuery) QuerySites() *SiteQuery {
 			sqlgraph.From(organization.Table, organization.FieldID, selector),
 			sqlgraph.To(site.Table, site.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, organization.SitesTable, organization.SitesColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryTeams chains the current query on the "teams" edge.
+func (_q *OrganizationQuery) QueryTeams() *TeamQuery {
+	query := (&TeamClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(team.Table, team.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.TeamsTable, organization.TeamsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryInviteLinkList chains the current query on the "invite_link_list" edge.
+func (_q *OrganizationQuery) QueryInviteLinkList() *InviteLinkQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.InviteLinkListTable, organization.InviteLinkListColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QuerySamlProviders chains the current query on the "saml_providers" edge.
+func (_q *OrganizationQuery) QuerySamlProviders() *SAMLProviderQuery {
+	query := (&SAMLProviderClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(organization.Table, organization.FieldID, selector),
+			sqlgraph.To(samlprovider.Table, samlprovider.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, organization.SamlProvidersTable, organization.SamlProvidersColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -344,15 +416,18 @@ func (_q *OrganizationQuery) Clone() *OrganizationQuery {
 		return nil
 	}
 	return &OrganizationQuery{
-		config:          _q.config,
-		ctx:             _q.ctx.Clone(),
-		order:           append([]organization.OrderOption{}, _q.order...),
-		inters:          append([]Interceptor{}, _q.inters...),
-		predicates:      append([]predicate.Organization{}, _q.predicates...),
-		withMembers:     _q.withMembers.Clone(),
-		withCollections: _q.withCollections.Clone(),
-		withSpaces:      _q.withSpaces.Clone(),
-		withSites:       _q.withSites.Clone(),
+		config:             _q.config,
+		ctx:                _q.ctx.Clone(),
+		order:              append([]organization.OrderOption{}, _q.order...),
+		inters:             append([]Interceptor{}, _q.inters...),
+		predicates:         append([]predicate.Organization{}, _q.predicates...),
+		withMembers:        _q.withMembers.Clone(),
+		withCollections:    _q.withCollections.Clone(),
+		withSpaces:         _q.withSpaces.Clone(),
+		withSites:          _q.withSites.Clone(),
+		withTeams:          _q.withTeams.Clone(),
+		withInviteLinkList: _q.withInviteLinkList.Clone(),
+		withSamlProviders:  _q.withSamlProviders.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -400,6 +475,39 @@ func (_q *OrganizationQuery) WithSites(opts ...func(*SiteQuery)) *OrganizationQu
 		opt(query)
 	}
 	_q.withSites = query
+	return _q
+}
+
+// WithTeams tells the query-builder to eager-load the nodes that are connected to
+// the "teams" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithTeams(opts ...func(*TeamQuery)) *OrganizationQuery {
+	query := (&TeamClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withTeams = query
+	return _q
+}
+
+// WithInviteLinkList tells the query-builder to eager-load the nodes that are connected to
+// the "invite_link_list" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithInviteLinkList(opts ...func(*InviteLinkQuery)) *OrganizationQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withInviteLinkList = query
+	return _q
+}
+
+// WithSamlProviders tells the query-builder to eager-load the nodes that are connected to
+// the "saml_providers" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *OrganizationQuery) WithSamlProviders(opts ...func(*SAMLProviderQuery)) *OrganizationQuery {
+	query := (&SAMLProviderClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withSamlProviders = query
 	return _q
 }
 
@@ -481,11 +589,14 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 	var (
 		nodes       = []*Organization{}
 		_spec       = _q.querySpec()
-		loadedTypes = [4]bool{
+		loadedTypes = [7]bool{
 			_q.withMembers != nil,
 			_q.withCollections != nil,
 			_q.withSpaces != nil,
 			_q.withSites != nil,
+			_q.withTeams != nil,
+			_q.withInviteLinkList != nil,
+			_q.withSamlProviders != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -534,6 +645,27 @@ func (_q *OrganizationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]
 		if err := _q.loadSites(ctx, query, nodes,
 			func(n *Organization) { n.Edges.Sites = []*Site{} },
 			func(n *Organization, e *Site) { n.Edges.Sites = append(n.Edges.Sites, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withTeams; query != nil {
+		if err := _q.loadTeams(ctx, query, nodes,
+			func(n *Organization) { n.Edges.Teams = []*Team{} },
+			func(n *Organization, e *Team) { n.Edges.Teams = append(n.Edges.Teams, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withInviteLinkList; query != nil {
+		if err := _q.loadInviteLinkList(ctx, query, nodes,
+			func(n *Organization) { n.Edges.InviteLinkList = []*InviteLink{} },
+			func(n *Organization, e *InviteLink) { n.Edges.InviteLinkList = append(n.Edges.InviteLinkList, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withSamlProviders; query != nil {
+		if err := _q.loadSamlProviders(ctx, query, nodes,
+			func(n *Organization) { n.Edges.SamlProviders = []*SAMLProvider{} },
+			func(n *Organization, e *SAMLProvider) { n.Edges.SamlProviders = append(n.Edges.SamlProviders, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -645,6 +777,96 @@ func (_q *OrganizationQuery) loadSites(ctx context.Context, query *SiteQuery, no
 	}
 	query.Where(predicate.Site(func(s *sql.Selector) {
 		s.Where(sql.InValues(s.C(organization.SitesColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadTeams(ctx context.Context, query *TeamQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *Team)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(team.FieldOrganizationID)
+	}
+	query.Where(predicate.Team(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.TeamsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadInviteLinkList(ctx context.Context, query *InviteLinkQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *InviteLink)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(invitelink.FieldOrganizationID)
+	}
+	query.Where(predicate.InviteLink(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.InviteLinkListColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.OrganizationID
+		node, ok := nodeids[fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "organization_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *OrganizationQuery) loadSamlProviders(ctx context.Context, query *SAMLProviderQuery, nodes []*Organization, init func(*Organization), assign func(*Organization, *SAMLProvider)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Organization)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(samlprovider.FieldOrganizationID)
+	}
+	query.Where(predicate.SAMLProvider(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(organization.SamlProvidersColumn), fks...))
 	}))
 	neighbors, err := query.All(ctx)
 	if err != nil {

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"quire/ent/collection"
+	"quire/ent/invitelink"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/predicate"
+	"quire/ent/samlprovider"
 	"quire/ent/site"
 	"quire/ent/space"
+	"quire/ent/team"
 	"quire/internal/types"
 
 	"entgo.io/ent/dialect/sql"
@@ -183,6 +186,46 @@ func (_u *OrganizationUpdate) SetNillableMergeRules(v *types.MergeRules) *Organi
 	return _u
 }
 
+// SetLogoURL sets the "logo_url" field.
+func (_u *OrganizationUpdate) SetLogoURL(v string) *OrganizationUpdate {
+	_u.mutation.SetLogoURL(v)
+	return _u
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableLogoURL(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetLogoURL(*v)
+	}
+	return _u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (_u *OrganizationUpdate) ClearLogoURL() *OrganizationUpdate {
+	_u.mutation.ClearLogoURL()
+	return _u
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (_u *OrganizationUpdate) SetDefaultContentSiteID(v string) *OrganizationUpdate {
+	_u.mutation.SetDefaultContentSiteID(v)
+	return _u
+}
+
+// SetNillableDefaultContentSiteID sets the "default_content_site_id" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableDefaultContentSiteID(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetDefaultContentSiteID(*v)
+	}
+	return _u
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (_u *OrganizationUpdate) ClearDefaultContentSiteID() *OrganizationUpdate {
+	_u.mutation.ClearDefaultContentSiteID()
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *OrganizationUpdate) AddMemberIDs(ids ...string) *OrganizationUpdate {
 	_u.mutation.AddMemberIDs(ids...)
@@ -241,6 +284,51 @@ func (_u *OrganizationUpdate) AddSites(v ...*Site) *OrganizationUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.AddSiteIDs(ids...)
+}
+
+// AddTeamIDs adds the "teams" edge to the Team entity by IDs.
+func (_u *OrganizationUpdate) AddTeamIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddTeamIDs(ids...)
+	return _u
+}
+
+// AddTeams adds the "teams" edges to the Team entity.
+func (_u *OrganizationUpdate) AddTeams(v ...*Team) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTeamIDs(ids...)
+}
+
+// AddInviteLinkListIDs adds the "invite_link_list" edge to the InviteLink entity by IDs.
+func (_u *OrganizationUpdate) AddInviteLinkListIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddInviteLinkListIDs(ids...)
+	return _u
+}
+
+// AddInviteLinkList adds the "invite_link_list" edges to the InviteLink entity.
+func (_u *OrganizationUpdate) AddInviteLinkList(v ...*InviteLink) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkListIDs(ids...)
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (_u *OrganizationUpdate) AddSamlProviderIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.AddSamlProviderIDs(ids...)
+	return _u
+}
+
+// AddSamlProviders adds the "saml_providers" edges to the SAMLProvider entity.
+func (_u *OrganizationUpdate) AddSamlProviders(v ...*SAMLProvider) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSamlProviderIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -332,6 +420,69 @@ func (_u *OrganizationUpdate) RemoveSites(v ...*Site) *OrganizationUpdate {
 	return _u.RemoveSiteIDs(ids...)
 }
 
+// ClearTeams clears all "teams" edges to the Team entity.
+func (_u *OrganizationUpdate) ClearTeams() *OrganizationUpdate {
+	_u.mutation.ClearTeams()
+	return _u
+}
+
+// RemoveTeamIDs removes the "teams" edge to Team entities by IDs.
+func (_u *OrganizationUpdate) RemoveTeamIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveTeamIDs(ids...)
+	return _u
+}
+
+// RemoveTeams removes "teams" edges to Team entities.
+func (_u *OrganizationUpdate) RemoveTeams(v ...*Team) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTeamIDs(ids...)
+}
+
+// ClearInviteLinkList clears all "invite_link_list" edges to the InviteLink entity.
+func (_u *OrganizationUpdate) ClearInviteLinkList() *OrganizationUpdate {
+	_u.mutation.ClearInviteLinkList()
+	return _u
+}
+
+// RemoveInviteLinkListIDs removes the "invite_link_list" edge to InviteLink entities by IDs.
+func (_u *OrganizationUpdate) RemoveInviteLinkListIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveInviteLinkListIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinkList removes "invite_link_list" edges to InviteLink entities.
+func (_u *OrganizationUpdate) RemoveInviteLinkList(v ...*InviteLink) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkListIDs(ids...)
+}
+
+// ClearSamlProviders clears all "saml_providers" edges to the SAMLProvider entity.
+func (_u *OrganizationUpdate) ClearSamlProviders() *OrganizationUpdate {
+	_u.mutation.ClearSamlProviders()
+	return _u
+}
+
+// RemoveSamlProviderIDs removes the "saml_providers" edge to SAMLProvider entities by IDs.
+func (_u *OrganizationUpdate) RemoveSamlProviderIDs(ids ...string) *OrganizationUpdate {
+	_u.mutation.RemoveSamlProviderIDs(ids...)
+	return _u
+}
+
+// RemoveSamlProviders removes "saml_providers" edges to SAMLProvider entities.
+func (_u *OrganizationUpdate) RemoveSamlProviders(v ...*SAMLProvider) *OrganizationUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSamlProviderIDs(ids...)
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *OrganizationUpdate) Save(ctx context.Context) (int, error) {
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
@@ -421,6 +572,18 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	}
+	if _u.mutation.LogoURLCleared() {
+		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultContentSiteID(); ok {
+		_spec.SetField(organization.FieldDefaultContentSiteID, field.TypeString, value)
+	}
+	if _u.mutation.DefaultContentSiteIDCleared() {
+		_spec.ClearField(organization.FieldDefaultContentSiteID, field.TypeString)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -595,6 +758,141 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TeamsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTeamsIDs(); len(nodes) > 0 && !_u.mutation.TeamsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TeamsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinkListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinkListIDs(); len(nodes) > 0 && !_u.mutation.InviteLinkListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinkListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SamlProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSamlProvidersIDs(); len(nodes) > 0 && !_u.mutation.SamlProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SamlProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -772,6 +1070,46 @@ func (_u *OrganizationUpdateOne) SetNillableMergeRules(v *types.MergeRules) *Org
 	return _u
 }
 
+// SetLogoURL sets the "logo_url" field.
+func (_u *OrganizationUpdateOne) SetLogoURL(v string) *OrganizationUpdateOne {
+	_u.mutation.SetLogoURL(v)
+	return _u
+}
+
+// SetNillableLogoURL sets the "logo_url" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableLogoURL(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetLogoURL(*v)
+	}
+	return _u
+}
+
+// ClearLogoURL clears the value of the "logo_url" field.
+func (_u *OrganizationUpdateOne) ClearLogoURL() *OrganizationUpdateOne {
+	_u.mutation.ClearLogoURL()
+	return _u
+}
+
+// SetDefaultContentSiteID sets the "default_content_site_id" field.
+func (_u *OrganizationUpdateOne) SetDefaultContentSiteID(v string) *OrganizationUpdateOne {
+	_u.mutation.SetDefaultContentSiteID(v)
+	return _u
+}
+
+// SetNillableDefaultContentSiteID sets the "default_content_site_id" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableDefaultContentSiteID(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetDefaultContentSiteID(*v)
+	}
+	return _u
+}
+
+// ClearDefaultContentSiteID clears the value of the "default_content_site_id" field.
+func (_u *OrganizationUpdateOne) ClearDefaultContentSiteID() *OrganizationUpdateOne {
+	_u.mutation.ClearDefaultContentSiteID()
+	return _u
+}
+
 // AddMemberIDs adds the "members" edge to the Member entity by IDs.
 func (_u *OrganizationUpdateOne) AddMemberIDs(ids ...string) *OrganizationUpdateOne {
 	_u.mutation.AddMemberIDs(ids...)
@@ -830,6 +1168,51 @@ func (_u *OrganizationUpdateOne) AddSites(v ...*Site) *OrganizationUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.AddSiteIDs(ids...)
+}
+
+// AddTeamIDs adds the "teams" edge to the Team entity by IDs.
+func (_u *OrganizationUpdateOne) AddTeamIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddTeamIDs(ids...)
+	return _u
+}
+
+// AddTeams adds the "teams" edges to the Team entity.
+func (_u *OrganizationUpdateOne) AddTeams(v ...*Team) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddTeamIDs(ids...)
+}
+
+// AddInviteLinkListIDs adds the "invite_link_list" edge to the InviteLink entity by IDs.
+func (_u *OrganizationUpdateOne) AddInviteLinkListIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddInviteLinkListIDs(ids...)
+	return _u
+}
+
+// AddInviteLinkList adds the "invite_link_list" edges to the InviteLink entity.
+func (_u *OrganizationUpdateOne) AddInviteLinkList(v ...*InviteLink) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkListIDs(ids...)
+}
+
+// AddSamlProviderIDs adds the "saml_providers" edge to the SAMLProvider entity by IDs.
+func (_u *OrganizationUpdateOne) AddSamlProviderIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.AddSamlProviderIDs(ids...)
+	return _u
+}
+
+// AddSamlProviders adds the "saml_providers" edges to the SAMLProvider entity.
+func (_u *OrganizationUpdateOne) AddSamlProviders(v ...*SAMLProvider) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddSamlProviderIDs(ids...)
 }
 
 // Mutation returns the OrganizationMutation object of the builder.
@@ -919,6 +1302,69 @@ func (_u *OrganizationUpdateOne) RemoveSites(v ...*Site) *OrganizationUpdateOne 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteIDs(ids...)
+}
+
+// ClearTeams clears all "teams" edges to the Team entity.
+func (_u *OrganizationUpdateOne) ClearTeams() *OrganizationUpdateOne {
+	_u.mutation.ClearTeams()
+	return _u
+}
+
+// RemoveTeamIDs removes the "teams" edge to Team entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveTeamIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveTeamIDs(ids...)
+	return _u
+}
+
+// RemoveTeams removes "teams" edges to Team entities.
+func (_u *OrganizationUpdateOne) RemoveTeams(v ...*Team) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTeamIDs(ids...)
+}
+
+// ClearInviteLinkList clears all "invite_link_list" edges to the InviteLink entity.
+func (_u *OrganizationUpdateOne) ClearInviteLinkList() *OrganizationUpdateOne {
+	_u.mutation.ClearInviteLinkList()
+	return _u
+}
+
+// RemoveInviteLinkListIDs removes the "invite_link_list" edge to InviteLink entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveInviteLinkListIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveInviteLinkListIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinkList removes "invite_link_list" edges to InviteLink entities.
+func (_u *OrganizationUpdateOne) RemoveInviteLinkList(v ...*InviteLink) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkListIDs(ids...)
+}
+
+// ClearSamlProviders clears all "saml_providers" edges to the SAMLProvider entity.
+func (_u *OrganizationUpdateOne) ClearSamlProviders() *OrganizationUpdateOne {
+	_u.mutation.ClearSamlProviders()
+	return _u
+}
+
+// RemoveSamlProviderIDs removes the "saml_providers" edge to SAMLProvider entities by IDs.
+func (_u *OrganizationUpdateOne) RemoveSamlProviderIDs(ids ...string) *OrganizationUpdateOne {
+	_u.mutation.RemoveSamlProviderIDs(ids...)
+	return _u
+}
+
+// RemoveSamlProviders removes "saml_providers" edges to SAMLProvider entities.
+func (_u *OrganizationUpdateOne) RemoveSamlProviders(v ...*SAMLProvider) *OrganizationUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveSamlProviderIDs(ids...)
 }
 
 // Where appends a list predicates to the OrganizationUpdate builder.
@@ -1040,6 +1486,18 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
+	}
+	if value, ok := _u.mutation.LogoURL(); ok {
+		_spec.SetField(organization.FieldLogoURL, field.TypeString, value)
+	}
+	if _u.mutation.LogoURLCleared() {
+		_spec.ClearField(organization.FieldLogoURL, field.TypeString)
+	}
+	if value, ok := _u.mutation.DefaultContentSiteID(); ok {
+		_spec.SetField(organization.FieldDefaultContentSiteID, field.TypeString, value)
+	}
+	if _u.mutation.DefaultContentSiteIDCleared() {
+		_spec.ClearField(organization.FieldDefaultContentSiteID, field.TypeString)
 	}
 	if _u.mutation.MembersCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1214,6 +1672,141 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TeamsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTeamsIDs(); len(nodes) > 0 && !_u.mutation.TeamsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TeamsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.TeamsTable,
+			Columns: []string{organization.TeamsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(team.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinkListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinkListIDs(); len(nodes) > 0 && !_u.mutation.InviteLinkListCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinkListIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.InviteLinkListTable,
+			Columns: []string{organization.InviteLinkListColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.SamlProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedSamlProvidersIDs(); len(nodes) > 0 && !_u.mutation.SamlProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.SamlProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   organization.SamlProvidersTable,
+			Columns: []string{organization.SamlProvidersColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(samlprovider.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

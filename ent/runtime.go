@@ -3,6 +3,7 @@
 package ent
 
 import (
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/changerequestreview"
@@ -12,10 +13,12 @@ import (
 	"quire/ent/commentreaction"
 	"quire/ent/commentreply"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
 	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
@@ -23,6 +26,8 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/schema"
 	"quire/ent/serversecret"
 	"quire/ent/site"
@@ -31,6 +36,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/translation"
 	"quire/ent/translationfile"
 	"quire/ent/translationpage"
@@ -50,13 +57,23 @@ func init() {
 	// apitoken.DefaultLabel holds the default value on creation for the label field.
 	apitoken.DefaultLabel = apitokenDescLabel.Default.(string)
 	// apitokenDescCreatedAt is the schema descriptor for created_at field.
-	apitokenDescCreatedAt := apitokenFields[4].Descriptor()
+	apitokenDescCreatedAt := apitokenFields[5].Descriptor()
 	// apitoken.DefaultCreatedAt holds the default value on creation for the created_at field.
 	apitoken.DefaultCreatedAt = apitokenDescCreatedAt.Default.(func() time.Time)
 	// apitokenDescID is the schema descriptor for id field.
 	apitokenDescID := apitokenFields[0].Descriptor()
 	// apitoken.DefaultID holds the default value on creation for the id field.
 	apitoken.DefaultID = apitokenDescID.Default.(func() string)
+	agentinstructionsFields := schema.AgentInstructions{}.Fields()
+	_ = agentinstructionsFields
+	// agentinstructionsDescUpdatedAt is the schema descriptor for updated_at field.
+	agentinstructionsDescUpdatedAt := agentinstructionsFields[2].Descriptor()
+	// agentinstructions.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	agentinstructions.DefaultUpdatedAt = agentinstructionsDescUpdatedAt.Default.(func() time.Time)
+	// agentinstructionsDescID is the schema descriptor for id field.
+	agentinstructionsDescID := agentinstructionsFields[0].Descriptor()
+	// agentinstructions.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	agentinstructions.IDValidator = agentinstructionsDescID.Validators[0].(func(string) error)
 	changerequestFields := schema.ChangeRequest{}.Fields()
 	_ = changerequestFields
 	// changerequestDescSubject is the schema descriptor for subject field.
@@ -167,6 +184,12 @@ func init() {
 	contentblobDescID := contentblobFields[0].Descriptor()
 	// contentblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
 	contentblob.IDValidator = contentblobDescID.Validators[0].(func(string) error)
+	contentpermissionFields := schema.ContentPermission{}.Fields()
+	_ = contentpermissionFields
+	// contentpermissionDescCreatedAt is the schema descriptor for created_at field.
+	contentpermissionDescCreatedAt := contentpermissionFields[6].Descriptor()
+	// contentpermission.DefaultCreatedAt holds the default value on creation for the created_at field.
+	contentpermission.DefaultCreatedAt = contentpermissionDescCreatedAt.Default.(func() time.Time)
 	conversationFields := schema.Conversation{}.Fields()
 	_ = conversationFields
 	// conversationDescPending is the schema descriptor for pending field.
@@ -211,6 +234,20 @@ func init() {
 	fileversionDescID := fileversionFields[0].Descriptor()
 	// fileversion.DefaultID holds the default value on creation for the id field.
 	fileversion.DefaultID = fileversionDescID.Default.(func() string)
+	invitelinkFields := schema.InviteLink{}.Fields()
+	_ = invitelinkFields
+	// invitelinkDescCreatedBy is the schema descriptor for created_by field.
+	invitelinkDescCreatedBy := invitelinkFields[6].Descriptor()
+	// invitelink.DefaultCreatedBy holds the default value on creation for the created_by field.
+	invitelink.DefaultCreatedBy = invitelinkDescCreatedBy.Default.(string)
+	// invitelinkDescCreatedAt is the schema descriptor for created_at field.
+	invitelinkDescCreatedAt := invitelinkFields[7].Descriptor()
+	// invitelink.DefaultCreatedAt holds the default value on creation for the created_at field.
+	invitelink.DefaultCreatedAt = invitelinkDescCreatedAt.Default.(func() time.Time)
+	// invitelinkDescID is the schema descriptor for id field.
+	invitelinkDescID := invitelinkFields[0].Descriptor()
+	// invitelink.DefaultID holds the default value on creation for the id field.
+	invitelink.DefaultID = invitelinkDescID.Default.(func() string)
 	issuesclusterFields := schema.IssuesCluster{}.Fields()
 	_ = issuesclusterFields
 	// issuesclusterDescMuted is the schema descriptor for muted field.
@@ -425,6 +462,38 @@ func init() {
 	revisionDescID := revisionFields[0].Descriptor()
 	// revision.DefaultID holds the default value on creation for the id field.
 	revision.DefaultID = revisionDescID.Default.(func() string)
+	samlproviderFields := schema.SAMLProvider{}.Fields()
+	_ = samlproviderFields
+	// samlproviderDescEntityID is the schema descriptor for entity_id field.
+	samlproviderDescEntityID := samlproviderFields[3].Descriptor()
+	// samlprovider.DefaultEntityID holds the default value on creation for the entity_id field.
+	samlprovider.DefaultEntityID = samlproviderDescEntityID.Default.(string)
+	// samlproviderDescSSOURL is the schema descriptor for sso_url field.
+	samlproviderDescSSOURL := samlproviderFields[4].Descriptor()
+	// samlprovider.DefaultSSOURL holds the default value on creation for the sso_url field.
+	samlprovider.DefaultSSOURL = samlproviderDescSSOURL.Default.(string)
+	// samlproviderDescCertificate is the schema descriptor for certificate field.
+	samlproviderDescCertificate := samlproviderFields[5].Descriptor()
+	// samlprovider.DefaultCertificate holds the default value on creation for the certificate field.
+	samlprovider.DefaultCertificate = samlproviderDescCertificate.Default.(string)
+	// samlproviderDescCreatedAt is the schema descriptor for created_at field.
+	samlproviderDescCreatedAt := samlproviderFields[8].Descriptor()
+	// samlprovider.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlprovider.DefaultCreatedAt = samlproviderDescCreatedAt.Default.(func() time.Time)
+	// samlproviderDescID is the schema descriptor for id field.
+	samlproviderDescID := samlproviderFields[0].Descriptor()
+	// samlprovider.DefaultID holds the default value on creation for the id field.
+	samlprovider.DefaultID = samlproviderDescID.Default.(func() string)
+	samlrequestFields := schema.SAMLRequest{}.Fields()
+	_ = samlrequestFields
+	// samlrequestDescCreatedAt is the schema descriptor for created_at field.
+	samlrequestDescCreatedAt := samlrequestFields[2].Descriptor()
+	// samlrequest.DefaultCreatedAt holds the default value on creation for the created_at field.
+	samlrequest.DefaultCreatedAt = samlrequestDescCreatedAt.Default.(func() time.Time)
+	// samlrequestDescID is the schema descriptor for id field.
+	samlrequestDescID := samlrequestFields[0].Descriptor()
+	// samlrequest.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	samlrequest.IDValidator = samlrequestDescID.Validators[0].(func(string) error)
 	serversecretFields := schema.ServerSecret{}.Fields()
 	_ = serversecretFields
 	// serversecretDescValue is the schema descriptor for value field.
@@ -583,6 +652,26 @@ func init() {
 	spaceDescID := spaceFields[0].Descriptor()
 	// space.DefaultID holds the default value on creation for the id field.
 	space.DefaultID = spaceDescID.Default.(func() string)
+	teamFields := schema.Team{}.Fields()
+	_ = teamFields
+	// teamDescCreatedAt is the schema descriptor for created_at field.
+	teamDescCreatedAt := teamFields[3].Descriptor()
+	// team.DefaultCreatedAt holds the default value on creation for the created_at field.
+	team.DefaultCreatedAt = teamDescCreatedAt.Default.(func() time.Time)
+	// teamDescID is the schema descriptor for id field.
+	teamDescID := teamFields[0].Descriptor()
+	// team.DefaultID holds the default value on creation for the id field.
+	team.DefaultID = teamDescID.Default.(func() string)
+	teammemberFields := schema.TeamMember{}.Fields()
+	_ = teammemberFields
+	// teammemberDescRole is the schema descriptor for role field.
+	teammemberDescRole := teammemberFields[2].Descriptor()
+	// teammember.DefaultRole holds the default value on creation for the role field.
+	teammember.DefaultRole = teammemberDescRole.Default.(string)
+	// teammemberDescCreatedAt is the schema descriptor for created_at field.
+	teammemberDescCreatedAt := teammemberFields[3].Descriptor()
+	// teammember.DefaultCreatedAt holds the default value on creation for the created_at field.
+	teammember.DefaultCreatedAt = teammemberDescCreatedAt.Default.(func() time.Time)
 	translationFields := schema.Translation{}.Fields()
 	_ = translationFields
 	// translationDescStatus is the schema descriptor for status field.

@@ -81,9 +81,13 @@ type SpaceEdges struct {
 	ChangeRequestList []*ChangeRequest `json:"change_request_list,omitempty"`
 	// CommentList holds the value of the comment_list edge.
 	CommentList []*Comment `json:"comment_list,omitempty"`
+	// Permissions holds the value of the permissions edge.
+	Permissions []*ContentPermission `json:"permissions,omitempty"`
+	// InviteLinks holds the value of the invite_links edge.
+	InviteLinks []*InviteLink `json:"invite_links,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
+	loadedTypes [8]bool
 }
 
 // OrganizationOrErr returns the Organization value or an error if the edge
@@ -142,6 +146,24 @@ func (e SpaceEdges) CommentListOrErr() ([]*Comment, error) {
 		return e.CommentList, nil
 	}
 	return nil, &NotLoadedError{edge: "comment_list"}
+}
+
+// PermissionsOrErr returns the Permissions value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) PermissionsOrErr() ([]*ContentPermission, error) {
+	if e.loadedTypes[6] {
+		return e.Permissions, nil
+	}
+	return nil, &NotLoadedError{edge: "permissions"}
+}
+
+// InviteLinksOrErr returns the InviteLinks value or an error if the edge
+// was not loaded in eager-loading.
+func (e SpaceEdges) InviteLinksOrErr() ([]*InviteLink, error) {
+	if e.loadedTypes[7] {
+		return e.InviteLinks, nil
+	}
+	return nil, &NotLoadedError{edge: "invite_links"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -348,6 +370,16 @@ func (_m *Space) QueryChangeRequestList() *ChangeRequestQuery {
 // QueryCommentList queries the "comment_list" edge of the Space entity.
 func (_m *Space) QueryCommentList() *CommentQuery {
 	return NewSpaceClient(_m.config).QueryCommentList(_m)
+}
+
+// QueryPermissions queries the "permissions" edge of the Space entity.
+func (_m *Space) QueryPermissions() *ContentPermissionQuery {
+	return NewSpaceClient(_m.config).QueryPermissions(_m)
+}
+
+// QueryInviteLinks queries the "invite_links" edge of the Space entity.
+func (_m *Space) QueryInviteLinks() *InviteLinkQuery {
+	return NewSpaceClient(_m.config).QueryInviteLinks(_m)
 }
 
 // Update returns a builder for updating this Space.

@@ -9,6 +9,8 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/comment"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/revision"
 	"quire/ent/sitespace"
@@ -362,6 +364,36 @@ func (_c *SpaceCreate) AddCommentList(v ...*Comment) *SpaceCreate {
 	return _c.AddCommentListIDs(ids...)
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_c *SpaceCreate) AddPermissionIDs(ids ...int) *SpaceCreate {
+	_c.mutation.AddPermissionIDs(ids...)
+	return _c
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_c *SpaceCreate) AddPermissions(v ...*ContentPermission) *SpaceCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_c *SpaceCreate) AddInviteLinkIDs(ids ...string) *SpaceCreate {
+	_c.mutation.AddInviteLinkIDs(ids...)
+	return _c
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_c *SpaceCreate) AddInviteLinks(v ...*InviteLink) *SpaceCreate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddInviteLinkIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_c *SpaceCreate) Mutation() *SpaceMutation {
 	return _c.mutation
@@ -693,6 +725,38 @@ func (_c *SpaceCreate) createSpec() (*Space, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

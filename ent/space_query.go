@@ -10,6 +10,8 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/comment"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
@@ -36,6 +38,8 @@ type SpaceQuery struct {
 	withSiteSpaces        *SiteSpaceQuery
 	withChangeRequestList *ChangeRequestQuery
 	withCommentList       *CommentQuery
+	withPermissions       *ContentPermissionQuery
+	withInviteLinks       *InviteLinkQuery
 	modifiers             []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -198,6 +202,50 @@ func (_q *SpaceQuery) QueryCommentList() *CommentQuery {
 			sqlgraph.From(space.Table, space.FieldID, selector),
 			sqlgraph.To(comment.Table, comment.FieldID),
 			sqlgraph.Edge(sqlgraph.O2M, false, space.CommentListTable, space.CommentListColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryPermissions chains the current query on the "permissions" edge.
+func (_q *SpaceQuery) QueryPermissions() *ContentPermissionQuery {
+	query := (&ContentPermissionClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(contentpermission.Table, contentpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.PermissionsTable, space.PermissionsColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryInviteLinks chains the current query on the "invite_links" edge.
+func (_q *SpaceQuery) QueryInviteLinks() *InviteLinkQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(space.Table, space.FieldID, selector),
+			sqlgraph.To(invitelink.Table, invitelink.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, space.InviteLinksTable, space.InviteLinksColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -403,6 +451,8 @@ func (_q *SpaceQuery) Clone() *SpaceQuery {
 		withSiteSpaces:        _q.withSiteSpaces.Clone(),
 		withChangeRequestList: _q.withChangeRequestList.Clone(),
 		withCommentList:       _q.withCommentList.Clone(),
+		withPermissions:       _q.withPermissions.Clone(),
+		withInviteLinks:       _q.withInviteLinks.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
@@ -472,6 +522,28 @@ func (_q *SpaceQuery) WithCommentList(opts ...func(*CommentQuery)) *SpaceQuery {
 		opt(query)
 	}
 	_q.withCommentList = query
+	return _q
+}
+
+// WithPermissions tells the query-builder to eager-load the nodes that are connected to
+// the "permissions" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithPermissions(opts ...func(*ContentPermissionQuery)) *SpaceQuery {
+	query := (&ContentPermissionClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withPermissions = query
+	return _q
+}
+
+// WithInviteLinks tells the query-builder to eager-load the nodes that are connected to
+// the "invite_links" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SpaceQuery) WithInviteLinks(opts ...func(*InviteLinkQuery)) *SpaceQuery {
+	query := (&InviteLinkClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withInviteLinks = query
 	return _q
 }
 
@@ -553,13 +625,15 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 	var (
 		nodes       = []*Space{}
 		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
+		loadedTypes = [8]bool{
 			_q.withOrganization != nil,
 			_q.withParent != nil,
 			_q.withRevisions != nil,
 			_q.withSiteSpaces != nil,
 			_q.withChangeRequestList != nil,
 			_q.withCommentList != nil,
+			_q.withPermissions != nil,
+			_q.withInviteLinks != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -620,6 +694,20 @@ func (_q *SpaceQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Space,
 		if err := _q.loadCommentList(ctx, query, nodes,
 			func(n *Space) { n.Edges.CommentList = []*Comment{} },
 			func(n *Space, e *Comment) { n.Edges.CommentList = append(n.Edges.CommentList, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withPermissions; query != nil {
+		if err := _q.loadPermissions(ctx, query, nodes,
+			func(n *Space) { n.Edges.Permissions = []*ContentPermission{} },
+			func(n *Space, e *ContentPermission) { n.Edges.Permissions = append(n.Edges.Permissions, e) }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withInviteLinks; query != nil {
+		if err := _q.loadInviteLinks(ctx, query, nodes,
+			func(n *Space) { n.Edges.InviteLinks = []*InviteLink{} },
+			func(n *Space, e *InviteLink) { n.Edges.InviteLinks = append(n.Edges.InviteLinks, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -802,6 +890,72 @@ func (_q *SpaceQuery) loadCommentList(ctx context.Context, query *CommentQuery, 
 		node, ok := nodeids[fk]
 		if !ok {
 			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadPermissions(ctx context.Context, query *ContentPermissionQuery, nodes []*Space, init func(*Space), assign func(*Space, *ContentPermission)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(contentpermission.FieldSpaceID)
+	}
+	query.Where(predicate.ContentPermission(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.PermissionsColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "space_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
+	}
+	return nil
+}
+func (_q *SpaceQuery) loadInviteLinks(ctx context.Context, query *InviteLinkQuery, nodes []*Space, init func(*Space), assign func(*Space, *InviteLink)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[string]*Space)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(invitelink.FieldSpaceID)
+	}
+	query.Where(predicate.InviteLink(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(space.InviteLinksColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.SpaceID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "space_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "space_id" returned %v for node %v`, *fk, n.ID)
 		}
 		assign(node, n)
 	}

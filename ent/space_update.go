@@ -9,6 +9,8 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/collection"
 	"quire/ent/comment"
+	"quire/ent/contentpermission"
+	"quire/ent/invitelink"
 	"quire/ent/organization"
 	"quire/ent/predicate"
 	"quire/ent/revision"
@@ -419,6 +421,36 @@ func (_u *SpaceUpdate) AddCommentList(v ...*Comment) *SpaceUpdate {
 	return _u.AddCommentListIDs(ids...)
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_u *SpaceUpdate) AddPermissionIDs(ids ...int) *SpaceUpdate {
+	_u.mutation.AddPermissionIDs(ids...)
+	return _u
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_u *SpaceUpdate) AddPermissions(v ...*ContentPermission) *SpaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_u *SpaceUpdate) AddInviteLinkIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.AddInviteLinkIDs(ids...)
+	return _u
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_u *SpaceUpdate) AddInviteLinks(v ...*InviteLink) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdate) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -518,6 +550,48 @@ func (_u *SpaceUpdate) RemoveCommentList(v ...*Comment) *SpaceUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCommentListIDs(ids...)
+}
+
+// ClearPermissions clears all "permissions" edges to the ContentPermission entity.
+func (_u *SpaceUpdate) ClearPermissions() *SpaceUpdate {
+	_u.mutation.ClearPermissions()
+	return _u
+}
+
+// RemovePermissionIDs removes the "permissions" edge to ContentPermission entities by IDs.
+func (_u *SpaceUpdate) RemovePermissionIDs(ids ...int) *SpaceUpdate {
+	_u.mutation.RemovePermissionIDs(ids...)
+	return _u
+}
+
+// RemovePermissions removes "permissions" edges to ContentPermission entities.
+func (_u *SpaceUpdate) RemovePermissions(v ...*ContentPermission) *SpaceUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearInviteLinks clears all "invite_links" edges to the InviteLink entity.
+func (_u *SpaceUpdate) ClearInviteLinks() *SpaceUpdate {
+	_u.mutation.ClearInviteLinks()
+	return _u
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to InviteLink entities by IDs.
+func (_u *SpaceUpdate) RemoveInviteLinkIDs(ids ...string) *SpaceUpdate {
+	_u.mutation.RemoveInviteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinks removes "invite_links" edges to InviteLink entities.
+func (_u *SpaceUpdate) RemoveInviteLinks(v ...*InviteLink) *SpaceUpdate {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -885,6 +959,96 @@ func (_u *SpaceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPermissionsIDs(); len(nodes) > 0 && !_u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinksIDs(); len(nodes) > 0 && !_u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {
@@ -1296,6 +1460,36 @@ func (_u *SpaceUpdateOne) AddCommentList(v ...*Comment) *SpaceUpdateOne {
 	return _u.AddCommentListIDs(ids...)
 }
 
+// AddPermissionIDs adds the "permissions" edge to the ContentPermission entity by IDs.
+func (_u *SpaceUpdateOne) AddPermissionIDs(ids ...int) *SpaceUpdateOne {
+	_u.mutation.AddPermissionIDs(ids...)
+	return _u
+}
+
+// AddPermissions adds the "permissions" edges to the ContentPermission entity.
+func (_u *SpaceUpdateOne) AddPermissions(v ...*ContentPermission) *SpaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddPermissionIDs(ids...)
+}
+
+// AddInviteLinkIDs adds the "invite_links" edge to the InviteLink entity by IDs.
+func (_u *SpaceUpdateOne) AddInviteLinkIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.AddInviteLinkIDs(ids...)
+	return _u
+}
+
+// AddInviteLinks adds the "invite_links" edges to the InviteLink entity.
+func (_u *SpaceUpdateOne) AddInviteLinks(v ...*InviteLink) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddInviteLinkIDs(ids...)
+}
+
 // Mutation returns the SpaceMutation object of the builder.
 func (_u *SpaceUpdateOne) Mutation() *SpaceMutation {
 	return _u.mutation
@@ -1395,6 +1589,48 @@ func (_u *SpaceUpdateOne) RemoveCommentList(v ...*Comment) *SpaceUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveCommentListIDs(ids...)
+}
+
+// ClearPermissions clears all "permissions" edges to the ContentPermission entity.
+func (_u *SpaceUpdateOne) ClearPermissions() *SpaceUpdateOne {
+	_u.mutation.ClearPermissions()
+	return _u
+}
+
+// RemovePermissionIDs removes the "permissions" edge to ContentPermission entities by IDs.
+func (_u *SpaceUpdateOne) RemovePermissionIDs(ids ...int) *SpaceUpdateOne {
+	_u.mutation.RemovePermissionIDs(ids...)
+	return _u
+}
+
+// RemovePermissions removes "permissions" edges to ContentPermission entities.
+func (_u *SpaceUpdateOne) RemovePermissions(v ...*ContentPermission) *SpaceUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemovePermissionIDs(ids...)
+}
+
+// ClearInviteLinks clears all "invite_links" edges to the InviteLink entity.
+func (_u *SpaceUpdateOne) ClearInviteLinks() *SpaceUpdateOne {
+	_u.mutation.ClearInviteLinks()
+	return _u
+}
+
+// RemoveInviteLinkIDs removes the "invite_links" edge to InviteLink entities by IDs.
+func (_u *SpaceUpdateOne) RemoveInviteLinkIDs(ids ...string) *SpaceUpdateOne {
+	_u.mutation.RemoveInviteLinkIDs(ids...)
+	return _u
+}
+
+// RemoveInviteLinks removes "invite_links" edges to InviteLink entities.
+func (_u *SpaceUpdateOne) RemoveInviteLinks(v ...*InviteLink) *SpaceUpdateOne {
+	ids := make([]string, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInviteLinkIDs(ids...)
 }
 
 // Where appends a list predicates to the SpaceUpdate builder.
@@ -1792,6 +2028,96 @@ func (_u *SpaceUpdateOne) sqlSave(ctx context.Context) (_node *Space, err error)
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(comment.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedPermissionsIDs(); len(nodes) > 0 && !_u.mutation.PermissionsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.PermissionsTable,
+			Columns: []string{space.PermissionsColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(contentpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInviteLinksIDs(); len(nodes) > 0 && !_u.mutation.InviteLinksCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InviteLinksIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   space.InviteLinksTable,
+			Columns: []string{space.InviteLinksColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(invitelink.FieldID, field.TypeString),
 			},
 		}
 		for _, k := range nodes {

@@ -16,6 +16,8 @@ type Tx struct {
 	config
 	// APIToken is the client for interacting with the APIToken builders.
 	APIToken *APITokenClient
+	// AgentInstructions is the client for interacting with the AgentInstructions builders.
+	AgentInstructions *AgentInstructionsClient
 	// ChangeRequest is the client for interacting with the ChangeRequest builders.
 	ChangeRequest *ChangeRequestClient
 	// ChangeRequestReview is the client for interacting with the ChangeRequestReview builders.
@@ -32,6 +34,8 @@ type Tx struct {
 	CommentReply *CommentReplyClient
 	// ContentBlob is the client for interacting with the ContentBlob builders.
 	ContentBlob *ContentBlobClient
+	// ContentPermission is the client for interacting with the ContentPermission builders.
+	ContentPermission *ContentPermissionClient
 	// Conversation is the client for interacting with the Conversation builders.
 	Conversation *ConversationClient
 	// ConversationCorpus is the client for interacting with the ConversationCorpus builders.
@@ -40,6 +44,8 @@ type Tx struct {
 	ConversationIssue *ConversationIssueClient
 	// FileVersion is the client for interacting with the FileVersion builders.
 	FileVersion *FileVersionClient
+	// InviteLink is the client for interacting with the InviteLink builders.
+	InviteLink *InviteLinkClient
 	// IssuesCluster is the client for interacting with the IssuesCluster builders.
 	IssuesCluster *IssuesClusterClient
 	// Job is the client for interacting with the Job builders.
@@ -56,6 +62,10 @@ type Tx struct {
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
 	RevisionEntry *RevisionEntryClient
+	// SAMLProvider is the client for interacting with the SAMLProvider builders.
+	SAMLProvider *SAMLProviderClient
+	// SAMLRequest is the client for interacting with the SAMLRequest builders.
+	SAMLRequest *SAMLRequestClient
 	// ServerSecret is the client for interacting with the ServerSecret builders.
 	ServerSecret *ServerSecretClient
 	// Site is the client for interacting with the Site builders.
@@ -70,6 +80,10 @@ type Tx struct {
 	SiteSpace *SiteSpaceClient
 	// Space is the client for interacting with the Space builders.
 	Space *SpaceClient
+	// Team is the client for interacting with the Team builders.
+	Team *TeamClient
+	// TeamMember is the client for interacting with the TeamMember builders.
+	TeamMember *TeamMemberClient
 	// Translation is the client for interacting with the Translation builders.
 	Translation *TranslationClient
 	// TranslationFile is the client for interacting with the TranslationFile builders.
@@ -210,6 +224,7 @@ func (tx *Tx) Client() *Client {
 
 func (tx *Tx) init() {
 	tx.APIToken = NewAPITokenClient(tx.config)
+	tx.AgentInstructions = NewAgentInstructionsClient(tx.config)
 	tx.ChangeRequest = NewChangeRequestClient(tx.config)
 	tx.ChangeRequestReview = NewChangeRequestReviewClient(tx.config)
 	tx.ChangeRequestReviewer = NewChangeRequestReviewerClient(tx.config)
@@ -218,10 +233,12 @@ func (tx *Tx) init() {
 	tx.CommentReaction = NewCommentReactionClient(tx.config)
 	tx.CommentReply = NewCommentReplyClient(tx.config)
 	tx.ContentBlob = NewContentBlobClient(tx.config)
+	tx.ContentPermission = NewContentPermissionClient(tx.config)
 	tx.Conversation = NewConversationClient(tx.config)
 	tx.ConversationCorpus = NewConversationCorpusClient(tx.config)
 	tx.ConversationIssue = NewConversationIssueClient(tx.config)
 	tx.FileVersion = NewFileVersionClient(tx.config)
+	tx.InviteLink = NewInviteLinkClient(tx.config)
 	tx.IssuesCluster = NewIssuesClusterClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
@@ -230,6 +247,8 @@ func (tx *Tx) init() {
 	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
+	tx.SAMLProvider = NewSAMLProviderClient(tx.config)
+	tx.SAMLRequest = NewSAMLRequestClient(tx.config)
 	tx.ServerSecret = NewServerSecretClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteSection = NewSiteSectionClient(tx.config)
@@ -237,6 +256,8 @@ func (tx *Tx) init() {
 	tx.SiteShareLink = NewSiteShareLinkClient(tx.config)
 	tx.SiteSpace = NewSiteSpaceClient(tx.config)
 	tx.Space = NewSpaceClient(tx.config)
+	tx.Team = NewTeamClient(tx.config)
+	tx.TeamMember = NewTeamMemberClient(tx.config)
 	tx.Translation = NewTranslationClient(tx.config)
 	tx.TranslationFile = NewTranslationFileClient(tx.config)
 	tx.TranslationPage = NewTranslationPageClient(tx.config)

@@ -25,6 +25,8 @@ type User struct {
 	PhotoURL *string `json:"photo_url,omitempty"`
 	// CreatedAt holds the value of the "created_at" field.
 	CreatedAt time.Time `json:"created_at,omitempty"`
+	// EmailVerifiedAt holds the value of the "email_verified_at" field.
+	EmailVerifiedAt *time.Time `json:"email_verified_at,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the UserQuery when eager-loading is set.
 	Edges        UserEdges `json:"edges"`
@@ -37,9 +39,13 @@ type UserEdges struct {
 	Memberships []*Member `json:"memberships,omitempty"`
 	// Tokens holds the value of the tokens edge.
 	Tokens []*APIToken `json:"tokens,omitempty"`
+	// TeamMemberships holds the value of the team_memberships edge.
+	TeamMemberships []*TeamMember `json:"team_memberships,omitempty"`
+	// ContentPermissions holds the value of the content_permissions edge.
+	ContentPermissions []*ContentPermission `json:"content_permissions,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
+	loadedTypes [4]bool
 }
 
 // MembershipsOrErr returns the Memberships value or an error if the edge
@@ -60,6 +66,24 @@ func (e UserEdges) TokensOrErr() ([]*APIToken, error) {
 	return nil, &NotLoadedError{edge: "tokens"}
 }
 
+// TeamMembershipsOrErr returns the TeamMemberships value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) TeamMembershipsOrErr() ([]*TeamMember, error) {
+	if e.loadedTypes[2] {
+		return e.TeamMemberships, nil
+	}
+	return nil, &NotLoadedError{edge: "team_memberships"}
+}
+
+// ContentPermissionsOrErr returns the ContentPermissions value or an error if the edge
+// was not loaded in eager-loading.
+func (e UserEdges) ContentPermissionsOrErr() ([]*ContentPermission, error) {
+	if e.loadedTypes[3] {
+		return e.ContentPermissions, nil
+	}
+	return nil, &NotLoadedError{edge: "content_permissions"}
+}
+
 // scanValues returns the types for scanning values from sql.Rows.
 func (*User) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
@@ -67,7 +91,7 @@ func (*User) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case user.FieldID, user.FieldEmail, user.FieldDisplayName, user.FieldPhotoURL:
 			values[i] = new(sql.NullString)
-		case user.FieldCreatedAt:
+		case user.FieldCreatedAt, user.FieldEmailVerifiedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -115,6 +139,13 @@ func (_m *User) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.CreatedAt = value.Time
 			}
+		case user.FieldEmailVerifiedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field email_verified_at", values[i])
+			} else if value.Valid {
+				_m.EmailVerifiedAt = new(time.Time)
+				*_m.EmailVerifiedAt = value.Time
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -136,6 +167,16 @@ func (_m *User) QueryMemberships() *MemberQuery {
 // QueryTokens queries the "tokens" edge of the User entity.
 func (_m *User) QueryTokens() *APITokenQuery {
 	return NewUserClient(_m.config).QueryTokens(_m)
+}
+
+// QueryTeamMemberships queries the "team_memberships" edge of the User entity.
+func (_m *User) QueryTeamMemberships() *TeamMemberQuery {
+	return NewUserClient(_m.config).QueryTeamMemberships(_m)
+}
+
+// QueryContentPermissions queries the "content_permissions" edge of the User entity.
+func (_m *User) QueryContentPermissions() *ContentPermissionQuery {
+	return NewUserClient(_m.config).QueryContentPermissions(_m)
 }
 
 // Update returns a builder for updating this User.
@@ -174,6 +215,11 @@ func (_m *User) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("created_at=")
 	builder.WriteString(_m.CreatedAt.Format(time.ANSIC))
+	builder.WriteString(", ")
+	if v := _m.EmailVerifiedAt; v != nil {
+		builder.WriteString("email_verified_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

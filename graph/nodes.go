@@ -76,6 +76,8 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		return r.Comments.Reply(ctx, id)
 	case ids.Review:
 		return r.Reviews.ReviewByID(ctx, id)
+	case ids.Team, ids.InviteLink, ids.SAMLProvider:
+		return r.adminNode(ctx, kind, id)
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {

@@ -195,6 +195,17 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		"SiteSpace": func(t *testing.T) (string, bool) {
 			return do(t, `query($s: ID!) { node(id: $s) { ... on SiteSection { siteSpaces(first: 1) { nodes { id } } } } }`, map[string]any{"s": sectionOf(t)}, "node", "siteSpaces", "nodes", 0, "id"), true
 		},
+		"Team": func(t *testing.T) (string, bool) {
+			return do(t, `mutation($o: ID!) { createTeam(organization: $o, input: {title: "Node team"}) { id } }`, map[string]any{"o": team.Org.ID}, "createTeam", "id"), true
+		},
+		// Invite links are secrets, and SAML providers the admins': readers
+		// may not list them.
+		"InviteLink": func(t *testing.T) (string, bool) {
+			return do(t, `mutation($o: ID!) { createInviteLink(organization: $o, input: {role: read}) { id } }`, map[string]any{"o": team.Org.ID}, "createInviteLink", "id"), false
+		},
+		"SAMLProvider": func(t *testing.T) (string, bool) {
+			return do(t, `mutation($o: ID!) { createSAMLProvider(organization: $o, input: {label: "Node IdP"}) { id } }`, map[string]any{"o": team.Org.ID}, "createSAMLProvider", "id"), false
+		},
 		// Share links are secrets: readers may not list them.
 		"SiteShareLink": func(t *testing.T) (string, bool) {
 			return do(t, `mutation($s: ID!) { createSiteShareLink(site: $s, name: "Reviewers") { id } }`, map[string]any{"s": siteOf(t)}, "createSiteShareLink", "id"), false

@@ -13,6 +13,7 @@ import (
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/loaders"
+	"quire/internal/members"
 )
 
 // Object is the resolver for the object field.
@@ -32,12 +33,12 @@ func (r *memberResolver) User(ctx context.Context, obj *ent.Member) (*ent.User, 
 
 // Spaces is the resolver for the spaces field.
 func (r *memberResolver) Spaces(ctx context.Context, obj *ent.Member) (int, error) {
-	return 0, nil
+	return r.Members.SpaceCount(ctx, obj)
 }
 
 // Teams is the resolver for the teams field.
 func (r *memberResolver) Teams(ctx context.Context, obj *ent.Member) (int, error) {
-	return 0, nil
+	return r.Members.TeamCount(ctx, obj)
 }
 
 // Object is the resolver for the object field.
@@ -58,12 +59,12 @@ func (r *organizationResolver) Trial(ctx context.Context, obj *ent.Organization)
 
 // Urls is the resolver for the urls field.
 func (r *organizationResolver) Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationUrls, error) {
-	return &model.OrganizationUrls{Location: r.apiURL("orgs", obj.ID), App: r.appURL("o", obj.ID)}, nil
+	return &model.OrganizationUrls{Location: r.apiURL("orgs", obj.ID), App: r.appURL("o", obj.ID), Logo: obj.LogoURL}, nil
 }
 
 // Permissions is the resolver for the permissions field.
 func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organization) (*authz.OrganizationPermissions, error) {
-	role, member, err := authz.OrgRole(ctx, obj.ID)
+	role, member, err := authz.OrgMembership(ctx, obj.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -72,12 +73,12 @@ func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organiz
 }
 
 // Members is the resolver for the members field.
-func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string) (*model.MemberConnection, error) {
-	items, err := r.Catalog.Members(ctx, obj.ID)
+func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, role *string, search *string, sort *string, order *string) (*model.MemberConnection, error) {
+	items, key, err := r.Resolver.Members.Members(ctx, obj.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)})
 	if err != nil {
 		return nil, err
 	}
-	return memberConnection(items, pageArgs(first, after, last, before))
+	return filteredMemberConnection(items, key, pageArgs(first, after, last, before))
 }
 
 // Collections is the resolver for the collections field.

@@ -11,9 +11,13 @@ import (
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/gitsync"
+	"quire/internal/grants"
 	"quire/internal/jobs"
+	"quire/internal/members"
+	"quire/internal/orgs"
 	"quire/internal/reviews"
 	"quire/internal/sites"
+	"quire/internal/sso"
 	"quire/internal/translate"
 )
 
@@ -41,4 +45,13 @@ type Resolver struct {
 	Comments *comments.Service
 	// Reviews is the change request reviews engine.
 	Reviews *reviews.Service
+	// Orgs: organization settings, joining, invite links, agent
+	// instructions.
+	Orgs *orgs.Service
+	// Members: members, teams, pings.
+	Members *members.Service
+	// Grants: the permissions of spaces and collections.
+	Grants *grants.Service
+	// SSO: SAML providers and sign-in.
+	SSO *sso.Service
 }

@@ -76,6 +76,11 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	ids["reviewId"] = id(e.Do(tok, "POST", "/v1/spaces/"+space+"/change-requests/"+ids["changeRequestId"]+"/reviews",
 		map[string]any{"status": "changes-requested"}), "review")
 	ids["userId"] = team.Reader.User.ID
+	// Organization administration.
+	ids["teamId"] = id(e.Do(tok, "PUT", "/v1/orgs/"+org+"/teams", map[string]any{"title": "T", "members": []string{team.Reader.User.ID}}), "team")
+	ids["inviteId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/link-invites", map[string]any{"role": "read"}), "invite link")
+	ids["samlProviderId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/saml", map[string]any{"label": "IdP"}), "SAML provider")
+	ids["emailDomain"] = "acme.test"
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)

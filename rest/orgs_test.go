@@ -179,7 +179,7 @@ func TestRouting(t *testing.T) {
 			{"GET", "/v1/collections/x/spaces/y", 404, ""},
 			{"GET", "/v2/orgs", 404, ""},
 			{"PUT", "/v1/orgs", 405, "GET"},
-			{"DELETE", "/v1/orgs/" + team.Org.ID, 405, "GET"},
+			{"DELETE", "/v1/orgs/" + team.Org.ID, 405, "GET, PATCH"},
 			{"POST", "/v1/user", 405, "GET"},
 			{"PUT", "/v1/collections/x", 405, ""},
 			{"GET", "/v1/collections/x/move", 405, "POST"},

@@ -59,6 +59,10 @@ type Organization struct {
 	Trial        *model.OrganizationTrial       `json:"trial"`
 	URLs         *model.OrganizationUrls        `json:"urls"`
 	Permissions  *graph.OrganizationPermissions `json:"permissions"`
+	// The settings of organization administration.
+	DefaultContent *model.OrganizationDefaultContent `json:"defaultContent,omitempty"`
+	CustomHostname *string                           `json:"customHostname,omitempty" doc:"The host that serves the organization's content: Quire's own."`
+	Billing        *Billing                          `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month (UTC)."`
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {
@@ -79,10 +83,25 @@ func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Or
 	if domains == nil {
 		domains = []string{}
 	}
+	dc, err := or.DefaultContent(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	host, err := or.CustomHostname(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	bill, err := or.Billing(ctx, o)
+	if err != nil {
+		return nil, err
+	}
 	return &Organization{
 		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: o.CreatedAt.UTC(), EmailDomains: domains,
 		Hostname: o.Hostname, Type: o.Type, DefaultRole: o.DefaultRole, SSO: o.SSO, AI: o.Ai,
 		InviteLinks: o.InviteLinks, Plan: o.Plan, MergeRules: o.MergeRules, Trial: trial, URLs: urls, Permissions: perms,
+		DefaultContent: dc, CustomHostname: host, Billing: &Billing{Interval: bill.Interval, EndDate: bill.EndDate,
+			HasPaymentFailed: bill.HasPaymentFailed, IsScheduledToCancel: bill.IsScheduledToCancel, Pricing: bill.Pricing,
+			UsageAddons: map[string]any{}, MinUsers: bill.MinUsers, PaidMembers: bill.PaidMembers},
 	}, nil
 }
 

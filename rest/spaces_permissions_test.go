@@ -88,7 +88,9 @@ func TestSpacePermissionMatrix(t *testing.T) {
 			p := strings.NewReplacer("{organizationId}", team.Org.ID).Replace("/v1" + rt.Pattern)
 			isSpaceRoute := rt.Pattern == "/spaces/{spaceId}" || strings.HasPrefix(rt.Pattern, "/spaces/{spaceId}/") ||
 				rt.Pattern == "/orgs/{organizationId}/spaces"
-			isSpaceRoute = isSpaceRoute && !contentRoute(rt.Pattern) && !discussionRoute(rt.Pattern)
+			// The permissions of spaces have tests of their own
+			// (orgadmin_permissions_test.go) and rows in internal/matrix.
+			isSpaceRoute = isSpaceRoute && !contentRoute(rt.Pattern) && !discussionRoute(rt.Pattern) && !strings.HasPrefix(rt.Pattern, "/spaces/{spaceId}/permissions")
 			if isSpaceRoute && !covered[rt.Method+" "+p] {
 				t.Errorf("route %s %s is not in the matrix", rt.Method, rt.Pattern)
 			}

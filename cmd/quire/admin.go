@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"quire/ent"
 	"quire/ent/member"
@@ -17,9 +18,14 @@ const adminUsageText = `Usage:
   quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
       Create an organization, an admin user (or reuse the user with that
       email) and an API token; prints {"organization":{"id":...},"user":{"id":...},"token":...}.
-  quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
+  quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--verified] [--database-url URL]
       Create a user, optionally a member of an organization, and an API
-      token; prints {"user":{"id":...},"token":...}.
+      token; prints {"user":{"id":...},"token":...}. --verified marks the
+      email address verified (it lets the user join organizations of its
+      domain).
+  quire admin user verify (--user USER_ID | --email EMAIL) [--unverify] [--database-url URL]
+      Mark a user's email address verified (or, --unverify, not); prints
+      {"user":{"id":...,"email":...,"emailVerifiedAt":...}}.
   quire admin token create --user USER_ID [--database-url URL]
       Create an API token for a user; prints {"token":...,"tokenId":...}.
   quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
@@ -51,6 +57,8 @@ func (e *env) admin(ctx context.Context, args []string) int {
 		return e.adminBootstrap(ctx, args[1:])
 	case args[0] == "user" && len(args) > 1 && args[1] == "create":
 		return e.adminUserCreate(ctx, args[2:])
+	case args[0] == "user" && len(args) > 1 && args[1] == "verify":
+		return e.adminUserVerify(ctx, args[2:])
 	case args[0] == "token" && len(args) > 1 && args[1] == "create":
 		return e.adminTokenCreate(ctx, args[2:])
 	case args[0] == "token" && len(args) > 1 && args[1] == "revoke":
@@ -218,12 +226,13 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 
 // adminUserCreate implements "quire admin user create".
 func (e *env) adminUserCreate(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin user create", "quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]")
+	fs := e.newFlagSet("quire admin user create", "quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--verified] [--database-url URL]")
 	databaseURL := e.databaseURLFlag(fs)
 	email := fs.String("email", "", "email of the new user (required)")
 	name := fs.String("name", "", "display name (default: the part of the email before @)")
 	orgID := fs.String("org", "", "ID of an organization to make the user a member of (needs --role)")
 	roleFlag := fs.String("role", "", "member role in --org: "+strings.Join(types.Roles, ", ")+", or "+guestRole+" for a member without role")
+	verified := fs.Bool("verified", false, "mark the email address verified")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
@@ -270,7 +279,11 @@ func (e *env) adminUserCreate(ctx context.Context, args []string) int {
 				return fmt.Errorf("find organization: %w", err)
 			}
 		}
-		u, err := tx.User.Create().SetEmail(*email).SetDisplayName(displayName(*name, *email)).Save(ctx)
+		c := tx.User.Create().SetEmail(*email).SetDisplayName(displayName(*name, *email))
+		if *verified {
+			c.SetEmailVerifiedAt(time.Now().UTC())
+		}
+		u, err := c.Save(ctx)
 		if err != nil {
 			return fmt.Errorf("create user: %w", err)
 		}

@@ -20,6 +20,8 @@ const (
 	FieldUserID = "user_id"
 	// FieldLabel holds the string denoting the label field in the database.
 	FieldLabel = "label"
+	// FieldOrganizationID holds the string denoting the organization_id field in the database.
+	FieldOrganizationID = "organization_id"
 	// FieldCreatedAt holds the string denoting the created_at field in the database.
 	FieldCreatedAt = "created_at"
 	// EdgeUser holds the string denoting the user edge name in mutations.
@@ -41,6 +43,7 @@ var Columns = []string{
 	FieldTokenHash,
 	FieldUserID,
 	FieldLabel,
+	FieldOrganizationID,
 	FieldCreatedAt,
 }
 
@@ -84,6 +87,11 @@ func ByUserID(opts ...sql.OrderTermOption) OrderOption {
 // ByLabel orders the results by the label field.
 func ByLabel(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldLabel, opts...).ToFunc()
+}
+
+// ByOrganizationID orders the results by the organization_id field.
+func ByOrganizationID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOrganizationID, opts...).ToFunc()
 }
 
 // ByCreatedAt orders the results by the created_at field.

@@ -38,6 +38,10 @@ const (
 	EdgeChildren = "children"
 	// EdgeSpaces holds the string denoting the spaces edge name in mutations.
 	EdgeSpaces = "spaces"
+	// EdgePermissions holds the string denoting the permissions edge name in mutations.
+	EdgePermissions = "permissions"
+	// EdgeInviteLinks holds the string denoting the invite_links edge name in mutations.
+	EdgeInviteLinks = "invite_links"
 	// Table holds the table name of the collection in the database.
 	Table = "collections"
 	// OrganizationTable is the table that holds the organization relation/edge.
@@ -62,6 +66,20 @@ const (
 	SpacesInverseTable = "spaces"
 	// SpacesColumn is the table column denoting the spaces relation/edge.
 	SpacesColumn = "parent_id"
+	// PermissionsTable is the table that holds the permissions relation/edge.
+	PermissionsTable = "content_permissions"
+	// PermissionsInverseTable is the table name for the ContentPermission entity.
+	// It exists in this package in order to avoid circular dependency with the "contentpermission" package.
+	PermissionsInverseTable = "content_permissions"
+	// PermissionsColumn is the table column denoting the permissions relation/edge.
+	PermissionsColumn = "collection_id"
+	// InviteLinksTable is the table that holds the invite_links relation/edge.
+	InviteLinksTable = "invite_links"
+	// InviteLinksInverseTable is the table name for the InviteLink entity.
+	// It exists in this package in order to avoid circular dependency with the "invitelink" package.
+	InviteLinksInverseTable = "invite_links"
+	// InviteLinksColumn is the table column denoting the invite_links relation/edge.
+	InviteLinksColumn = "collection_id"
 )
 
 // Columns holds all SQL columns for collection fields.
@@ -187,6 +205,34 @@ func BySpaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSpacesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByPermissionsCount orders the results by permissions count.
+func ByPermissionsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newPermissionsStep(), opts...)
+	}
+}
+
+// ByPermissions orders the results by permissions terms.
+func ByPermissions(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPermissionsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByInviteLinksCount orders the results by invite_links count.
+func ByInviteLinksCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newInviteLinksStep(), opts...)
+	}
+}
+
+// ByInviteLinks orders the results by invite_links terms.
+func ByInviteLinks(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newInviteLinksStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newOrganizationStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -213,5 +259,19 @@ func newSpacesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SpacesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SpacesTable, SpacesColumn),
+	)
+}
+func newPermissionsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PermissionsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, PermissionsTable, PermissionsColumn),
+	)
+}
+func newInviteLinksStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(InviteLinksInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, InviteLinksTable, InviteLinksColumn),
 	)
 }

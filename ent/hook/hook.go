@@ -20,6 +20,18 @@ func (f APITokenFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.APITokenMutation", m)
 }
 
+// The AgentInstructionsFunc type is an adapter to allow the use of ordinary
+// function as AgentInstructions mutator.
+type AgentInstructionsFunc func(context.Context, *ent.AgentInstructionsMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AgentInstructionsFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AgentInstructionsMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AgentInstructionsMutation", m)
+}
+
 // The ChangeRequestFunc type is an adapter to allow the use of ordinary
 // function as ChangeRequest mutator.
 type ChangeRequestFunc func(context.Context, *ent.ChangeRequestMutation) (ent.Value, error)
@@ -116,6 +128,18 @@ func (f ContentBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentBlobMutation", m)
 }
 
+// The ContentPermissionFunc type is an adapter to allow the use of ordinary
+// function as ContentPermission mutator.
+type ContentPermissionFunc func(context.Context, *ent.ContentPermissionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContentPermissionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContentPermissionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContentPermissionMutation", m)
+}
+
 // The ConversationFunc type is an adapter to allow the use of ordinary
 // function as Conversation mutator.
 type ConversationFunc func(context.Context, *ent.ConversationMutation) (ent.Value, error)
@@ -162,6 +186,18 @@ func (f FileVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FileVersionMutation", m)
+}
+
+// The InviteLinkFunc type is an adapter to allow the use of ordinary
+// function as InviteLink mutator.
+type InviteLinkFunc func(context.Context, *ent.InviteLinkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InviteLinkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InviteLinkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InviteLinkMutation", m)
 }
 
 // The IssuesClusterFunc type is an adapter to allow the use of ordinary
@@ -260,6 +296,30 @@ func (f RevisionEntryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Valu
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RevisionEntryMutation", m)
 }
 
+// The SAMLProviderFunc type is an adapter to allow the use of ordinary
+// function as SAMLProvider mutator.
+type SAMLProviderFunc func(context.Context, *ent.SAMLProviderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLProviderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLProviderMutation", m)
+}
+
+// The SAMLRequestFunc type is an adapter to allow the use of ordinary
+// function as SAMLRequest mutator.
+type SAMLRequestFunc func(context.Context, *ent.SAMLRequestMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f SAMLRequestFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.SAMLRequestMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SAMLRequestMutation", m)
+}
+
 // The ServerSecretFunc type is an adapter to allow the use of ordinary
 // function as ServerSecret mutator.
 type ServerSecretFunc func(context.Context, *ent.ServerSecretMutation) (ent.Value, error)
@@ -342,6 +402,30 @@ func (f SpaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.SpaceMutation", m)
+}
+
+// The TeamFunc type is an adapter to allow the use of ordinary
+// function as Team mutator.
+type TeamFunc func(context.Context, *ent.TeamMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TeamFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TeamMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TeamMutation", m)
+}
+
+// The TeamMemberFunc type is an adapter to allow the use of ordinary
+// function as TeamMember mutator.
+type TeamMemberFunc func(context.Context, *ent.TeamMemberMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f TeamMemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.TeamMemberMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.TeamMemberMutation", m)
 }
 
 // The TranslationFunc type is an adapter to allow the use of ordinary

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"quire/ent"
+	"quire/ent/agentinstructions"
 	"quire/ent/apitoken"
 	"quire/ent/changerequest"
 	"quire/ent/changerequestreview"
@@ -16,10 +17,12 @@ import (
 	"quire/ent/commentreaction"
 	"quire/ent/commentreply"
 	"quire/ent/contentblob"
+	"quire/ent/contentpermission"
 	"quire/ent/conversation"
 	"quire/ent/conversationcorpus"
 	"quire/ent/conversationissue"
 	"quire/ent/fileversion"
+	"quire/ent/invitelink"
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
@@ -29,6 +32,8 @@ import (
 	"quire/ent/ratelimitcounter"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
+	"quire/ent/samlprovider"
+	"quire/ent/samlrequest"
 	"quire/ent/serversecret"
 	"quire/ent/site"
 	"quire/ent/sitesection"
@@ -36,6 +41,8 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/translation"
 	"quire/ent/translationfile"
 	"quire/ent/translationpage"
@@ -125,6 +132,33 @@ func (f TraverseAPIToken) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.APITokenQuery", q)
+}
+
+// The AgentInstructionsFunc type is an adapter to allow the use of ordinary function as a Querier.
+type AgentInstructionsFunc func(context.Context, *ent.AgentInstructionsQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f AgentInstructionsFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.AgentInstructionsQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.AgentInstructionsQuery", q)
+}
+
+// The TraverseAgentInstructions type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseAgentInstructions func(context.Context, *ent.AgentInstructionsQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseAgentInstructions) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseAgentInstructions) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.AgentInstructionsQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.AgentInstructionsQuery", q)
 }
 
 // The ChangeRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -343,6 +377,33 @@ func (f TraverseContentBlob) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.ContentBlobQuery", q)
 }
 
+// The ContentPermissionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ContentPermissionFunc func(context.Context, *ent.ContentPermissionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ContentPermissionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ContentPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ContentPermissionQuery", q)
+}
+
+// The TraverseContentPermission type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseContentPermission func(context.Context, *ent.ContentPermissionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseContentPermission) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseContentPermission) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ContentPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ContentPermissionQuery", q)
+}
+
 // The ConversationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ConversationFunc func(context.Context, *ent.ConversationQuery) (ent.Value, error)
 
@@ -449,6 +510,33 @@ func (f TraverseFileVersion) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.FileVersionQuery", q)
+}
+
+// The InviteLinkFunc type is an adapter to allow the use of ordinary function as a Querier.
+type InviteLinkFunc func(context.Context, *ent.InviteLinkQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f InviteLinkFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.InviteLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.InviteLinkQuery", q)
+}
+
+// The TraverseInviteLink type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseInviteLink func(context.Context, *ent.InviteLinkQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseInviteLink) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseInviteLink) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.InviteLinkQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.InviteLinkQuery", q)
 }
 
 // The IssuesClusterFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -667,6 +755,60 @@ func (f TraverseRevisionEntry) Traverse(ctx context.Context, q ent.Query) error 
 	return fmt.Errorf("unexpected query type %T. expect *ent.RevisionEntryQuery", q)
 }
 
+// The SAMLProviderFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SAMLProviderFunc func(context.Context, *ent.SAMLProviderQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SAMLProviderFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SAMLProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SAMLProviderQuery", q)
+}
+
+// The TraverseSAMLProvider type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSAMLProvider func(context.Context, *ent.SAMLProviderQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSAMLProvider) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSAMLProvider) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLProviderQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLProviderQuery", q)
+}
+
+// The SAMLRequestFunc type is an adapter to allow the use of ordinary function as a Querier.
+type SAMLRequestFunc func(context.Context, *ent.SAMLRequestQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f SAMLRequestFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.SAMLRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.SAMLRequestQuery", q)
+}
+
+// The TraverseSAMLRequest type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseSAMLRequest func(context.Context, *ent.SAMLRequestQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseSAMLRequest) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseSAMLRequest) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.SAMLRequestQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.SAMLRequestQuery", q)
+}
+
 // The ServerSecretFunc type is an adapter to allow the use of ordinary function as a Querier.
 type ServerSecretFunc func(context.Context, *ent.ServerSecretQuery) (ent.Value, error)
 
@@ -856,6 +998,60 @@ func (f TraverseSpace) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.SpaceQuery", q)
 }
 
+// The TeamFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TeamFunc func(context.Context, *ent.TeamQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TeamFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TeamQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TeamQuery", q)
+}
+
+// The TraverseTeam type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTeam func(context.Context, *ent.TeamQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTeam) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTeam) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TeamQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TeamQuery", q)
+}
+
+// The TeamMemberFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TeamMemberFunc func(context.Context, *ent.TeamMemberQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TeamMemberFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TeamMemberQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TeamMemberQuery", q)
+}
+
+// The TraverseTeamMember type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseTeamMember func(context.Context, *ent.TeamMemberQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseTeamMember) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseTeamMember) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TeamMemberQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TeamMemberQuery", q)
+}
+
 // The TranslationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type TranslationFunc func(context.Context, *ent.TranslationQuery) (ent.Value, error)
 
@@ -969,6 +1165,8 @@ func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
 	case *ent.APITokenQuery:
 		return &query[*ent.APITokenQuery, predicate.APIToken, apitoken.OrderOption]{typ: ent.TypeAPIToken, tq: q}, nil
+	case *ent.AgentInstructionsQuery:
+		return &query[*ent.AgentInstructionsQuery, predicate.AgentInstructions, agentinstructions.OrderOption]{typ: ent.TypeAgentInstructions, tq: q}, nil
 	case *ent.ChangeRequestQuery:
 		return &query[*ent.ChangeRequestQuery, predicate.ChangeRequest, changerequest.OrderOption]{typ: ent.TypeChangeRequest, tq: q}, nil
 	case *ent.ChangeRequestReviewQuery:
@@ -985,6 +1183,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CommentReplyQuery, predicate.CommentReply, commentreply.OrderOption]{typ: ent.TypeCommentReply, tq: q}, nil
 	case *ent.ContentBlobQuery:
 		return &query[*ent.ContentBlobQuery, predicate.ContentBlob, contentblob.OrderOption]{typ: ent.TypeContentBlob, tq: q}, nil
+	case *ent.ContentPermissionQuery:
+		return &query[*ent.ContentPermissionQuery, predicate.ContentPermission, contentpermission.OrderOption]{typ: ent.TypeContentPermission, tq: q}, nil
 	case *ent.ConversationQuery:
 		return &query[*ent.ConversationQuery, predicate.Conversation, conversation.OrderOption]{typ: ent.TypeConversation, tq: q}, nil
 	case *ent.ConversationCorpusQuery:
@@ -993,6 +1193,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.ConversationIssueQuery, predicate.ConversationIssue, conversationissue.OrderOption]{typ: ent.TypeConversationIssue, tq: q}, nil
 	case *ent.FileVersionQuery:
 		return &query[*ent.FileVersionQuery, predicate.FileVersion, fileversion.OrderOption]{typ: ent.TypeFileVersion, tq: q}, nil
+	case *ent.InviteLinkQuery:
+		return &query[*ent.InviteLinkQuery, predicate.InviteLink, invitelink.OrderOption]{typ: ent.TypeInviteLink, tq: q}, nil
 	case *ent.IssuesClusterQuery:
 		return &query[*ent.IssuesClusterQuery, predicate.IssuesCluster, issuescluster.OrderOption]{typ: ent.TypeIssuesCluster, tq: q}, nil
 	case *ent.JobQuery:
@@ -1009,6 +1211,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.RevisionQuery, predicate.Revision, revision.OrderOption]{typ: ent.TypeRevision, tq: q}, nil
 	case *ent.RevisionEntryQuery:
 		return &query[*ent.RevisionEntryQuery, predicate.RevisionEntry, revisionentry.OrderOption]{typ: ent.TypeRevisionEntry, tq: q}, nil
+	case *ent.SAMLProviderQuery:
+		return &query[*ent.SAMLProviderQuery, predicate.SAMLProvider, samlprovider.OrderOption]{typ: ent.TypeSAMLProvider, tq: q}, nil
+	case *ent.SAMLRequestQuery:
+		return &query[*ent.SAMLRequestQuery, predicate.SAMLRequest, samlrequest.OrderOption]{typ: ent.TypeSAMLRequest, tq: q}, nil
 	case *ent.ServerSecretQuery:
 		return &query[*ent.ServerSecretQuery, predicate.ServerSecret, serversecret.OrderOption]{typ: ent.TypeServerSecret, tq: q}, nil
 	case *ent.SiteQuery:
@@ -1023,6 +1229,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.SiteSpaceQuery, predicate.SiteSpace, sitespace.OrderOption]{typ: ent.TypeSiteSpace, tq: q}, nil
 	case *ent.SpaceQuery:
 		return &query[*ent.SpaceQuery, predicate.Space, space.OrderOption]{typ: ent.TypeSpace, tq: q}, nil
+	case *ent.TeamQuery:
+		return &query[*ent.TeamQuery, predicate.Team, team.OrderOption]{typ: ent.TypeTeam, tq: q}, nil
+	case *ent.TeamMemberQuery:
+		return &query[*ent.TeamMemberQuery, predicate.TeamMember, teammember.OrderOption]{typ: ent.TypeTeamMember, tq: q}, nil
 	case *ent.TranslationQuery:
 		return &query[*ent.TranslationQuery, predicate.Translation, translation.OrderOption]{typ: ent.TypeTranslation, tq: q}, nil
 	case *ent.TranslationFileQuery:

@@ -13,6 +13,7 @@ var (
 		{Name: "id", Type: field.TypeString},
 		{Name: "token_hash", Type: field.TypeString, Unique: true},
 		{Name: "label", Type: field.TypeString, Default: ""},
+		{Name: "organization_id", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
 		{Name: "user_id", Type: field.TypeString},
 	}
@@ -24,11 +25,24 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "api_tokens_users_tokens",
-				Columns:    []*schema.Column{APITokensColumns[4]},
+				Columns:    []*schema.Column{APITokensColumns[5]},
 				RefColumns: []*schema.Column{UsersColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
 		},
+	}
+	// AgentInstructionsColumns holds the columns for the "agent_instructions" table.
+	AgentInstructionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "document", Type: field.TypeString, Size: 2147483647},
+		{Name: "updated_at", Type: field.TypeTime},
+		{Name: "updated_by", Type: field.TypeString},
+	}
+	// AgentInstructionsTable holds the schema information for the "agent_instructions" table.
+	AgentInstructionsTable = &schema.Table{
+		Name:       "agent_instructions",
+		Columns:    AgentInstructionsColumns,
+		PrimaryKey: []*schema.Column{AgentInstructionsColumns[0]},
 	}
 	// ChangeRequestsColumns holds the columns for the "change_requests" table.
 	ChangeRequestsColumns = []*schema.Column{
@@ -343,6 +357,86 @@ var (
 		Columns:    ContentBlobsColumns,
 		PrimaryKey: []*schema.Column{ContentBlobsColumns[0]},
 	}
+	// ContentPermissionsColumns holds the columns for the "content_permissions" table.
+	ContentPermissionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "level", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "collection_id", Type: field.TypeString, Nullable: true},
+		{Name: "space_id", Type: field.TypeString, Nullable: true},
+		{Name: "team_id", Type: field.TypeString, Nullable: true},
+		{Name: "user_id", Type: field.TypeString, Nullable: true},
+	}
+	// ContentPermissionsTable holds the schema information for the "content_permissions" table.
+	ContentPermissionsTable = &schema.Table{
+		Name:       "content_permissions",
+		Columns:    ContentPermissionsColumns,
+		PrimaryKey: []*schema.Column{ContentPermissionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "content_permissions_collections_permissions",
+				Columns:    []*schema.Column{ContentPermissionsColumns[4]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "content_permissions_spaces_permissions",
+				Columns:    []*schema.Column{ContentPermissionsColumns[5]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "content_permissions_teams_permissions",
+				Columns:    []*schema.Column{ContentPermissionsColumns[6]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "content_permissions_users_content_permissions",
+				Columns:    []*schema.Column{ContentPermissionsColumns[7]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contentpermission_space_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ContentPermissionsColumns[5], ContentPermissionsColumns[7]},
+			},
+			{
+				Name:    "contentpermission_space_id_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{ContentPermissionsColumns[5], ContentPermissionsColumns[6]},
+			},
+			{
+				Name:    "contentpermission_collection_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{ContentPermissionsColumns[4], ContentPermissionsColumns[7]},
+			},
+			{
+				Name:    "contentpermission_collection_id_team_id",
+				Unique:  true,
+				Columns: []*schema.Column{ContentPermissionsColumns[4], ContentPermissionsColumns[6]},
+			},
+			{
+				Name:    "contentpermission_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{ContentPermissionsColumns[7]},
+			},
+			{
+				Name:    "contentpermission_team_id",
+				Unique:  false,
+				Columns: []*schema.Column{ContentPermissionsColumns[6]},
+			},
+			{
+				Name:    "contentpermission_organization_id",
+				Unique:  false,
+				Columns: []*schema.Column{ContentPermissionsColumns[1]},
+			},
+		},
+	}
 	// ConversationsColumns holds the columns for the "conversations" table.
 	ConversationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -485,6 +579,50 @@ var (
 			},
 		},
 	}
+	// InviteLinksColumns holds the columns for the "invite_links" table.
+	InviteLinksColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "kind", Type: field.TypeString},
+		{Name: "role", Type: field.TypeString, Nullable: true},
+		{Name: "created_by", Type: field.TypeString, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "collection_id", Type: field.TypeString, Nullable: true},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString, Nullable: true},
+	}
+	// InviteLinksTable holds the schema information for the "invite_links" table.
+	InviteLinksTable = &schema.Table{
+		Name:       "invite_links",
+		Columns:    InviteLinksColumns,
+		PrimaryKey: []*schema.Column{InviteLinksColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "invite_links_collections_invite_links",
+				Columns:    []*schema.Column{InviteLinksColumns[5]},
+				RefColumns: []*schema.Column{CollectionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "invite_links_organizations_invite_link_list",
+				Columns:    []*schema.Column{InviteLinksColumns[6]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "invite_links_spaces_invite_links",
+				Columns:    []*schema.Column{InviteLinksColumns[7]},
+				RefColumns: []*schema.Column{SpacesColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "invitelink_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{InviteLinksColumns[6], InviteLinksColumns[4]},
+			},
+		},
+	}
 	// IssuesClustersColumns holds the columns for the "issues_clusters" table.
 	IssuesClustersColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -618,6 +756,8 @@ var (
 		{Name: "ai", Type: field.TypeBool, Default: false},
 		{Name: "plan", Type: field.TypeString, Default: "free"},
 		{Name: "merge_rules", Type: field.TypeJSON},
+		{Name: "logo_url", Type: field.TypeString, Nullable: true},
+		{Name: "default_content_site_id", Type: field.TypeString, Nullable: true},
 	}
 	// OrganizationsTable holds the schema information for the "organizations" table.
 	OrganizationsTable = &schema.Table{
@@ -755,6 +895,73 @@ var (
 				Name:    "revisionentry_space_id",
 				Unique:  false,
 				Columns: []*schema.Column{RevisionEntriesColumns[1]},
+			},
+		},
+	}
+	// SamlProvidersColumns holds the columns for the "saml_providers" table.
+	SamlProvidersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "label", Type: field.TypeString},
+		{Name: "entity_id", Type: field.TypeString, Default: ""},
+		{Name: "sso_url", Type: field.TypeString, Default: ""},
+		{Name: "certificate", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "default_role", Type: field.TypeString, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "default_team_id", Type: field.TypeString, Nullable: true},
+	}
+	// SamlProvidersTable holds the schema information for the "saml_providers" table.
+	SamlProvidersTable = &schema.Table{
+		Name:       "saml_providers",
+		Columns:    SamlProvidersColumns,
+		PrimaryKey: []*schema.Column{SamlProvidersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "saml_providers_organizations_saml_providers",
+				Columns:    []*schema.Column{SamlProvidersColumns[7]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "saml_providers_teams_saml_providers",
+				Columns:    []*schema.Column{SamlProvidersColumns[8]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlprovider_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlProvidersColumns[7], SamlProvidersColumns[6]},
+			},
+		},
+	}
+	// SamlRequestsColumns holds the columns for the "saml_requests" table.
+	SamlRequestsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "expires_at", Type: field.TypeTime},
+		{Name: "provider_id", Type: field.TypeString},
+	}
+	// SamlRequestsTable holds the schema information for the "saml_requests" table.
+	SamlRequestsTable = &schema.Table{
+		Name:       "saml_requests",
+		Columns:    SamlRequestsColumns,
+		PrimaryKey: []*schema.Column{SamlRequestsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "saml_requests_saml_providers_requests",
+				Columns:    []*schema.Column{SamlRequestsColumns[3]},
+				RefColumns: []*schema.Column{SamlProvidersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "samlrequest_expires_at",
+				Unique:  false,
+				Columns: []*schema.Column{SamlRequestsColumns[2]},
 			},
 		},
 	}
@@ -1013,6 +1220,74 @@ var (
 			},
 		},
 	}
+	// TeamsColumns holds the columns for the "teams" table.
+	TeamsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "title", Type: field.TypeString},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "organization_id", Type: field.TypeString},
+	}
+	// TeamsTable holds the schema information for the "teams" table.
+	TeamsTable = &schema.Table{
+		Name:       "teams",
+		Columns:    TeamsColumns,
+		PrimaryKey: []*schema.Column{TeamsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "teams_organizations_teams",
+				Columns:    []*schema.Column{TeamsColumns[3]},
+				RefColumns: []*schema.Column{OrganizationsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "team_organization_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{TeamsColumns[3], TeamsColumns[2]},
+			},
+		},
+	}
+	// TeamMembersColumns holds the columns for the "team_members" table.
+	TeamMembersColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "role", Type: field.TypeString, Default: "member"},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "team_id", Type: field.TypeString},
+		{Name: "user_id", Type: field.TypeString},
+	}
+	// TeamMembersTable holds the schema information for the "team_members" table.
+	TeamMembersTable = &schema.Table{
+		Name:       "team_members",
+		Columns:    TeamMembersColumns,
+		PrimaryKey: []*schema.Column{TeamMembersColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "team_members_teams_memberships",
+				Columns:    []*schema.Column{TeamMembersColumns[3]},
+				RefColumns: []*schema.Column{TeamsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "team_members_users_team_memberships",
+				Columns:    []*schema.Column{TeamMembersColumns[4]},
+				RefColumns: []*schema.Column{UsersColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "teammember_team_id_user_id",
+				Unique:  true,
+				Columns: []*schema.Column{TeamMembersColumns[3], TeamMembersColumns[4]},
+			},
+			{
+				Name:    "teammember_user_id",
+				Unique:  false,
+				Columns: []*schema.Column{TeamMembersColumns[4]},
+			},
+		},
+	}
 	// TranslationsColumns holds the columns for the "translations" table.
 	TranslationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1125,6 +1400,7 @@ var (
 		{Name: "display_name", Type: field.TypeString},
 		{Name: "photo_url", Type: field.TypeString, Nullable: true},
 		{Name: "created_at", Type: field.TypeTime},
+		{Name: "email_verified_at", Type: field.TypeTime, Nullable: true},
 	}
 	// UsersTable holds the schema information for the "users" table.
 	UsersTable = &schema.Table{
@@ -1135,6 +1411,7 @@ var (
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		APITokensTable,
+		AgentInstructionsTable,
 		ChangeRequestsTable,
 		ChangeRequestReviewsTable,
 		ChangeRequestReviewersTable,
@@ -1143,10 +1420,12 @@ var (
 		CommentReactionsTable,
 		CommentRepliesTable,
 		ContentBlobsTable,
+		ContentPermissionsTable,
 		ConversationsTable,
 		ConversationCorpusTable,
 		ConversationIssuesTable,
 		FileVersionsTable,
+		InviteLinksTable,
 		IssuesClustersTable,
 		JobsTable,
 		MembersTable,
@@ -1155,6 +1434,8 @@ var (
 		RateLimitCountersTable,
 		RevisionsTable,
 		RevisionEntriesTable,
+		SamlProvidersTable,
+		SamlRequestsTable,
 		ServerSecretsTable,
 		SitesTable,
 		SiteSectionsTable,
@@ -1162,6 +1443,8 @@ var (
 		SiteShareLinksTable,
 		SiteSpacesTable,
 		SpacesTable,
+		TeamsTable,
+		TeamMembersTable,
 		TranslationsTable,
 		TranslationFilesTable,
 		TranslationPagesTable,
@@ -1181,12 +1464,22 @@ func init() {
 	CommentReactionsTable.ForeignKeys[0].RefTable = CommentsTable
 	CommentReactionsTable.ForeignKeys[1].RefTable = CommentRepliesTable
 	CommentRepliesTable.ForeignKeys[0].RefTable = CommentsTable
+	ContentPermissionsTable.ForeignKeys[0].RefTable = CollectionsTable
+	ContentPermissionsTable.ForeignKeys[1].RefTable = SpacesTable
+	ContentPermissionsTable.ForeignKeys[2].RefTable = TeamsTable
+	ContentPermissionsTable.ForeignKeys[3].RefTable = UsersTable
 	ConversationIssuesTable.ForeignKeys[0].RefTable = ConversationsTable
 	ConversationIssuesTable.ForeignKeys[1].RefTable = IssuesClustersTable
+	InviteLinksTable.ForeignKeys[0].RefTable = CollectionsTable
+	InviteLinksTable.ForeignKeys[1].RefTable = OrganizationsTable
+	InviteLinksTable.ForeignKeys[2].RefTable = SpacesTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
 	RevisionsTable.ForeignKeys[0].RefTable = SpacesTable
 	RevisionEntriesTable.ForeignKeys[0].RefTable = RevisionsTable
+	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable
+	SamlProvidersTable.ForeignKeys[1].RefTable = TeamsTable
+	SamlRequestsTable.ForeignKeys[0].RefTable = SamlProvidersTable
 	SitesTable.ForeignKeys[0].RefTable = OrganizationsTable
 	SiteSectionsTable.ForeignKeys[0].RefTable = SitesTable
 	SiteSectionGroupsTable.ForeignKeys[0].RefTable = SitesTable
@@ -1195,6 +1488,9 @@ func init() {
 	SiteSpacesTable.ForeignKeys[1].RefTable = SpacesTable
 	SpacesTable.ForeignKeys[0].RefTable = CollectionsTable
 	SpacesTable.ForeignKeys[1].RefTable = OrganizationsTable
+	TeamsTable.ForeignKeys[0].RefTable = OrganizationsTable
+	TeamMembersTable.ForeignKeys[0].RefTable = TeamsTable
+	TeamMembersTable.ForeignKeys[1].RefTable = UsersTable
 	TranslationFilesTable.ForeignKeys[0].RefTable = TranslationsTable
 	TranslationPagesTable.ForeignKeys[0].RefTable = TranslationsTable
 }

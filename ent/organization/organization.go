@@ -37,6 +37,10 @@ const (
 	FieldPlan = "plan"
 	// FieldMergeRules holds the string denoting the merge_rules field in the database.
 	FieldMergeRules = "merge_rules"
+	// FieldLogoURL holds the string denoting the logo_url field in the database.
+	FieldLogoURL = "logo_url"
+	// FieldDefaultContentSiteID holds the string denoting the default_content_site_id field in the database.
+	FieldDefaultContentSiteID = "default_content_site_id"
 	// EdgeMembers holds the string denoting the members edge name in mutations.
 	EdgeMembers = "members"
 	// EdgeCollections holds the string denoting the collections edge name in mutations.
@@ -45,6 +49,12 @@ const (
 	EdgeSpaces = "spaces"
 	// EdgeSites holds the string denoting the sites edge name in mutations.
 	EdgeSites = "sites"
+	// EdgeTeams holds the string denoting the teams edge name in mutations.
+	EdgeTeams = "teams"
+	// EdgeInviteLinkList holds the string denoting the invite_link_list edge name in mutations.
+	EdgeInviteLinkList = "invite_link_list"
+	// EdgeSamlProviders holds the string denoting the saml_providers edge name in mutations.
+	EdgeSamlProviders = "saml_providers"
 	// Table holds the table name of the organization in the database.
 	Table = "organizations"
 	// MembersTable is the table that holds the members relation/edge.
@@ -75,6 +85,27 @@ const (
 	SitesInverseTable = "sites"
 	// SitesColumn is the table column denoting the sites relation/edge.
 	SitesColumn = "organization_id"
+	// TeamsTable is the table that holds the teams relation/edge.
+	TeamsTable = "teams"
+	// TeamsInverseTable is the table name for the Team entity.
+	// It exists in this package in order to avoid circular dependency with the "team" package.
+	TeamsInverseTable = "teams"
+	// TeamsColumn is the table column denoting the teams relation/edge.
+	TeamsColumn = "organization_id"
+	// InviteLinkListTable is the table that holds the invite_link_list relation/edge.
+	InviteLinkListTable = "invite_links"
+	// InviteLinkListInverseTable is the table name for the InviteLink entity.
+	// It exists in this package in order to avoid circular dependency with the "invitelink" package.
+	InviteLinkListInverseTable = "invite_links"
+	// InviteLinkListColumn is the table column denoting the invite_link_list relation/edge.
+	InviteLinkListColumn = "organization_id"
+	// SamlProvidersTable is the table that holds the saml_providers relation/edge.
+	SamlProvidersTable = "saml_providers"
+	// SamlProvidersInverseTable is the table name for the SAMLProvider entity.
+	// It exists in this package in order to avoid circular dependency with the "samlprovider" package.
+	SamlProvidersInverseTable = "saml_providers"
+	// SamlProvidersColumn is the table column denoting the saml_providers relation/edge.
+	SamlProvidersColumn = "organization_id"
 )
 
 // Columns holds all SQL columns for organization fields.
@@ -91,6 +122,8 @@ var Columns = []string{
 	FieldAi,
 	FieldPlan,
 	FieldMergeRules,
+	FieldLogoURL,
+	FieldDefaultContentSiteID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -179,6 +212,16 @@ func ByPlan(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPlan, opts...).ToFunc()
 }
 
+// ByLogoURL orders the results by the logo_url field.
+func ByLogoURL(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLogoURL, opts...).ToFunc()
+}
+
+// ByDefaultContentSiteID orders the results by the default_content_site_id field.
+func ByDefaultContentSiteID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDefaultContentSiteID, opts...).ToFunc()
+}
+
 // ByMembersCount orders the results by members count.
 func ByMembersCount(opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -234,6 +277,48 @@ func BySites(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSitesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByTeamsCount orders the results by teams count.
+func ByTeamsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTeamsStep(), opts...)
+	}
+}
+
+// ByTeams orders the results by teams terms.
+func ByTeams(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTeamsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByInviteLinkListCount orders the results by invite_link_list count.
+func ByInviteLinkListCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newInviteLinkListStep(), opts...)
+	}
+}
+
+// ByInviteLinkList orders the results by invite_link_list terms.
+func ByInviteLinkList(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newInviteLinkListStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// BySamlProvidersCount orders the results by saml_providers count.
+func BySamlProvidersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newSamlProvidersStep(), opts...)
+	}
+}
+
+// BySamlProviders orders the results by saml_providers terms.
+func BySamlProviders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newSamlProvidersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newMembersStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -260,5 +345,26 @@ func newSitesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SitesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, SitesTable, SitesColumn),
+	)
+}
+func newTeamsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TeamsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, TeamsTable, TeamsColumn),
+	)
+}
+func newInviteLinkListStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(InviteLinkListInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, InviteLinkListTable, InviteLinkListColumn),
+	)
+}
+func newSamlProvidersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(SamlProvidersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, SamlProvidersTable, SamlProvidersColumn),
 	)
 }

@@ -112,6 +112,16 @@ func Plan(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldPlan, v))
 }
 
+// LogoURL applies equality check predicate on the "logo_url" field. It's identical to LogoURLEQ.
+func LogoURL(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldLogoURL, v))
+}
+
+// DefaultContentSiteID applies equality check predicate on the "default_content_site_id" field. It's identical to DefaultContentSiteIDEQ.
+func DefaultContentSiteID(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldDefaultContentSiteID, v))
+}
+
 // TitleEQ applies the EQ predicate on the "title" field.
 func TitleEQ(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldTitle, v))
@@ -546,6 +556,156 @@ func PlanContainsFold(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldContainsFold(FieldPlan, v))
 }
 
+// LogoURLEQ applies the EQ predicate on the "logo_url" field.
+func LogoURLEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldLogoURL, v))
+}
+
+// LogoURLNEQ applies the NEQ predicate on the "logo_url" field.
+func LogoURLNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldLogoURL, v))
+}
+
+// LogoURLIn applies the In predicate on the "logo_url" field.
+func LogoURLIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldLogoURL, vs...))
+}
+
+// LogoURLNotIn applies the NotIn predicate on the "logo_url" field.
+func LogoURLNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldLogoURL, vs...))
+}
+
+// LogoURLGT applies the GT predicate on the "logo_url" field.
+func LogoURLGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldLogoURL, v))
+}
+
+// LogoURLGTE applies the GTE predicate on the "logo_url" field.
+func LogoURLGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldLogoURL, v))
+}
+
+// LogoURLLT applies the LT predicate on the "logo_url" field.
+func LogoURLLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldLogoURL, v))
+}
+
+// LogoURLLTE applies the LTE predicate on the "logo_url" field.
+func LogoURLLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldLogoURL, v))
+}
+
+// LogoURLContains applies the Contains predicate on the "logo_url" field.
+func LogoURLContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldLogoURL, v))
+}
+
+// LogoURLHasPrefix applies the HasPrefix predicate on the "logo_url" field.
+func LogoURLHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldLogoURL, v))
+}
+
+// LogoURLHasSuffix applies the HasSuffix predicate on the "logo_url" field.
+func LogoURLHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldLogoURL, v))
+}
+
+// LogoURLIsNil applies the IsNil predicate on the "logo_url" field.
+func LogoURLIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldLogoURL))
+}
+
+// LogoURLNotNil applies the NotNil predicate on the "logo_url" field.
+func LogoURLNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldLogoURL))
+}
+
+// LogoURLEqualFold applies the EqualFold predicate on the "logo_url" field.
+func LogoURLEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldLogoURL, v))
+}
+
+// LogoURLContainsFold applies the ContainsFold predicate on the "logo_url" field.
+func LogoURLContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldLogoURL, v))
+}
+
+// DefaultContentSiteIDEQ applies the EQ predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDNEQ applies the NEQ predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDIn applies the In predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldDefaultContentSiteID, vs...))
+}
+
+// DefaultContentSiteIDNotIn applies the NotIn predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldDefaultContentSiteID, vs...))
+}
+
+// DefaultContentSiteIDGT applies the GT predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDGTE applies the GTE predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDLT applies the LT predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDLTE applies the LTE predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDContains applies the Contains predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDHasPrefix applies the HasPrefix predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDHasSuffix applies the HasSuffix predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDIsNil applies the IsNil predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldDefaultContentSiteID))
+}
+
+// DefaultContentSiteIDNotNil applies the NotNil predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldDefaultContentSiteID))
+}
+
+// DefaultContentSiteIDEqualFold applies the EqualFold predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldDefaultContentSiteID, v))
+}
+
+// DefaultContentSiteIDContainsFold applies the ContainsFold predicate on the "default_content_site_id" field.
+func DefaultContentSiteIDContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldDefaultContentSiteID, v))
+}
+
 // HasMembers applies the HasEdge predicate on the "members" edge.
 func HasMembers() predicate.Organization {
 	return predicate.Organization(func(s *sql.Selector) {
@@ -630,6 +790,75 @@ func HasSites() predicate.Organization {
 func HasSitesWith(preds ...predicate.Site) predicate.Organization {
 	return predicate.Organization(func(s *sql.Selector) {
 		step := newSitesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasTeams applies the HasEdge predicate on the "teams" edge.
+func HasTeams() predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, TeamsTable, TeamsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTeamsWith applies the HasEdge predicate on the "teams" edge with a given conditions (other predicates).
+func HasTeamsWith(preds ...predicate.Team) predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := newTeamsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasInviteLinkList applies the HasEdge predicate on the "invite_link_list" edge.
+func HasInviteLinkList() predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, InviteLinkListTable, InviteLinkListColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasInviteLinkListWith applies the HasEdge predicate on the "invite_link_list" edge with a given conditions (other predicates).
+func HasInviteLinkListWith(preds ...predicate.InviteLink) predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := newInviteLinkListStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasSamlProviders applies the HasEdge predicate on the "saml_providers" edge.
+func HasSamlProviders() predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, SamlProvidersTable, SamlProvidersColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasSamlProvidersWith applies the HasEdge predicate on the "saml_providers" edge with a given conditions (other predicates).
+func HasSamlProvidersWith(preds ...predicate.SAMLProvider) predicate.Organization {
+	return predicate.Organization(func(s *sql.Selector) {
+		step := newSamlProvidersStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -9,6 +9,9 @@ import (
 // APIToken is the predicate function for apitoken builders.
 type APIToken func(*sql.Selector)
 
+// AgentInstructions is the predicate function for agentinstructions builders.
+type AgentInstructions func(*sql.Selector)
+
 // ChangeRequest is the predicate function for changerequest builders.
 type ChangeRequest func(*sql.Selector)
 
@@ -33,6 +36,9 @@ type CommentReply func(*sql.Selector)
 // ContentBlob is the predicate function for contentblob builders.
 type ContentBlob func(*sql.Selector)
 
+// ContentPermission is the predicate function for contentpermission builders.
+type ContentPermission func(*sql.Selector)
+
 // Conversation is the predicate function for conversation builders.
 type Conversation func(*sql.Selector)
 
@@ -44,6 +50,9 @@ type ConversationIssue func(*sql.Selector)
 
 // FileVersion is the predicate function for fileversion builders.
 type FileVersion func(*sql.Selector)
+
+// InviteLink is the predicate function for invitelink builders.
+type InviteLink func(*sql.Selector)
 
 // IssuesCluster is the predicate function for issuescluster builders.
 type IssuesCluster func(*sql.Selector)
@@ -69,6 +78,12 @@ type Revision func(*sql.Selector)
 // RevisionEntry is the predicate function for revisionentry builders.
 type RevisionEntry func(*sql.Selector)
 
+// SAMLProvider is the predicate function for samlprovider builders.
+type SAMLProvider func(*sql.Selector)
+
+// SAMLRequest is the predicate function for samlrequest builders.
+type SAMLRequest func(*sql.Selector)
+
 // ServerSecret is the predicate function for serversecret builders.
 type ServerSecret func(*sql.Selector)
 
@@ -89,6 +104,12 @@ type SiteSpace func(*sql.Selector)
 
 // Space is the predicate function for space builders.
 type Space func(*sql.Selector)
+
+// Team is the predicate function for team builders.
+type Team func(*sql.Selector)
+
+// TeamMember is the predicate function for teammember builders.
+type TeamMember func(*sql.Selector)
 
 // Translation is the predicate function for translation builders.
 type Translation func(*sql.Selector)

@@ -18,6 +18,9 @@ func (APIToken) Fields() []ent.Field {
 		field.String("token_hash").Unique().Immutable().Sensitive(),
 		field.String("user_id").Immutable(),
 		field.String("label").Default(""),
+		// The organization a token is limited to (issued by its single
+		// sign-on): it reaches nothing of the user's other organizations.
+		field.String("organization_id").Optional().Nillable().Immutable(),
 		field.Time("created_at").Default(nowUTC).Immutable(),
 	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
@@ -36,6 +37,8 @@ func (Collection) Edges() []ent.Edge {
 		edge.From("organization", Organization.Type).Ref("collections").Field("organization_id").Unique().Required(),
 		edge.To("children", Collection.Type).From("parent").Field("parent_id").Unique(),
 		edge.To("spaces", Space.Type),
+		edge.To("permissions", ContentPermission.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("invite_links", InviteLink.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

@@ -30,6 +30,10 @@ func (Organization) Fields() []ent.Field {
 		field.Bool("ai").Default(false),
 		field.String("plan").Default("free"),
 		field.JSON("merge_rules", types.MergeRules{}).Default(types.MergeRules{Type: "none"}),
+		// URL of the organization's logo.
+		field.String("logo_url").Optional().Nillable(),
+		// Id of the site shown as the organization's default content.
+		field.String("default_content_site_id").Optional().Nillable(),
 	}
 }
 
@@ -40,6 +44,9 @@ func (Organization) Edges() []ent.Edge {
 		edge.To("collections", Collection.Type),
 		edge.To("spaces", Space.Type),
 		edge.To("sites", Site.Type),
+		edge.To("teams", Team.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("invite_link_list", InviteLink.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("saml_providers", SAMLProvider.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

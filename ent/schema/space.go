@@ -53,6 +53,8 @@ func (Space) Edges() []ent.Edge {
 		edge.To("site_spaces", SiteSpace.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("change_request_list", ChangeRequest.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("comment_list", Comment.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("permissions", ContentPermission.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("invite_links", InviteLink.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }
 

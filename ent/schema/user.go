@@ -20,6 +20,9 @@ func (User) Fields() []ent.Field {
 		field.String("display_name"),
 		field.String("photo_url").Optional().Nillable(),
 		field.Time("created_at").Default(nowUTC).Immutable(),
+		// When the user's email address was verified (by an administrator,
+		// or by signing in through an identity provider); nil: never.
+		field.Time("email_verified_at").Optional().Nillable(),
 	}
 }
 
@@ -28,5 +31,7 @@ func (User) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("memberships", Member.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 		edge.To("tokens", APIToken.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("team_memberships", TeamMember.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
+		edge.To("content_permissions", ContentPermission.Type).Annotations(entsql.OnDelete(entsql.Cascade)),
 	}
 }

@@ -1429,6 +1429,52 @@ func HasCommentListWith(preds ...predicate.Comment) predicate.Space {
 	})
 }
 
+// HasPermissions applies the HasEdge predicate on the "permissions" edge.
+func HasPermissions() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, PermissionsTable, PermissionsColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPermissionsWith applies the HasEdge predicate on the "permissions" edge with a given conditions (other predicates).
+func HasPermissionsWith(preds ...predicate.ContentPermission) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newPermissionsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasInviteLinks applies the HasEdge predicate on the "invite_links" edge.
+func HasInviteLinks() predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, InviteLinksTable, InviteLinksColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasInviteLinksWith applies the HasEdge predicate on the "invite_links" edge with a given conditions (other predicates).
+func HasInviteLinksWith(preds ...predicate.InviteLink) predicate.Space {
+	return predicate.Space(func(s *sql.Selector) {
+		step := newInviteLinksStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Space) predicate.Space {
 	return predicate.Space(sql.AndPredicates(predicates...))

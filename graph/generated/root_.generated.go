@@ -23,6 +23,7 @@ func NewExecutableSchema(cfg Config) graphql.ExecutableSchema {
 type Config = graphql.Config[ResolverRoot, DirectiveRoot, ComplexityRoot]
 
 type ResolverRoot interface {
+	AgentInstructions() AgentInstructionsResolver
 	ChangeRequest() ChangeRequestResolver
 	ChangeRequestRequestedReviewer() ChangeRequestRequestedReviewerResolver
 	ChangeRequestReview() ChangeRequestReviewResolver
@@ -37,28 +38,46 @@ type ResolverRoot interface {
 	File() FileResolver
 	GitSyncCommit() GitSyncCommitResolver
 	GitSyncState() GitSyncStateResolver
+	InviteLink() InviteLinkResolver
 	Job() JobResolver
 	Member() MemberResolver
+	MemberSpace() MemberSpaceResolver
 	Mutation() MutationResolver
 	Organization() OrganizationResolver
 	Page() PageResolver
 	Query() QueryResolver
 	ReactionUser() ReactionUserResolver
 	Revision() RevisionResolver
+	SAMLProvider() SAMLProviderResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Team() TeamResolver
+	TeamPermission() TeamPermissionResolver
 	Translation() TranslationResolver
 	User() UserResolver
+	UserPermission() UserPermissionResolver
 }
 
 type DirectiveRoot struct {
 }
 
 type ComplexityRoot struct {
+	AgentInstructions struct {
+		Instructions func(childComplexity int) int
+		Object       func(childComplexity int) int
+		UpdatedAt    func(childComplexity int) int
+		UpdatedBy    func(childComplexity int) int
+		Urls         func(childComplexity int) int
+	}
+
+	AgentInstructionsUrls struct {
+		Location func(childComplexity int) int
+	}
+
 	ChangeRequest struct {
 		Changes                    func(childComplexity int) int
 		Comment                    func(childComplexity int, id string) int
@@ -160,19 +179,22 @@ type ComplexityRoot struct {
 	}
 
 	Collection struct {
-		Collections  func(childComplexity int, first *int, after *string, last *int, before *string) int
-		CreatedAt    func(childComplexity int) int
-		DefaultLevel func(childComplexity int) int
-		Description  func(childComplexity int) int
-		ID           func(childComplexity int) int
-		Object       func(childComplexity int) int
-		Organization func(childComplexity int) int
-		Parent       func(childComplexity int) int
-		Permissions  func(childComplexity int) int
-		Spaces       func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Title        func(childComplexity int) int
-		UpdatedAt    func(childComplexity int) int
-		Urls         func(childComplexity int) int
+		Collections          func(childComplexity int, first *int, after *string, last *int, before *string) int
+		CreatedAt            func(childComplexity int) int
+		DefaultLevel         func(childComplexity int) int
+		Description          func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Object               func(childComplexity int) int
+		Organization         func(childComplexity int) int
+		Parent               func(childComplexity int) int
+		Permissions          func(childComplexity int) int
+		PermissionsAggregate func(childComplexity int, first *int, after *string, last *int, before *string, role *types.Role) int
+		Spaces               func(childComplexity int, first *int, after *string, last *int, before *string) int
+		TeamPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Title                func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Urls                 func(childComplexity int) int
+		UserPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
 	}
 
 	CollectionConnection struct {
@@ -547,6 +569,30 @@ type ComplexityRoot struct {
 		Conversations func(childComplexity int) int
 	}
 
+	InviteLink struct {
+		Collection func(childComplexity int) int
+		CreatedAt  func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Kind       func(childComplexity int) int
+		Level      func(childComplexity int) int
+		Object     func(childComplexity int) int
+		Redundant  func(childComplexity int) int
+		Role       func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
+	InviteLinkConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	InviteLinkEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	IssueSignal struct {
 		Kind   func(childComplexity int) int
 		Phrase func(childComplexity int) int
@@ -578,17 +624,25 @@ type ComplexityRoot struct {
 		Message func(childComplexity int) int
 	}
 
+	JoinPayload struct {
+		Member       func(childComplexity int) int
+		Organization func(childComplexity int) int
+	}
+
 	Member struct {
-		Disabled   func(childComplexity int) int
-		ID         func(childComplexity int) int
-		JoinedAt   func(childComplexity int) int
-		LastSeenAt func(childComplexity int) int
-		Object     func(childComplexity int) int
-		Role       func(childComplexity int) int
-		SSO        func(childComplexity int) int
-		Spaces     func(childComplexity int) int
-		Teams      func(childComplexity int) int
-		User       func(childComplexity int) int
+		Disabled        func(childComplexity int) int
+		ID              func(childComplexity int) int
+		JoinedAt        func(childComplexity int) int
+		LastSeenAt      func(childComplexity int) int
+		Object          func(childComplexity int) int
+		Organization    func(childComplexity int) int
+		Role            func(childComplexity int) int
+		SSO             func(childComplexity int) int
+		SpaceAccess     func(childComplexity int, first *int, after *string, last *int, before *string, order *string) int
+		Spaces          func(childComplexity int) int
+		TeamMemberships func(childComplexity int, first *int, after *string, last *int, before *string, title *string) int
+		Teams           func(childComplexity int) int
+		User            func(childComplexity int) int
 	}
 
 	MemberConnection struct {
@@ -599,6 +653,28 @@ type ComplexityRoot struct {
 	}
 
 	MemberEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	MemberPricing struct {
+		Plus2024 func(childComplexity int) int
+		Pro2024  func(childComplexity int) int
+	}
+
+	MemberSpace struct {
+		Permission func(childComplexity int) int
+		Space      func(childComplexity int) int
+	}
+
+	MemberSpaceConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	MemberSpaceEdge struct {
 		Cursor func(childComplexity int) int
 		Node   func(childComplexity int) int
 	}
@@ -633,21 +709,27 @@ type ComplexityRoot struct {
 		AddSectionToGroup                        func(childComplexity int, site string, group string, section string) int
 		AddSiteSection                           func(childComplexity int, site string, input model.AddSiteSectionInput) int
 		AddSiteSpace                             func(childComplexity int, site string, input model.AddSiteSpaceInput) int
+		AddTeamMember                            func(childComplexity int, organization string, team string, user string, role *string) int
 		ApplyTemplate                            func(childComplexity int, input model.ApplyTemplateInput) int
 		CreateChangeRequest                      func(childComplexity int, input model.CreateChangeRequestInput) int
 		CreateCollection                         func(childComplexity int, input model.CreateCollectionInput) int
+		CreateInviteLink                         func(childComplexity int, organization string, input model.CreateInviteLinkInput) int
 		CreatePage                               func(childComplexity int, input model.CreatePageInput) int
+		CreateSAMLProvider                       func(childComplexity int, organization string, input model.SAMLProviderInput) int
 		CreateSite                               func(childComplexity int, input model.CreateSiteInput) int
 		CreateSiteSectionGroup                   func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
 		CreateSiteShareLink                      func(childComplexity int, site string, name string) int
 		CreateSpace                              func(childComplexity int, input model.CreateSpaceInput) int
+		CreateTeam                               func(childComplexity int, organization string, input model.CreateTeamInput) int
 		CreateTranslation                        func(childComplexity int, input model.CreateTranslationInput) int
 		DeleteCollection                         func(childComplexity int, id string) int
 		DeleteComment                            func(childComplexity int, id string) int
 		DeleteCommentReply                       func(childComplexity int, id string) int
 		DeleteFile                               func(childComplexity int, changeRequest string, file string, revision *string) int
+		DeleteInviteLink                         func(childComplexity int, organization string, id string) int
 		DeleteLegacyGitInstallation              func(childComplexity int, space string) int
 		DeletePage                               func(childComplexity int, changeRequest string, page string, revision *string) int
+		DeleteSAMLProvider                       func(childComplexity int, organization string, id string) int
 		DeleteSite                               func(childComplexity int, id string) int
 		DeleteSiteSection                        func(childComplexity int, site string, id string) int
 		DeleteSiteSectionGroup                   func(childComplexity int, site string, id string) int
@@ -655,37 +737,55 @@ type ComplexityRoot struct {
 		DeleteSiteSpace                          func(childComplexity int, site string, id string) int
 		DeleteSiteSpaceCustomization             func(childComplexity int, site string, siteSpace string) int
 		DeleteSpace                              func(childComplexity int, id string) int
+		DeleteTeam                               func(childComplexity int, organization string, id string) int
 		DeleteTranslation                        func(childComplexity int, id string) int
 		DuplicateSpace                           func(childComplexity int, id string) int
 		ExportToGitRepository                    func(childComplexity int, input model.ExportToGitRepositoryInput) int
 		ImportGitRepository                      func(childComplexity int, input model.ImportGitRepositoryInput) int
 		IngestConversation                       func(childComplexity int, organization string, conversations []*model.ConversationInput) int
+		InviteToCollection                       func(childComplexity int, collection string, input model.InvitePermissionsInput) int
+		InviteToSpace                            func(childComplexity int, space string, input model.InvitePermissionsInput) int
+		JoinOrganization                         func(childComplexity int, id string) int
+		JoinOrganizationWithInvite               func(childComplexity int, organization string, invite string) int
 		MergeChangeRequest                       func(childComplexity int, id string) int
 		MoveCollection                           func(childComplexity int, id string, input model.MoveInput) int
 		MovePage                                 func(childComplexity int, input model.MovePageInput) int
 		MoveSpace                                func(childComplexity int, id string, input model.MoveInput) int
 		OverrideSiteSpaceCustomization           func(childComplexity int, site string, siteSpace string, settings types.JSON) int
 		PatchChangeRequest                       func(childComplexity int, id string, input model.PatchChangeRequestInput) int
+		PingOrganization                         func(childComplexity int, id string) int
 		PostComment                              func(childComplexity int, input model.PostCommentInput) int
 		PostCommentReply                         func(childComplexity int, comment string, body model.CommentBodyInput) int
 		PublishSite                              func(childComplexity int, id string) int
+		RemoveMember                             func(childComplexity int, organization string, user string) int
 		RemoveRequestedReviewerFromChangeRequest func(childComplexity int, changeRequest string, user string) int
 		RemoveSectionFromGroup                   func(childComplexity int, site string, group string, section string) int
+		RemoveTeamFromCollection                 func(childComplexity int, collection string, team string) int
+		RemoveTeamFromSpace                      func(childComplexity int, space string, team string) int
+		RemoveTeamMember                         func(childComplexity int, organization string, team string, user string) int
+		RemoveUserFromCollection                 func(childComplexity int, collection string, user string) int
+		RemoveUserFromSpace                      func(childComplexity int, space string, user string) int
 		RequestReviewersForChangeRequest         func(childComplexity int, changeRequest string, input model.RequestReviewersInput) int
 		RestoreSpace                             func(childComplexity int, id string) int
 		RunTranslation                           func(childComplexity int, id string) int
+		SetMemberSso                             func(childComplexity int, organization string, user string) int
 		SetVariables                             func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
 		SortSiteStructure                        func(childComplexity int, site string, input model.SortSiteStructureInput) int
 		SubmitChangeRequestReview                func(childComplexity int, changeRequest string, input model.SubmitChangeRequestReviewInput) int
 		TransferCollection                       func(childComplexity int, id string, organization string) int
 		TransferSpace                            func(childComplexity int, id string, organization string) int
 		UnpublishSite                            func(childComplexity int, id string) int
+		UpdateAgentInstructions                  func(childComplexity int, organization string, instructions types.JSON) int
 		UpdateChangeRequest                      func(childComplexity int, id string) int
 		UpdateCollection                         func(childComplexity int, id string, input model.UpdateCollectionInput) int
 		UpdateComment                            func(childComplexity int, id string, input model.UpdateCommentInput) int
 		UpdateCommentReply                       func(childComplexity int, id string, input model.UpdateCommentReplyInput) int
 		UpdateConversationsIssuesCluster         func(childComplexity int, id string, muted bool) int
+		UpdateInviteLink                         func(childComplexity int, organization string, id string, input model.UpdateInviteLinkInput) int
+		UpdateMember                             func(childComplexity int, organization string, user string, input model.UpdateMemberInput) int
+		UpdateOrganization                       func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                               func(childComplexity int, input model.UpdatePageInput) int
+		UpdateSAMLProvider                       func(childComplexity int, organization string, id string, input model.SAMLProviderInput) int
 		UpdateSite                               func(childComplexity int, id string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema                 func(childComplexity int, site string, jsonSchema types.JSON) int
 		UpdateSiteCustomization                  func(childComplexity int, site string, settings types.JSON) int
@@ -694,31 +794,48 @@ type ComplexityRoot struct {
 		UpdateSiteShareLink                      func(childComplexity int, site string, id string, input model.UpdateSiteShareLinkInput) int
 		UpdateSiteSpace                          func(childComplexity int, site string, id string, input model.UpdateSiteSpaceInput) int
 		UpdateSpace                              func(childComplexity int, id string, input model.UpdateSpaceInput) int
+		UpdateTeam                               func(childComplexity int, organization string, id string, input model.UpdateTeamInput) int
+		UpdateTeamMembers                        func(childComplexity int, organization string, team string, input model.UpdateTeamMembersInput) int
+		UpdateTeamPermissionInCollection         func(childComplexity int, collection string, team string, input model.UpdatePermissionInput) int
+		UpdateTeamPermissionInSpace              func(childComplexity int, space string, team string, input model.UpdatePermissionInput) int
 		UpdateTranslation                        func(childComplexity int, id string, instructions types.JSON) int
+		UpdateUserPermissionInCollection         func(childComplexity int, collection string, user string, input model.UpdatePermissionInput) int
+		UpdateUserPermissionInSpace              func(childComplexity int, space string, user string, input model.UpdatePermissionInput) int
 		UploadFile                               func(childComplexity int, input model.UploadFileInput) int
 	}
 
 	Organization struct {
+		AgentInstructions           func(childComplexity int) int
 		Ai                          func(childComplexity int) int
+		Billing                     func(childComplexity int) int
 		ChangeRequests              func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
 		Collections                 func(childComplexity int, first *int, after *string, last *int, before *string, nested *bool) int
 		Conversations               func(childComplexity int, first *int, after *string, last *int, before *string, source *string) int
 		ConversationsIssues         func(childComplexity int, first *int, after *string, last *int, before *string, cluster *string, conversation *string) int
 		ConversationsIssuesClusters func(childComplexity int, first *int, after *string, last *int, before *string, order *model.SortOrder, orderBy *model.IssuesClusterOrderBy) int
 		CreatedAt                   func(childComplexity int) int
+		CustomHostname              func(childComplexity int) int
+		DefaultContent              func(childComplexity int) int
 		DefaultRole                 func(childComplexity int) int
 		EmailDomains                func(childComplexity int) int
 		Hostname                    func(childComplexity int) int
 		ID                          func(childComplexity int) int
+		Invite                      func(childComplexity int, id string) int
 		InviteLinks                 func(childComplexity int) int
-		Members                     func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Invites                     func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Member                      func(childComplexity int, user string) int
+		Members                     func(childComplexity int, first *int, after *string, last *int, before *string, role *string, search *string, sort *string, order *string) int
 		MergeRules                  func(childComplexity int) int
 		Object                      func(childComplexity int) int
 		Permissions                 func(childComplexity int) int
 		Plan                        func(childComplexity int) int
 		SSO                         func(childComplexity int) int
+		SamlProvider                func(childComplexity int, id string) int
+		SamlProviders               func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Sites                       func(childComplexity int, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Spaces                      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Team                        func(childComplexity int, id string) int
+		Teams                       func(childComplexity int, first *int, after *string, last *int, before *string, owner *string, title *string) int
 		Title                       func(childComplexity int) int
 		Translations                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Trial                       func(childComplexity int) int
@@ -726,11 +843,27 @@ type ComplexityRoot struct {
 		Urls                        func(childComplexity int) int
 	}
 
+	OrganizationBilling struct {
+		EndDate             func(childComplexity int) int
+		HasPaymentFailed    func(childComplexity int) int
+		Interval            func(childComplexity int) int
+		IsScheduledToCancel func(childComplexity int) int
+		MinUsers            func(childComplexity int) int
+		PaidMembers         func(childComplexity int) int
+		Pricing             func(childComplexity int) int
+		UsageAddons         func(childComplexity int) int
+	}
+
 	OrganizationConnection struct {
 		Edges      func(childComplexity int) int
 		Nodes      func(childComplexity int) int
 		PageInfo   func(childComplexity int) int
 		TotalCount func(childComplexity int) int
+	}
+
+	OrganizationDefaultContent struct {
+		Site func(childComplexity int) int
+		Type func(childComplexity int) int
 	}
 
 	OrganizationEdge struct {
@@ -751,6 +884,11 @@ type ComplexityRoot struct {
 		OwnTeam             func(childComplexity int) int
 		View                func(childComplexity int) int
 		ViewBilling         func(childComplexity int) int
+	}
+
+	OrganizationPricing struct {
+		Members func(childComplexity int) int
+		Sites   func(childComplexity int) int
 	}
 
 	OrganizationTrial struct {
@@ -817,6 +955,16 @@ type ComplexityRoot struct {
 		App func(childComplexity int) int
 	}
 
+	PingPayload struct {
+		Member               func(childComplexity int) int
+		ServiceVisitorClaims func(childComplexity int) int
+	}
+
+	PricePair struct {
+		Monthly func(childComplexity int) int
+		Yearly  func(childComplexity int) int
+	}
+
 	PublishedContentSite struct {
 		Customizations func(childComplexity int) int
 		Object         func(childComplexity int) int
@@ -835,22 +983,24 @@ type ComplexityRoot struct {
 	}
 
 	Query struct {
-		ChangeRequest              func(childComplexity int, id string) int
-		Collection                 func(childComplexity int, id string) int
-		ContentTemplates           func(childComplexity int) int
-		Conversation               func(childComplexity int, id string) int
-		ConversationIssue          func(childComplexity int, id string) int
-		ConversationsIssuesCluster func(childComplexity int, id string) int
-		Node                       func(childComplexity int, id string) int
-		Nodes                      func(childComplexity int, ids []string) int
-		Organization               func(childComplexity int, id string) int
-		Organizations              func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Revision                   func(childComplexity int, id string) int
-		Site                       func(childComplexity int, id string) int
-		Space                      func(childComplexity int, id string, shareKey *string) int
-		SpaceGitInfo               func(childComplexity int, space string) int
-		Translation                func(childComplexity int, id string) int
-		Viewer                     func(childComplexity int) int
+		ChangeRequest               func(childComplexity int, id string) int
+		Collection                  func(childComplexity int, id string) int
+		ContentTemplates            func(childComplexity int) int
+		Conversation                func(childComplexity int, id string) int
+		ConversationIssue           func(childComplexity int, id string) int
+		ConversationsIssuesCluster  func(childComplexity int, id string) int
+		Node                        func(childComplexity int, id string) int
+		Nodes                       func(childComplexity int, ids []string) int
+		Organization                func(childComplexity int, id string) int
+		Organizations               func(childComplexity int, first *int, after *string, last *int, before *string) int
+		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
+		Revision                    func(childComplexity int, id string) int
+		Site                        func(childComplexity int, id string) int
+		Space                       func(childComplexity int, id string, shareKey *string) int
+		SpaceGitInfo                func(childComplexity int, space string) int
+		SsoLogins                   func(childComplexity int, organization string) int
+		Translation                 func(childComplexity int, id string) int
+		Viewer                      func(childComplexity int) int
 	}
 
 	Reaction struct {
@@ -892,6 +1042,49 @@ type ComplexityRoot struct {
 		App       func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	SAMLProvider struct {
+		Certificate func(childComplexity int) int
+		CreatedAt   func(childComplexity int) int
+		DefaultRole func(childComplexity int) int
+		DefaultTeam func(childComplexity int) int
+		EntityID    func(childComplexity int) int
+		ID          func(childComplexity int) int
+		Label       func(childComplexity int) int
+		Object      func(childComplexity int) int
+		SSOURL      func(childComplexity int) int
+		Service     func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Urls        func(childComplexity int) int
+	}
+
+	SAMLProviderConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SAMLProviderEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SAMLProviderService struct {
+		ACSURL   func(childComplexity int) int
+		EntityID func(childComplexity int) int
+		StartURL func(childComplexity int) int
+	}
+
+	SAMLProviderUrls struct {
+		Location func(childComplexity int) int
+	}
+
+	SSOLogin struct {
+		ID       func(childComplexity int) int
+		Label    func(childComplexity int) int
+		StartURL func(childComplexity int) int
 	}
 
 	Site struct {
@@ -964,6 +1157,11 @@ type ComplexityRoot struct {
 	SiteIcon struct {
 		Emoji func(childComplexity int) int
 		Icon  func(childComplexity int) int
+	}
+
+	SitePricing struct {
+		Premium  func(childComplexity int) int
+		Ultimate func(childComplexity int) int
 	}
 
 	SiteProxy struct {
@@ -1106,35 +1304,38 @@ type ComplexityRoot struct {
 	}
 
 	Space struct {
-		ChangeRequest       func(childComplexity int, id *string, number *int) int
-		ChangeRequestList   func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
-		ChangeRequests      func(childComplexity int) int
-		ChangeRequestsDraft func(childComplexity int) int
-		ChangeRequestsOpen  func(childComplexity int) int
-		Comment             func(childComplexity int, id string) int
-		CommentList         func(childComplexity int, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) int
-		Commenters          func(childComplexity int, first *int, after *string, last *int, before *string) int
-		Comments            func(childComplexity int) int
-		Content             func(childComplexity int) int
-		CreatedAt           func(childComplexity int) int
-		DefaultLevel        func(childComplexity int) int
-		DeletedAt           func(childComplexity int) int
-		EditMode            func(childComplexity int) int
-		Emoji               func(childComplexity int) int
-		GitSync             func(childComplexity int) int
-		GitSyncJob          func(childComplexity int) int
-		ID                  func(childComplexity int) int
-		Language            func(childComplexity int) int
-		MergeRules          func(childComplexity int) int
-		Object              func(childComplexity int) int
-		Organization        func(childComplexity int) int
-		Parent              func(childComplexity int) int
-		Permissions         func(childComplexity int) int
-		RevisionID          func(childComplexity int) int
-		Title               func(childComplexity int) int
-		UpdatedAt           func(childComplexity int) int
-		Urls                func(childComplexity int) int
-		Visibility          func(childComplexity int) int
+		ChangeRequest        func(childComplexity int, id *string, number *int) int
+		ChangeRequestList    func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
+		ChangeRequests       func(childComplexity int) int
+		ChangeRequestsDraft  func(childComplexity int) int
+		ChangeRequestsOpen   func(childComplexity int) int
+		Comment              func(childComplexity int, id string) int
+		CommentList          func(childComplexity int, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) int
+		Commenters           func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Comments             func(childComplexity int) int
+		Content              func(childComplexity int) int
+		CreatedAt            func(childComplexity int) int
+		DefaultLevel         func(childComplexity int) int
+		DeletedAt            func(childComplexity int) int
+		EditMode             func(childComplexity int) int
+		Emoji                func(childComplexity int) int
+		GitSync              func(childComplexity int) int
+		GitSyncJob           func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Language             func(childComplexity int) int
+		MergeRules           func(childComplexity int) int
+		Object               func(childComplexity int) int
+		Organization         func(childComplexity int) int
+		Parent               func(childComplexity int) int
+		Permissions          func(childComplexity int) int
+		PermissionsAggregate func(childComplexity int, first *int, after *string, last *int, before *string, role *types.Role) int
+		RevisionID           func(childComplexity int) int
+		TeamPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Title                func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Urls                 func(childComplexity int) int
+		UserPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Visibility           func(childComplexity int) int
 	}
 
 	SpaceConnection struct {
@@ -1168,6 +1369,70 @@ type ComplexityRoot struct {
 		Location  func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	Team struct {
+		CreatedAt    func(childComplexity int) int
+		ID           func(childComplexity int) int
+		MemberList   func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Members      func(childComplexity int) int
+		Object       func(childComplexity int) int
+		Organization func(childComplexity int) int
+		Permissions  func(childComplexity int) int
+		Spaces       func(childComplexity int) int
+		Title        func(childComplexity int) int
+	}
+
+	TeamConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TeamMembership struct {
+		Member func(childComplexity int) int
+		Role   func(childComplexity int) int
+		Team   func(childComplexity int) int
+	}
+
+	TeamMembershipConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamMembershipEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TeamPermission struct {
+		Permission func(childComplexity int) int
+		Team       func(childComplexity int) int
+	}
+
+	TeamPermissionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	TeamPermissionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	TeamPermissions struct {
+		Admin func(childComplexity int) int
+		View  func(childComplexity int) int
 	}
 
 	ThemedURL struct {
@@ -1249,6 +1514,23 @@ type ComplexityRoot struct {
 		Urls          func(childComplexity int) int
 	}
 
+	UserPermission struct {
+		Permission func(childComplexity int) int
+		User       func(childComplexity int) int
+	}
+
+	UserPermissionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	UserPermissionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	UserUrls struct {
 		Location func(childComplexity int) int
 	}
@@ -1267,6 +1549,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 	ec := newExecutionContext(nil, e, nil)
 	_ = ec
 	switch typeName + "." + field {
+
+	case "AgentInstructions.instructions":
+		if e.ComplexityRoot.AgentInstructions.Instructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructions.Instructions(childComplexity), true
+
+	case "AgentInstructions.object":
+		if e.ComplexityRoot.AgentInstructions.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructions.Object(childComplexity), true
+
+	case "AgentInstructions.updatedAt":
+		if e.ComplexityRoot.AgentInstructions.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructions.UpdatedAt(childComplexity), true
+
+	case "AgentInstructions.updatedBy":
+		if e.ComplexityRoot.AgentInstructions.UpdatedBy == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructions.UpdatedBy(childComplexity), true
+
+	case "AgentInstructions.urls":
+		if e.ComplexityRoot.AgentInstructions.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructions.Urls(childComplexity), true
+
+	case "AgentInstructionsUrls.location":
+		if e.ComplexityRoot.AgentInstructionsUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.AgentInstructionsUrls.Location(childComplexity), true
 
 	case "ChangeRequest.changes":
 		if e.ComplexityRoot.ChangeRequest.Changes == nil {
@@ -1840,6 +2164,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Collection.Permissions(childComplexity), true
 
+	case "Collection.permissionsAggregate":
+		if e.ComplexityRoot.Collection.PermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_permissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.PermissionsAggregate(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["role"].(*types.Role)), true
+
 	case "Collection.spaces":
 		if e.ComplexityRoot.Collection.Spaces == nil {
 			break
@@ -1851,6 +2187,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Spaces(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "Collection.teamPermissions":
+		if e.ComplexityRoot.Collection.TeamPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_teamPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.TeamPermissions(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Collection.title":
 		if e.ComplexityRoot.Collection.Title == nil {
@@ -1872,6 +2220,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Collection.Urls(childComplexity), true
+
+	case "Collection.userPermissions":
+		if e.ComplexityRoot.Collection.UserPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Collection_userPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Collection.UserPermissions(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "CollectionConnection.edges":
 		if e.ComplexityRoot.CollectionConnection.Edges == nil {
@@ -3395,6 +3755,111 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.IngestConversationsPayload.Conversations(childComplexity), true
 
+	case "InviteLink.collection":
+		if e.ComplexityRoot.InviteLink.Collection == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Collection(childComplexity), true
+
+	case "InviteLink.createdAt":
+		if e.ComplexityRoot.InviteLink.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.CreatedAt(childComplexity), true
+
+	case "InviteLink.id":
+		if e.ComplexityRoot.InviteLink.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.ID(childComplexity), true
+
+	case "InviteLink.kind":
+		if e.ComplexityRoot.InviteLink.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Kind(childComplexity), true
+
+	case "InviteLink.level":
+		if e.ComplexityRoot.InviteLink.Level == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Level(childComplexity), true
+
+	case "InviteLink.object":
+		if e.ComplexityRoot.InviteLink.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Object(childComplexity), true
+
+	case "InviteLink.redundant":
+		if e.ComplexityRoot.InviteLink.Redundant == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Redundant(childComplexity), true
+
+	case "InviteLink.role":
+		if e.ComplexityRoot.InviteLink.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Role(childComplexity), true
+
+	case "InviteLink.space":
+		if e.ComplexityRoot.InviteLink.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLink.Space(childComplexity), true
+
+	case "InviteLinkConnection.edges":
+		if e.ComplexityRoot.InviteLinkConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkConnection.Edges(childComplexity), true
+
+	case "InviteLinkConnection.nodes":
+		if e.ComplexityRoot.InviteLinkConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkConnection.Nodes(childComplexity), true
+
+	case "InviteLinkConnection.pageInfo":
+		if e.ComplexityRoot.InviteLinkConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkConnection.PageInfo(childComplexity), true
+
+	case "InviteLinkConnection.totalCount":
+		if e.ComplexityRoot.InviteLinkConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkConnection.TotalCount(childComplexity), true
+
+	case "InviteLinkEdge.cursor":
+		if e.ComplexityRoot.InviteLinkEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkEdge.Cursor(childComplexity), true
+
+	case "InviteLinkEdge.node":
+		if e.ComplexityRoot.InviteLinkEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.InviteLinkEdge.Node(childComplexity), true
+
 	case "IssueSignal.kind":
 		if e.ComplexityRoot.IssueSignal.Kind == nil {
 			break
@@ -3528,6 +3993,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.JobError.Message(childComplexity), true
 
+	case "JoinPayload.member":
+		if e.ComplexityRoot.JoinPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinPayload.Member(childComplexity), true
+
+	case "JoinPayload.organization":
+		if e.ComplexityRoot.JoinPayload.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.JoinPayload.Organization(childComplexity), true
+
 	case "Member.disabled":
 		if e.ComplexityRoot.Member.Disabled == nil {
 			break
@@ -3563,6 +4042,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Member.Object(childComplexity), true
 
+	case "Member.organization":
+		if e.ComplexityRoot.Member.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Member.Organization(childComplexity), true
+
 	case "Member.role":
 		if e.ComplexityRoot.Member.Role == nil {
 			break
@@ -3577,12 +4063,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Member.SSO(childComplexity), true
 
+	case "Member.spaceAccess":
+		if e.ComplexityRoot.Member.SpaceAccess == nil {
+			break
+		}
+
+		args, err := ec.field_Member_spaceAccess_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Member.SpaceAccess(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["order"].(*string)), true
+
 	case "Member.spaces":
 		if e.ComplexityRoot.Member.Spaces == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Member.Spaces(childComplexity), true
+
+	case "Member.teamMemberships":
+		if e.ComplexityRoot.Member.TeamMemberships == nil {
+			break
+		}
+
+		args, err := ec.field_Member_teamMemberships_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Member.TeamMemberships(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["title"].(*string)), true
 
 	case "Member.teams":
 		if e.ComplexityRoot.Member.Teams == nil {
@@ -3639,6 +4149,76 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.MemberEdge.Node(childComplexity), true
+
+	case "MemberPricing.plus_2024":
+		if e.ComplexityRoot.MemberPricing.Plus2024 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberPricing.Plus2024(childComplexity), true
+
+	case "MemberPricing.pro_2024":
+		if e.ComplexityRoot.MemberPricing.Pro2024 == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberPricing.Pro2024(childComplexity), true
+
+	case "MemberSpace.permission":
+		if e.ComplexityRoot.MemberSpace.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpace.Permission(childComplexity), true
+
+	case "MemberSpace.space":
+		if e.ComplexityRoot.MemberSpace.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpace.Space(childComplexity), true
+
+	case "MemberSpaceConnection.edges":
+		if e.ComplexityRoot.MemberSpaceConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceConnection.Edges(childComplexity), true
+
+	case "MemberSpaceConnection.nodes":
+		if e.ComplexityRoot.MemberSpaceConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceConnection.Nodes(childComplexity), true
+
+	case "MemberSpaceConnection.pageInfo":
+		if e.ComplexityRoot.MemberSpaceConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceConnection.PageInfo(childComplexity), true
+
+	case "MemberSpaceConnection.totalCount":
+		if e.ComplexityRoot.MemberSpaceConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceConnection.TotalCount(childComplexity), true
+
+	case "MemberSpaceEdge.cursor":
+		if e.ComplexityRoot.MemberSpaceEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEdge.Cursor(childComplexity), true
+
+	case "MemberSpaceEdge.node":
+		if e.ComplexityRoot.MemberSpaceEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MemberSpaceEdge.Node(childComplexity), true
 
 	case "MergeConflict.file":
 		if e.ComplexityRoot.MergeConflict.File == nil {
@@ -3774,6 +4354,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.AddSiteSpace(childComplexity, args["site"].(string), args["input"].(model.AddSiteSpaceInput)), true
 
+	case "Mutation.addTeamMember":
+		if e.ComplexityRoot.Mutation.AddTeamMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_addTeamMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.AddTeamMember(childComplexity, args["organization"].(string), args["team"].(string), args["user"].(string), args["role"].(*string)), true
+
 	case "Mutation.applyTemplate":
 		if e.ComplexityRoot.Mutation.ApplyTemplate == nil {
 			break
@@ -3810,6 +4402,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.CreateCollection(childComplexity, args["input"].(model.CreateCollectionInput)), true
 
+	case "Mutation.createInviteLink":
+		if e.ComplexityRoot.Mutation.CreateInviteLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createInviteLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateInviteLink(childComplexity, args["organization"].(string), args["input"].(model.CreateInviteLinkInput)), true
+
 	case "Mutation.createPage":
 		if e.ComplexityRoot.Mutation.CreatePage == nil {
 			break
@@ -3821,6 +4425,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["input"].(model.CreatePageInput)), true
+
+	case "Mutation.createSAMLProvider":
+		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateSAMLProvider(childComplexity, args["organization"].(string), args["input"].(model.SAMLProviderInput)), true
 
 	case "Mutation.createSite":
 		if e.ComplexityRoot.Mutation.CreateSite == nil {
@@ -3869,6 +4485,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.CreateSpace(childComplexity, args["input"].(model.CreateSpaceInput)), true
+
+	case "Mutation.createTeam":
+		if e.ComplexityRoot.Mutation.CreateTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateTeam(childComplexity, args["organization"].(string), args["input"].(model.CreateTeamInput)), true
 
 	case "Mutation.createTranslation":
 		if e.ComplexityRoot.Mutation.CreateTranslation == nil {
@@ -3930,6 +4558,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.DeleteFile(childComplexity, args["changeRequest"].(string), args["file"].(string), args["revision"].(*string)), true
 
+	case "Mutation.deleteInviteLink":
+		if e.ComplexityRoot.Mutation.DeleteInviteLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteInviteLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteInviteLink(childComplexity, args["organization"].(string), args["id"].(string)), true
+
 	case "Mutation.deleteLegacyGitInstallation":
 		if e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation == nil {
 			break
@@ -3953,6 +4593,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["changeRequest"].(string), args["page"].(string), args["revision"].(*string)), true
+
+	case "Mutation.deleteSAMLProvider":
+		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteSAMLProvider(childComplexity, args["organization"].(string), args["id"].(string)), true
 
 	case "Mutation.deleteSite":
 		if e.ComplexityRoot.Mutation.DeleteSite == nil {
@@ -4038,6 +4690,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.DeleteSpace(childComplexity, args["id"].(string)), true
 
+	case "Mutation.deleteTeam":
+		if e.ComplexityRoot.Mutation.DeleteTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteTeam(childComplexity, args["organization"].(string), args["id"].(string)), true
+
 	case "Mutation.deleteTranslation":
 		if e.ComplexityRoot.Mutation.DeleteTranslation == nil {
 			break
@@ -4097,6 +4761,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.IngestConversation(childComplexity, args["organization"].(string), args["conversations"].([]*model.ConversationInput)), true
+
+	case "Mutation.inviteToCollection":
+		if e.ComplexityRoot.Mutation.InviteToCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToCollection(childComplexity, args["collection"].(string), args["input"].(model.InvitePermissionsInput)), true
+
+	case "Mutation.inviteToSpace":
+		if e.ComplexityRoot.Mutation.InviteToSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_inviteToSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.InviteToSpace(childComplexity, args["space"].(string), args["input"].(model.InvitePermissionsInput)), true
+
+	case "Mutation.joinOrganization":
+		if e.ComplexityRoot.Mutation.JoinOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganization(childComplexity, args["id"].(string)), true
+
+	case "Mutation.joinOrganizationWithInvite":
+		if e.ComplexityRoot.Mutation.JoinOrganizationWithInvite == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_joinOrganizationWithInvite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.JoinOrganizationWithInvite(childComplexity, args["organization"].(string), args["invite"].(string)), true
 
 	case "Mutation.mergeChangeRequest":
 		if e.ComplexityRoot.Mutation.MergeChangeRequest == nil {
@@ -4170,6 +4882,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.PatchChangeRequest(childComplexity, args["id"].(string), args["input"].(model.PatchChangeRequestInput)), true
 
+	case "Mutation.pingOrganization":
+		if e.ComplexityRoot.Mutation.PingOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_pingOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.PingOrganization(childComplexity, args["id"].(string)), true
+
 	case "Mutation.postComment":
 		if e.ComplexityRoot.Mutation.PostComment == nil {
 			break
@@ -4206,6 +4930,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.PublishSite(childComplexity, args["id"].(string)), true
 
+	case "Mutation.removeMember":
+		if e.ComplexityRoot.Mutation.RemoveMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveMember(childComplexity, args["organization"].(string), args["user"].(string)), true
+
 	case "Mutation.removeRequestedReviewerFromChangeRequest":
 		if e.ComplexityRoot.Mutation.RemoveRequestedReviewerFromChangeRequest == nil {
 			break
@@ -4229,6 +4965,66 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RemoveSectionFromGroup(childComplexity, args["site"].(string), args["group"].(string), args["section"].(string)), true
+
+	case "Mutation.removeTeamFromCollection":
+		if e.ComplexityRoot.Mutation.RemoveTeamFromCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamFromCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamFromCollection(childComplexity, args["collection"].(string), args["team"].(string)), true
+
+	case "Mutation.removeTeamFromSpace":
+		if e.ComplexityRoot.Mutation.RemoveTeamFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamFromSpace(childComplexity, args["space"].(string), args["team"].(string)), true
+
+	case "Mutation.removeTeamMember":
+		if e.ComplexityRoot.Mutation.RemoveTeamMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeTeamMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveTeamMember(childComplexity, args["organization"].(string), args["team"].(string), args["user"].(string)), true
+
+	case "Mutation.removeUserFromCollection":
+		if e.ComplexityRoot.Mutation.RemoveUserFromCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUserFromCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUserFromCollection(childComplexity, args["collection"].(string), args["user"].(string)), true
+
+	case "Mutation.removeUserFromSpace":
+		if e.ComplexityRoot.Mutation.RemoveUserFromSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_removeUserFromSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RemoveUserFromSpace(childComplexity, args["space"].(string), args["user"].(string)), true
 
 	case "Mutation.requestReviewersForChangeRequest":
 		if e.ComplexityRoot.Mutation.RequestReviewersForChangeRequest == nil {
@@ -4265,6 +5061,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.RunTranslation(childComplexity, args["id"].(string)), true
+
+	case "Mutation.setMemberSSO":
+		if e.ComplexityRoot.Mutation.SetMemberSso == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_setMemberSSO_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.SetMemberSso(childComplexity, args["organization"].(string), args["user"].(string)), true
 
 	case "Mutation.setVariables":
 		if e.ComplexityRoot.Mutation.SetVariables == nil {
@@ -4338,6 +5146,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UnpublishSite(childComplexity, args["id"].(string)), true
 
+	case "Mutation.updateAgentInstructions":
+		if e.ComplexityRoot.Mutation.UpdateAgentInstructions == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateAgentInstructions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateAgentInstructions(childComplexity, args["organization"].(string), args["instructions"].(types.JSON)), true
+
 	case "Mutation.updateChangeRequest":
 		if e.ComplexityRoot.Mutation.UpdateChangeRequest == nil {
 			break
@@ -4398,6 +5218,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateConversationsIssuesCluster(childComplexity, args["id"].(string), args["muted"].(bool)), true
 
+	case "Mutation.updateInviteLink":
+		if e.ComplexityRoot.Mutation.UpdateInviteLink == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateInviteLink_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateInviteLink(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateInviteLinkInput)), true
+
+	case "Mutation.updateMember":
+		if e.ComplexityRoot.Mutation.UpdateMember == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateMember_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organization"].(string), args["user"].(string), args["input"].(model.UpdateMemberInput)), true
+
+	case "Mutation.updateOrganization":
+		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOrganization_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOrganization(childComplexity, args["id"].(string), args["input"].(model.UpdateOrganizationInput)), true
+
 	case "Mutation.updatePage":
 		if e.ComplexityRoot.Mutation.UpdatePage == nil {
 			break
@@ -4409,6 +5265,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["input"].(model.UpdatePageInput)), true
+
+	case "Mutation.updateSAMLProvider":
+		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateSAMLProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateSAMLProvider(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.SAMLProviderInput)), true
 
 	case "Mutation.updateSite":
 		if e.ComplexityRoot.Mutation.UpdateSite == nil {
@@ -4506,6 +5374,54 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateSpace(childComplexity, args["id"].(string), args["input"].(model.UpdateSpaceInput)), true
 
+	case "Mutation.updateTeam":
+		if e.ComplexityRoot.Mutation.UpdateTeam == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeam_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeam(childComplexity, args["organization"].(string), args["id"].(string), args["input"].(model.UpdateTeamInput)), true
+
+	case "Mutation.updateTeamMembers":
+		if e.ComplexityRoot.Mutation.UpdateTeamMembers == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamMembers_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamMembers(childComplexity, args["organization"].(string), args["team"].(string), args["input"].(model.UpdateTeamMembersInput)), true
+
+	case "Mutation.updateTeamPermissionInCollection":
+		if e.ComplexityRoot.Mutation.UpdateTeamPermissionInCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamPermissionInCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamPermissionInCollection(childComplexity, args["collection"].(string), args["team"].(string), args["input"].(model.UpdatePermissionInput)), true
+
+	case "Mutation.updateTeamPermissionInSpace":
+		if e.ComplexityRoot.Mutation.UpdateTeamPermissionInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateTeamPermissionInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateTeamPermissionInSpace(childComplexity, args["space"].(string), args["team"].(string), args["input"].(model.UpdatePermissionInput)), true
+
 	case "Mutation.updateTranslation":
 		if e.ComplexityRoot.Mutation.UpdateTranslation == nil {
 			break
@@ -4517,6 +5433,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdateTranslation(childComplexity, args["id"].(string), args["instructions"].(types.JSON)), true
+
+	case "Mutation.updateUserPermissionInCollection":
+		if e.ComplexityRoot.Mutation.UpdateUserPermissionInCollection == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserPermissionInCollection_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserPermissionInCollection(childComplexity, args["collection"].(string), args["user"].(string), args["input"].(model.UpdatePermissionInput)), true
+
+	case "Mutation.updateUserPermissionInSpace":
+		if e.ComplexityRoot.Mutation.UpdateUserPermissionInSpace == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateUserPermissionInSpace_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateUserPermissionInSpace(childComplexity, args["space"].(string), args["user"].(string), args["input"].(model.UpdatePermissionInput)), true
 
 	case "Mutation.uploadFile":
 		if e.ComplexityRoot.Mutation.UploadFile == nil {
@@ -4530,12 +5470,26 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["input"].(model.UploadFileInput)), true
 
+	case "Organization.agentInstructions":
+		if e.ComplexityRoot.Organization.AgentInstructions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.AgentInstructions(childComplexity), true
+
 	case "Organization.ai":
 		if e.ComplexityRoot.Organization.Ai == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Organization.Ai(childComplexity), true
+
+	case "Organization.billing":
+		if e.ComplexityRoot.Organization.Billing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Billing(childComplexity), true
 
 	case "Organization.changeRequests":
 		if e.ComplexityRoot.Organization.ChangeRequests == nil {
@@ -4604,6 +5558,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.CreatedAt(childComplexity), true
 
+	case "Organization.customHostname":
+		if e.ComplexityRoot.Organization.CustomHostname == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.CustomHostname(childComplexity), true
+
+	case "Organization.defaultContent":
+		if e.ComplexityRoot.Organization.DefaultContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.DefaultContent(childComplexity), true
+
 	case "Organization.defaultRole":
 		if e.ComplexityRoot.Organization.DefaultRole == nil {
 			break
@@ -4632,12 +5600,48 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.ID(childComplexity), true
 
+	case "Organization.invite":
+		if e.ComplexityRoot.Organization.Invite == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_invite_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Invite(childComplexity, args["id"].(string)), true
+
 	case "Organization.inviteLinks":
 		if e.ComplexityRoot.Organization.InviteLinks == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Organization.InviteLinks(childComplexity), true
+
+	case "Organization.invites":
+		if e.ComplexityRoot.Organization.Invites == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_invites_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Invites(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "Organization.member":
+		if e.ComplexityRoot.Organization.Member == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_member_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Member(childComplexity, args["user"].(string)), true
 
 	case "Organization.members":
 		if e.ComplexityRoot.Organization.Members == nil {
@@ -4649,7 +5653,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+		return e.ComplexityRoot.Organization.Members(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["role"].(*string), args["search"].(*string), args["sort"].(*string), args["order"].(*string)), true
 
 	case "Organization.mergeRules":
 		if e.ComplexityRoot.Organization.MergeRules == nil {
@@ -4686,6 +5690,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
 
+	case "Organization.samlProvider":
+		if e.ComplexityRoot.Organization.SamlProvider == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProvider_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProvider(childComplexity, args["id"].(string)), true
+
+	case "Organization.samlProviders":
+		if e.ComplexityRoot.Organization.SamlProviders == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_samlProviders_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
 	case "Organization.sites":
 		if e.ComplexityRoot.Organization.Sites == nil {
 			break
@@ -4709,6 +5737,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Spaces(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "Organization.team":
+		if e.ComplexityRoot.Organization.Team == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_team_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Team(childComplexity, args["id"].(string)), true
+
+	case "Organization.teams":
+		if e.ComplexityRoot.Organization.Teams == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_teams_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Teams(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["owner"].(*string), args["title"].(*string)), true
 
 	case "Organization.title":
 		if e.ComplexityRoot.Organization.Title == nil {
@@ -4750,6 +5802,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.Urls(childComplexity), true
 
+	case "OrganizationBilling.endDate":
+		if e.ComplexityRoot.OrganizationBilling.EndDate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.EndDate(childComplexity), true
+
+	case "OrganizationBilling.hasPaymentFailed":
+		if e.ComplexityRoot.OrganizationBilling.HasPaymentFailed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.HasPaymentFailed(childComplexity), true
+
+	case "OrganizationBilling.interval":
+		if e.ComplexityRoot.OrganizationBilling.Interval == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.Interval(childComplexity), true
+
+	case "OrganizationBilling.isScheduledToCancel":
+		if e.ComplexityRoot.OrganizationBilling.IsScheduledToCancel == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.IsScheduledToCancel(childComplexity), true
+
+	case "OrganizationBilling.minUsers":
+		if e.ComplexityRoot.OrganizationBilling.MinUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.MinUsers(childComplexity), true
+
+	case "OrganizationBilling.paidMembers":
+		if e.ComplexityRoot.OrganizationBilling.PaidMembers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.PaidMembers(childComplexity), true
+
+	case "OrganizationBilling.pricing":
+		if e.ComplexityRoot.OrganizationBilling.Pricing == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.Pricing(childComplexity), true
+
+	case "OrganizationBilling.usageAddons":
+		if e.ComplexityRoot.OrganizationBilling.UsageAddons == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.UsageAddons(childComplexity), true
+
 	case "OrganizationConnection.edges":
 		if e.ComplexityRoot.OrganizationConnection.Edges == nil {
 			break
@@ -4777,6 +5885,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrganizationConnection.TotalCount(childComplexity), true
+
+	case "OrganizationDefaultContent.site":
+		if e.ComplexityRoot.OrganizationDefaultContent.Site == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationDefaultContent.Site(childComplexity), true
+
+	case "OrganizationDefaultContent.type":
+		if e.ComplexityRoot.OrganizationDefaultContent.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationDefaultContent.Type(childComplexity), true
 
 	case "OrganizationEdge.cursor":
 		if e.ComplexityRoot.OrganizationEdge.Cursor == nil {
@@ -4875,6 +5997,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrganizationPermissions.ViewBilling(childComplexity), true
+
+	case "OrganizationPricing.members":
+		if e.ComplexityRoot.OrganizationPricing.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationPricing.Members(childComplexity), true
+
+	case "OrganizationPricing.sites":
+		if e.ComplexityRoot.OrganizationPricing.Sites == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationPricing.Sites(childComplexity), true
 
 	case "OrganizationTrial.count":
 		if e.ComplexityRoot.OrganizationTrial.Count == nil {
@@ -5192,6 +6328,34 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.PageUrls.App(childComplexity), true
 
+	case "PingPayload.member":
+		if e.ComplexityRoot.PingPayload.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PingPayload.Member(childComplexity), true
+
+	case "PingPayload.serviceVisitorClaims":
+		if e.ComplexityRoot.PingPayload.ServiceVisitorClaims == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PingPayload.ServiceVisitorClaims(childComplexity), true
+
+	case "PricePair.monthly":
+		if e.ComplexityRoot.PricePair.Monthly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PricePair.Monthly(childComplexity), true
+
+	case "PricePair.yearly":
+		if e.ComplexityRoot.PricePair.Yearly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PricePair.Yearly(childComplexity), true
+
 	case "PublishedContentSite.customizations":
 		if e.ComplexityRoot.PublishedContentSite.Customizations == nil {
 			break
@@ -5363,6 +6527,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Organizations(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
+	case "Query.organizationsForEmailDomain":
+		if e.ComplexityRoot.Query.OrganizationsForEmailDomain == nil {
+			break
+		}
+
+		args, err := ec.field_Query_organizationsForEmailDomain_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OrganizationsForEmailDomain(childComplexity, args["emailDomain"].(string)), true
+
 	case "Query.revision":
 		if e.ComplexityRoot.Query.Revision == nil {
 			break
@@ -5410,6 +6586,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.SpaceGitInfo(childComplexity, args["space"].(string)), true
+
+	case "Query.ssoLogins":
+		if e.ComplexityRoot.Query.SsoLogins == nil {
+			break
+		}
+
+		args, err := ec.field_Query_ssoLogins_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SsoLogins(childComplexity, args["organization"].(string)), true
 
 	case "Query.translation":
 		if e.ComplexityRoot.Query.Translation == nil {
@@ -5626,6 +6814,181 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionUrls.Published(childComplexity), true
+
+	case "SAMLProvider.certificate":
+		if e.ComplexityRoot.SAMLProvider.Certificate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Certificate(childComplexity), true
+
+	case "SAMLProvider.createdAt":
+		if e.ComplexityRoot.SAMLProvider.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.CreatedAt(childComplexity), true
+
+	case "SAMLProvider.defaultRole":
+		if e.ComplexityRoot.SAMLProvider.DefaultRole == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultRole(childComplexity), true
+
+	case "SAMLProvider.defaultTeam":
+		if e.ComplexityRoot.SAMLProvider.DefaultTeam == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.DefaultTeam(childComplexity), true
+
+	case "SAMLProvider.entityID":
+		if e.ComplexityRoot.SAMLProvider.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.EntityID(childComplexity), true
+
+	case "SAMLProvider.id":
+		if e.ComplexityRoot.SAMLProvider.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.ID(childComplexity), true
+
+	case "SAMLProvider.label":
+		if e.ComplexityRoot.SAMLProvider.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Label(childComplexity), true
+
+	case "SAMLProvider.object":
+		if e.ComplexityRoot.SAMLProvider.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Object(childComplexity), true
+
+	case "SAMLProvider.ssoURL":
+		if e.ComplexityRoot.SAMLProvider.SSOURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.SSOURL(childComplexity), true
+
+	case "SAMLProvider.service":
+		if e.ComplexityRoot.SAMLProvider.Service == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Service(childComplexity), true
+
+	case "SAMLProvider.status":
+		if e.ComplexityRoot.SAMLProvider.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Status(childComplexity), true
+
+	case "SAMLProvider.urls":
+		if e.ComplexityRoot.SAMLProvider.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProvider.Urls(childComplexity), true
+
+	case "SAMLProviderConnection.edges":
+		if e.ComplexityRoot.SAMLProviderConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Edges(childComplexity), true
+
+	case "SAMLProviderConnection.nodes":
+		if e.ComplexityRoot.SAMLProviderConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.Nodes(childComplexity), true
+
+	case "SAMLProviderConnection.pageInfo":
+		if e.ComplexityRoot.SAMLProviderConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.PageInfo(childComplexity), true
+
+	case "SAMLProviderConnection.totalCount":
+		if e.ComplexityRoot.SAMLProviderConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderConnection.TotalCount(childComplexity), true
+
+	case "SAMLProviderEdge.cursor":
+		if e.ComplexityRoot.SAMLProviderEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Cursor(childComplexity), true
+
+	case "SAMLProviderEdge.node":
+		if e.ComplexityRoot.SAMLProviderEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderEdge.Node(childComplexity), true
+
+	case "SAMLProviderService.acsURL":
+		if e.ComplexityRoot.SAMLProviderService.ACSURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderService.ACSURL(childComplexity), true
+
+	case "SAMLProviderService.entityID":
+		if e.ComplexityRoot.SAMLProviderService.EntityID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderService.EntityID(childComplexity), true
+
+	case "SAMLProviderService.startURL":
+		if e.ComplexityRoot.SAMLProviderService.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderService.StartURL(childComplexity), true
+
+	case "SAMLProviderUrls.location":
+		if e.ComplexityRoot.SAMLProviderUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SAMLProviderUrls.Location(childComplexity), true
+
+	case "SSOLogin.id":
+		if e.ComplexityRoot.SSOLogin.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOLogin.ID(childComplexity), true
+
+	case "SSOLogin.label":
+		if e.ComplexityRoot.SSOLogin.Label == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOLogin.Label(childComplexity), true
+
+	case "SSOLogin.startURL":
+		if e.ComplexityRoot.SSOLogin.StartURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SSOLogin.StartURL(childComplexity), true
 
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
@@ -5997,6 +7360,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteIcon.Icon(childComplexity), true
+
+	case "SitePricing.premium":
+		if e.ComplexityRoot.SitePricing.Premium == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePricing.Premium(childComplexity), true
+
+	case "SitePricing.ultimate":
+		if e.ComplexityRoot.SitePricing.Ultimate == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SitePricing.Ultimate(childComplexity), true
 
 	case "SiteProxy.origin":
 		if e.ComplexityRoot.SiteProxy.Origin == nil {
@@ -6785,12 +8162,36 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Space.Permissions(childComplexity), true
 
+	case "Space.permissionsAggregate":
+		if e.ComplexityRoot.Space.PermissionsAggregate == nil {
+			break
+		}
+
+		args, err := ec.field_Space_permissionsAggregate_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.PermissionsAggregate(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["role"].(*types.Role)), true
+
 	case "Space.revision":
 		if e.ComplexityRoot.Space.RevisionID == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Space.RevisionID(childComplexity), true
+
+	case "Space.teamPermissions":
+		if e.ComplexityRoot.Space.TeamPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Space_teamPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.TeamPermissions(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
@@ -6812,6 +8213,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.Urls(childComplexity), true
+
+	case "Space.userPermissions":
+		if e.ComplexityRoot.Space.UserPermissions == nil {
+			break
+		}
+
+		args, err := ec.field_Space_userPermissions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.UserPermissions(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Space.visibility":
 		if e.ComplexityRoot.Space.Visibility == nil {
@@ -6966,6 +8379,249 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceUrls.Published(childComplexity), true
+
+	case "Team.createdAt":
+		if e.ComplexityRoot.Team.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.CreatedAt(childComplexity), true
+
+	case "Team.id":
+		if e.ComplexityRoot.Team.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.ID(childComplexity), true
+
+	case "Team.memberList":
+		if e.ComplexityRoot.Team.MemberList == nil {
+			break
+		}
+
+		args, err := ec.field_Team_memberList_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Team.MemberList(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "Team.members":
+		if e.ComplexityRoot.Team.Members == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Members(childComplexity), true
+
+	case "Team.object":
+		if e.ComplexityRoot.Team.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Object(childComplexity), true
+
+	case "Team.organization":
+		if e.ComplexityRoot.Team.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Organization(childComplexity), true
+
+	case "Team.permissions":
+		if e.ComplexityRoot.Team.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Permissions(childComplexity), true
+
+	case "Team.spaces":
+		if e.ComplexityRoot.Team.Spaces == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Spaces(childComplexity), true
+
+	case "Team.title":
+		if e.ComplexityRoot.Team.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Team.Title(childComplexity), true
+
+	case "TeamConnection.edges":
+		if e.ComplexityRoot.TeamConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.Edges(childComplexity), true
+
+	case "TeamConnection.nodes":
+		if e.ComplexityRoot.TeamConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.Nodes(childComplexity), true
+
+	case "TeamConnection.pageInfo":
+		if e.ComplexityRoot.TeamConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.PageInfo(childComplexity), true
+
+	case "TeamConnection.totalCount":
+		if e.ComplexityRoot.TeamConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamConnection.TotalCount(childComplexity), true
+
+	case "TeamEdge.cursor":
+		if e.ComplexityRoot.TeamEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Cursor(childComplexity), true
+
+	case "TeamEdge.node":
+		if e.ComplexityRoot.TeamEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamEdge.Node(childComplexity), true
+
+	case "TeamMembership.member":
+		if e.ComplexityRoot.TeamMembership.Member == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembership.Member(childComplexity), true
+
+	case "TeamMembership.role":
+		if e.ComplexityRoot.TeamMembership.Role == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembership.Role(childComplexity), true
+
+	case "TeamMembership.team":
+		if e.ComplexityRoot.TeamMembership.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembership.Team(childComplexity), true
+
+	case "TeamMembershipConnection.edges":
+		if e.ComplexityRoot.TeamMembershipConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipConnection.Edges(childComplexity), true
+
+	case "TeamMembershipConnection.nodes":
+		if e.ComplexityRoot.TeamMembershipConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipConnection.Nodes(childComplexity), true
+
+	case "TeamMembershipConnection.pageInfo":
+		if e.ComplexityRoot.TeamMembershipConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipConnection.PageInfo(childComplexity), true
+
+	case "TeamMembershipConnection.totalCount":
+		if e.ComplexityRoot.TeamMembershipConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipConnection.TotalCount(childComplexity), true
+
+	case "TeamMembershipEdge.cursor":
+		if e.ComplexityRoot.TeamMembershipEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipEdge.Cursor(childComplexity), true
+
+	case "TeamMembershipEdge.node":
+		if e.ComplexityRoot.TeamMembershipEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamMembershipEdge.Node(childComplexity), true
+
+	case "TeamPermission.permission":
+		if e.ComplexityRoot.TeamPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermission.Permission(childComplexity), true
+
+	case "TeamPermission.team":
+		if e.ComplexityRoot.TeamPermission.Team == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermission.Team(childComplexity), true
+
+	case "TeamPermissionConnection.edges":
+		if e.ComplexityRoot.TeamPermissionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionConnection.Edges(childComplexity), true
+
+	case "TeamPermissionConnection.nodes":
+		if e.ComplexityRoot.TeamPermissionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionConnection.Nodes(childComplexity), true
+
+	case "TeamPermissionConnection.pageInfo":
+		if e.ComplexityRoot.TeamPermissionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionConnection.PageInfo(childComplexity), true
+
+	case "TeamPermissionConnection.totalCount":
+		if e.ComplexityRoot.TeamPermissionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionConnection.TotalCount(childComplexity), true
+
+	case "TeamPermissionEdge.cursor":
+		if e.ComplexityRoot.TeamPermissionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionEdge.Cursor(childComplexity), true
+
+	case "TeamPermissionEdge.node":
+		if e.ComplexityRoot.TeamPermissionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissionEdge.Node(childComplexity), true
+
+	case "TeamPermissions.admin":
+		if e.ComplexityRoot.TeamPermissions.Admin == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissions.Admin(childComplexity), true
+
+	case "TeamPermissions.view":
+		if e.ComplexityRoot.TeamPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.TeamPermissions.View(childComplexity), true
 
 	case "ThemedURL.dark":
 		if e.ComplexityRoot.ThemedURL.Dark == nil {
@@ -7294,6 +8950,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.User.Urls(childComplexity), true
 
+	case "UserPermission.permission":
+		if e.ComplexityRoot.UserPermission.Permission == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermission.Permission(childComplexity), true
+
+	case "UserPermission.user":
+		if e.ComplexityRoot.UserPermission.User == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermission.User(childComplexity), true
+
+	case "UserPermissionConnection.edges":
+		if e.ComplexityRoot.UserPermissionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionConnection.Edges(childComplexity), true
+
+	case "UserPermissionConnection.nodes":
+		if e.ComplexityRoot.UserPermissionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionConnection.Nodes(childComplexity), true
+
+	case "UserPermissionConnection.pageInfo":
+		if e.ComplexityRoot.UserPermissionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionConnection.PageInfo(childComplexity), true
+
+	case "UserPermissionConnection.totalCount":
+		if e.ComplexityRoot.UserPermissionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionConnection.TotalCount(childComplexity), true
+
+	case "UserPermissionEdge.cursor":
+		if e.ComplexityRoot.UserPermissionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionEdge.Cursor(childComplexity), true
+
+	case "UserPermissionEdge.node":
+		if e.ComplexityRoot.UserPermissionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.UserPermissionEdge.Node(childComplexity), true
+
 	case "UserUrls.location":
 		if e.ComplexityRoot.UserUrls.Location == nil {
 			break
@@ -7321,39 +9033,51 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputConversationPartInput,
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
+		ec.unmarshalInputCreateInviteLinkInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSpaceInput,
+		ec.unmarshalInputCreateTeamInput,
 		ec.unmarshalInputCreateTranslationInput,
 		ec.unmarshalInputExportToGitRepositoryInput,
 		ec.unmarshalInputGitInfoInput,
 		ec.unmarshalInputImportGitRepositoryInput,
+		ec.unmarshalInputInvitePermissionsInput,
 		ec.unmarshalInputMergeRuleInput,
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputMoveInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPagePositionInput,
 		ec.unmarshalInputPatchChangeRequestInput,
 		ec.unmarshalInputPostCommentInput,
 		ec.unmarshalInputRequestReviewersInput,
+		ec.unmarshalInputSAMLProviderInput,
 		ec.unmarshalInputSiteAdaptiveContentInput,
 		ec.unmarshalInputSiteStructureItemPointer,
 		ec.unmarshalInputSiteStructurePosition,
 		ec.unmarshalInputSortSiteStructureInput,
 		ec.unmarshalInputSubmitChangeRequestReviewInput,
 		ec.unmarshalInputTableCellInput,
+		ec.unmarshalInputTeamMemberRoleInput,
 		ec.unmarshalInputTranslationSourceInput,
 		ec.unmarshalInputUpdateCollectionInput,
 		ec.unmarshalInputUpdateCommentInput,
 		ec.unmarshalInputUpdateCommentReplyInput,
+		ec.unmarshalInputUpdateInviteLinkInput,
+		ec.unmarshalInputUpdateMemberInput,
+		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
+		ec.unmarshalInputUpdatePermissionInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
 		ec.unmarshalInputUpdateSiteShareLinkInput,
 		ec.unmarshalInputUpdateSiteSpaceInput,
 		ec.unmarshalInputUpdateSpaceInput,
+		ec.unmarshalInputUpdateTeamInput,
+		ec.unmarshalInputUpdateTeamMembersInput,
 		ec.unmarshalInputUploadFileInput,
 	)
 	first := true
@@ -7546,7 +9270,8 @@ type Organization implements Node {
   trial: OrganizationTrial!
   urls: OrganizationUrls!
   permissions: OrganizationPermissions!
-  members(first: Int, after: String, last: Int, before: String): MemberConnection!
+  "Members, the newest first: role keeps a role (or guest), search those whose display name or email contains it, sort is joinedAt (default) or lastSeenAt (only members seen since they joined), order desc (default) or asc."
+  members(first: Int, after: String, last: Int, before: String, role: String, search: String, sort: String, order: String): MemberConnection!
   "Collections of the organization; nested (default true) includes collections inside collections."
   collections(first: Int, after: String, last: Int, before: String, nested: Boolean = true): CollectionConnection!
   spaces(first: Int, after: String, last: Int, before: String): SpaceConnection!
@@ -9766,12 +11491,502 @@ extend type Mutation {
   runTranslation(id: ID!): Translation!
 }
 `, BuiltIn: false},
+	{Name: "../schema/orgadmin.graphql", Input: `# Organization settings, joining, invite links, agent instructions and
+# pings (internal/orgs, internal/members).
+
+extend type Query {
+  "Organizations of an email domain that the caller belongs to, or may join with their verified email address."
+  organizationsForEmailDomain(emailDomain: String!): [Organization!]!
+}
+
+extend type Organization {
+  "The site shown as the organization's default content."
+  defaultContent: OrganizationDefaultContent
+  "The host that serves the organization's content: Quire's own."
+  customHostname: String
+  "A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month."
+  billing: OrganizationBilling!
+  "Instructions to AI agents (members with a role)."
+  agentInstructions: AgentInstructions!
+  "Invite links, oldest first (admins)."
+  invites(first: Int, after: String, last: Int, before: String): InviteLinkConnection!
+  "One invite link (admins)."
+  invite(id: ID!): InviteLink!
+}
+
+type OrganizationDefaultContent {
+  "Always site."
+  type: String!
+  site: ID!
+}
+
+type OrganizationBilling {
+  interval: String!
+  endDate: DateTime
+  hasPaymentFailed: Boolean!
+  isScheduledToCancel: Boolean!
+  pricing: OrganizationPricing!
+  usageAddons: JSON!
+  minUsers: Int!
+  paidMembers: Int!
+}
+
+type OrganizationPricing {
+  members: MemberPricing!
+  sites: SitePricing!
+}
+
+type MemberPricing {
+  plus_2024: PricePair!
+  pro_2024: PricePair!
+}
+
+type SitePricing {
+  premium: PricePair!
+  ultimate: PricePair!
+}
+
+type PricePair {
+  monthly: Float!
+  yearly: Float!
+}
+
+"An organization's instructions to AI agents working on its content."
+type AgentInstructions {
+  object: String!
+  instructions: Document!
+  updatedAt: DateTime!
+  "Id of the user who saved them; empty until saved."
+  updatedBy: String!
+  urls: AgentInstructionsUrls!
+}
+
+type AgentInstructionsUrls {
+  location: String!
+}
+
+"A link whose id lets whoever holds it join the organization: with a role, or as a guest with a level on a space or a collection."
+type InviteLink implements Node {
+  object: String!
+  id: ID!
+  "organization, space or collection."
+  kind: String!
+  "The role an organization invite gives; null for guests."
+  role: MemberRole
+  "The level an invite to a space or a collection gives."
+  level: MemberRole
+  "True when an older link gives the same."
+  redundant: Boolean!
+  space: Space
+  collection: Collection
+  createdAt: DateTime!
+}
+
+type InviteLinkConnection {
+  edges: [InviteLinkEdge!]!
+  nodes: [InviteLink!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type InviteLinkEdge {
+  node: InviteLink!
+  cursor: String!
+}
+
+input OrganizationDefaultContentInput {
+  "Always site."
+  type: String!
+  site: ID!
+}
+
+input UpdateOrganizationInput {
+  "2 to 255 characters."
+  title: String
+  "At most 50 domain names."
+  emailDomains: [String!]
+  "3 to 32 lower-case letters, digits and inner hyphens; null removes it."
+  hostname: String
+  "null makes new members guests."
+  defaultRole: MemberRole
+  "A site of the organization; null removes it."
+  defaultContent: OrganizationDefaultContentInput
+  "An http(s) URL of at most 2048 characters; null removes it."
+  logo: String
+  "Enforce single sign-on (needs an active SAML provider)."
+  sso: Boolean
+  ai: Boolean
+  inviteLinks: Boolean
+  "rules or none."
+  mergeRules: MergeRulesInput
+}
+
+"An invite link: to the organization with role, or to a space or a collection with level."
+input CreateInviteLinkInput {
+  role: MemberRole
+  level: MemberRole
+  space: ID
+  collection: ID
+}
+
+input UpdateInviteLinkInput {
+  role: MemberRole
+  level: MemberRole
+}
+
+"The caller's membership after joining an organization."
+type JoinPayload {
+  organization: ID!
+  member: Member!
+}
+
+type PingPayload {
+  "A JSON Web Token of the caller's claims as a member, signed with the organization's key (see /.well-known/jwks/{organizationId})."
+  serviceVisitorClaims: String!
+  member: Member!
+}
+
+extend type Mutation {
+  updateOrganization(id: ID!, input: UpdateOrganizationInput!): Organization!
+  "Join an organization that admits the caller's verified email domain."
+  joinOrganization(id: ID!): JoinPayload!
+  "Join an organization through an invite link."
+  joinOrganizationWithInvite(organization: ID!, invite: ID!): JoinPayload!
+  createInviteLink(organization: ID!, input: CreateInviteLinkInput!): InviteLink!
+  updateInviteLink(organization: ID!, id: ID!, input: UpdateInviteLinkInput!): InviteLink!
+  deleteInviteLink(organization: ID!, id: ID!): DeletePayload!
+  "Replace the organization's instructions to AI agents (a document)."
+  updateAgentInstructions(organization: ID!, instructions: JSON!): AgentInstructions!
+  "Record that the caller is active in an organization, and get a token of their claims."
+  pingOrganization(id: ID!): PingPayload!
+}
+`, BuiltIn: false},
+	{Name: "../schema/members.graphql", Input: `# Members and teams (internal/members).
+
+"What a member reaches: a space and their level on it."
+type MemberSpace {
+  permission: MemberRole!
+  space: Space!
+}
+
+type MemberSpaceConnection {
+  edges: [MemberSpaceEdge!]!
+  nodes: [MemberSpace!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type MemberSpaceEdge {
+  node: MemberSpace!
+  cursor: String!
+}
+
+extend type Member {
+  organization: Organization!
+  "The live spaces the member reaches, of those the caller sees; order desc (default) or asc."
+  spaceAccess(first: Int, after: String, last: Int, before: String, order: String): MemberSpaceConnection!
+  "The teams the member belongs to; title filters them."
+  teamMemberships(first: Int, after: String, last: Int, before: String, title: String): TeamMembershipConnection!
+}
+
+extend type Organization {
+  "A member, by user id."
+  member(user: ID!): Member!
+  "Teams, oldest first: owner keeps those a member (user id) may manage, title those whose title contains it."
+  teams(first: Int, after: String, last: Int, before: String, owner: ID, title: String): TeamConnection!
+  team(id: ID!): Team!
+}
+
+"A group of members given access to content together."
+type Team implements Node {
+  object: String!
+  id: ID!
+  title: String!
+  "How many members it has."
+  members: Int!
+  "How many live spaces its permissions reach."
+  spaces: Int!
+  createdAt: DateTime!
+  permissions: TeamPermissions!
+  organization: Organization!
+  memberList(first: Int, after: String, last: Int, before: String): TeamMembershipConnection!
+}
+
+type TeamPermissions {
+  "Manage the team: organization admins and its owners."
+  admin: Boolean!
+  view: Boolean!
+}
+
+"A member of a team, with their role in it: owner or member."
+type TeamMembership {
+  team: Team!
+  member: Member!
+  role: String!
+}
+
+type TeamConnection {
+  edges: [TeamEdge!]!
+  nodes: [Team!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TeamEdge {
+  node: Team!
+  cursor: String!
+}
+
+type TeamMembershipConnection {
+  edges: [TeamMembershipEdge!]!
+  nodes: [TeamMembership!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TeamMembershipEdge {
+  node: TeamMembership!
+  cursor: String!
+}
+
+input UpdateMemberInput {
+  "null makes the member a guest."
+  role: MemberRole
+}
+
+input CreateTeamInput {
+  "1 to 64 characters."
+  title: String!
+  "User ids of members of the organization (at most 1000)."
+  members: [ID!]
+}
+
+input UpdateTeamInput {
+  "1 to 64 characters."
+  title: String!
+}
+
+input TeamMemberRoleInput {
+  user: ID!
+  "owner or member."
+  role: String!
+}
+
+input UpdateTeamMembersInput {
+  "User ids to add as members."
+  add: [ID!]
+  "User ids to remove."
+  remove: [ID!]
+  "Members to add or change, with their role."
+  memberships: [TeamMemberRoleInput!]
+}
+
+extend type Mutation {
+  updateMember(organization: ID!, user: ID!, input: UpdateMemberInput!): Member!
+  removeMember(organization: ID!, user: ID!): DeletePayload!
+  "Mark a member as one who signs in through single sign-on."
+  setMemberSSO(organization: ID!, user: ID!): Member!
+  createTeam(organization: ID!, input: CreateTeamInput!): Team!
+  updateTeam(organization: ID!, id: ID!, input: UpdateTeamInput!): Team!
+  deleteTeam(organization: ID!, id: ID!): DeletePayload!
+  updateTeamMembers(organization: ID!, team: ID!, input: UpdateTeamMembersInput!): Team!
+  "Add a member to a team (role owner or member, default member), or change their role."
+  addTeamMember(organization: ID!, team: ID!, user: ID!, role: String): Team!
+  removeTeamMember(organization: ID!, team: ID!, user: ID!): DeletePayload!
+}
+`, BuiltIn: false},
+	{Name: "../schema/permissions.graphql", Input: `# Permissions of spaces and collections given to users and teams
+# (internal/grants).
+
+"A user and their level."
+type UserPermission {
+  permission: MemberRole!
+  user: User!
+}
+
+"A team and its level."
+type TeamPermission {
+  permission: MemberRole!
+  team: Team!
+}
+
+type UserPermissionConnection {
+  edges: [UserPermissionEdge!]!
+  nodes: [UserPermission!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type UserPermissionEdge {
+  node: UserPermission!
+  cursor: String!
+}
+
+type TeamPermissionConnection {
+  edges: [TeamPermissionEdge!]!
+  nodes: [TeamPermission!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type TeamPermissionEdge {
+  node: TeamPermission!
+  cursor: String!
+}
+
+extend type Space {
+  "Users given a level on the space."
+  userPermissions(first: Int, after: String, last: Int, before: String): UserPermissionConnection!
+  "Teams given a level on the space."
+  teamPermissions(first: Int, after: String, last: Int, before: String): TeamPermissionConnection!
+  "Every member who reaches the space, with their level; role keeps one level."
+  permissionsAggregate(first: Int, after: String, last: Int, before: String, role: MemberRole): UserPermissionConnection!
+}
+
+extend type Collection {
+  userPermissions(first: Int, after: String, last: Int, before: String): UserPermissionConnection!
+  teamPermissions(first: Int, after: String, last: Int, before: String): TeamPermissionConnection!
+  permissionsAggregate(first: Int, after: String, last: Int, before: String, role: MemberRole): UserPermissionConnection!
+}
+
+input InvitePermissionsInput {
+  role: MemberRole!
+  "User ids of members of the organization (at most 1000)."
+  users: [ID!]
+  "Team ids of the organization (at most 1000)."
+  teams: [ID!]
+}
+
+input UpdatePermissionInput {
+  "null removes the permission."
+  role: MemberRole
+}
+
+extend type Mutation {
+  inviteToSpace(space: ID!, input: InvitePermissionsInput!): Space!
+  updateUserPermissionInSpace(space: ID!, user: ID!, input: UpdatePermissionInput!): Space!
+  updateTeamPermissionInSpace(space: ID!, team: ID!, input: UpdatePermissionInput!): Space!
+  removeUserFromSpace(space: ID!, user: ID!): DeletePayload!
+  removeTeamFromSpace(space: ID!, team: ID!): DeletePayload!
+  inviteToCollection(collection: ID!, input: InvitePermissionsInput!): Collection!
+  updateUserPermissionInCollection(collection: ID!, user: ID!, input: UpdatePermissionInput!): Collection!
+  updateTeamPermissionInCollection(collection: ID!, team: ID!, input: UpdatePermissionInput!): Collection!
+  removeUserFromCollection(collection: ID!, user: ID!): DeletePayload!
+  removeTeamFromCollection(collection: ID!, team: ID!): DeletePayload!
+}
+`, BuiltIn: false},
+	{Name: "../schema/sso.graphql", Input: `# Single sign-on through SAML identity providers (internal/sso).
+
+extend type Query {
+  "The ways to sign in to an organization: its active SAML providers."
+  ssoLogins(organization: ID!): [SSOLogin!]!
+}
+
+extend type Organization {
+  "SAML providers, oldest first (admins)."
+  samlProviders(first: Int, after: String, last: Int, before: String): SAMLProviderConnection!
+  samlProvider(id: ID!): SAMLProvider!
+}
+
+type SSOLogin {
+  id: ID!
+  label: String!
+  startURL: String!
+}
+
+"A SAML 2.0 identity provider the organization's members sign in through."
+type SAMLProvider implements Node {
+  object: String!
+  id: ID!
+  label: String!
+  ssoURL: String!
+  entityID: String!
+  "PEM."
+  certificate: String!
+  defaultTeam: Team
+  "The role of members it provisions; null for guests."
+  defaultRole: MemberRole
+  createdAt: DateTime!
+  "pending until its entity ID, SSO URL and certificate are set, then active."
+  status: String!
+  service: SAMLProviderService!
+  urls: SAMLProviderUrls!
+}
+
+"Quire's endpoints as the service provider."
+type SAMLProviderService {
+  acsURL: String!
+  startURL: String!
+  entityID: String!
+}
+
+type SAMLProviderUrls {
+  location: String!
+}
+
+type SAMLProviderConnection {
+  edges: [SAMLProviderEdge!]!
+  nodes: [SAMLProvider!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SAMLProviderEdge {
+  node: SAMLProvider!
+  cursor: String!
+}
+
+input SAMLProviderInput {
+  "1 to 30 characters; required on creation."
+  label: String
+  "At most 1024 characters."
+  entityID: String
+  "An X.509 certificate in PEM, at most 10000 characters."
+  certificate: String
+  "An http(s) URL of at most 2048 characters."
+  ssoURL: String
+  "A team of the organization; null removes it."
+  defaultTeam: ID
+  "null: guests. Omitted on creation: the organization's default role."
+  defaultRole: MemberRole
+}
+
+extend type Mutation {
+  createSAMLProvider(organization: ID!, input: SAMLProviderInput!): SAMLProvider!
+  updateSAMLProvider(organization: ID!, id: ID!, input: SAMLProviderInput!): SAMLProvider!
+  deleteSAMLProvider(organization: ID!, id: ID!): DeletePayload!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
 // childFields_* functions provide shared child field context lookups.
 // Each function is generated once per unique object type, deduplicating the
 // switch statements that were previously inlined in every fieldContext_* function.
+
+func (ec *executionContext) childFields_AgentInstructions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_AgentInstructions_object(ctx, field)
+	case "instructions":
+		return ec.fieldContext_AgentInstructions_instructions(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_AgentInstructions_updatedAt(ctx, field)
+	case "updatedBy":
+		return ec.fieldContext_AgentInstructions_updatedBy(ctx, field)
+	case "urls":
+		return ec.fieldContext_AgentInstructions_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentInstructions", field.Name)
+}
+
+func (ec *executionContext) childFields_AgentInstructionsUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_AgentInstructionsUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type AgentInstructionsUrls", field.Name)
+}
 
 func (ec *executionContext) childFields_ChangeRequest(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
@@ -10001,6 +12216,12 @@ func (ec *executionContext) childFields_Collection(ctx context.Context, field gr
 		return ec.fieldContext_Collection_spaces(ctx, field)
 	case "collections":
 		return ec.fieldContext_Collection_collections(ctx, field)
+	case "userPermissions":
+		return ec.fieldContext_Collection_userPermissions(ctx, field)
+	case "teamPermissions":
+		return ec.fieldContext_Collection_teamPermissions(ctx, field)
+	case "permissionsAggregate":
+		return ec.fieldContext_Collection_permissionsAggregate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Collection", field.Name)
 }
@@ -10699,6 +12920,54 @@ func (ec *executionContext) childFields_IngestConversationsPayload(ctx context.C
 	return nil, fmt.Errorf("no field named %q was found under type IngestConversationsPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_InviteLink(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_InviteLink_object(ctx, field)
+	case "id":
+		return ec.fieldContext_InviteLink_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_InviteLink_kind(ctx, field)
+	case "role":
+		return ec.fieldContext_InviteLink_role(ctx, field)
+	case "level":
+		return ec.fieldContext_InviteLink_level(ctx, field)
+	case "redundant":
+		return ec.fieldContext_InviteLink_redundant(ctx, field)
+	case "space":
+		return ec.fieldContext_InviteLink_space(ctx, field)
+	case "collection":
+		return ec.fieldContext_InviteLink_collection(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_InviteLink_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteLink", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteLinkConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_InviteLinkConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_InviteLinkConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_InviteLinkConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_InviteLinkConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteLinkConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_InviteLinkEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_InviteLinkEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_InviteLinkEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type InviteLinkEdge", field.Name)
+}
+
 func (ec *executionContext) childFields_IssueSignal(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "kind":
@@ -10761,6 +13030,16 @@ func (ec *executionContext) childFields_JobError(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type JobError", field.Name)
 }
 
+func (ec *executionContext) childFields_JoinPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "organization":
+		return ec.fieldContext_JoinPayload_organization(ctx, field)
+	case "member":
+		return ec.fieldContext_JoinPayload_member(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type JoinPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Member(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -10783,6 +13062,12 @@ func (ec *executionContext) childFields_Member(ctx context.Context, field graphq
 		return ec.fieldContext_Member_spaces(ctx, field)
 	case "teams":
 		return ec.fieldContext_Member_teams(ctx, field)
+	case "organization":
+		return ec.fieldContext_Member_organization(ctx, field)
+	case "spaceAccess":
+		return ec.fieldContext_Member_spaceAccess(ctx, field)
+	case "teamMemberships":
+		return ec.fieldContext_Member_teamMemberships(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Member", field.Name)
 }
@@ -10809,6 +13094,50 @@ func (ec *executionContext) childFields_MemberEdge(ctx context.Context, field gr
 		return ec.fieldContext_MemberEdge_cursor(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MemberEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberPricing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "plus_2024":
+		return ec.fieldContext_MemberPricing_plus_2024(ctx, field)
+	case "pro_2024":
+		return ec.fieldContext_MemberPricing_pro_2024(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberPricing", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpace(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_MemberSpace_permission(ctx, field)
+	case "space":
+		return ec.fieldContext_MemberSpace_space(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpace", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_MemberSpaceConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_MemberSpaceConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_MemberSpaceConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_MemberSpaceConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_MemberSpaceEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_MemberSpaceEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_MemberSpaceEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type MemberSpaceEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_MergeConflict(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10915,8 +13244,52 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_conversationsIssuesClusters(ctx, field)
 	case "translations":
 		return ec.fieldContext_Organization_translations(ctx, field)
+	case "defaultContent":
+		return ec.fieldContext_Organization_defaultContent(ctx, field)
+	case "customHostname":
+		return ec.fieldContext_Organization_customHostname(ctx, field)
+	case "billing":
+		return ec.fieldContext_Organization_billing(ctx, field)
+	case "agentInstructions":
+		return ec.fieldContext_Organization_agentInstructions(ctx, field)
+	case "invites":
+		return ec.fieldContext_Organization_invites(ctx, field)
+	case "invite":
+		return ec.fieldContext_Organization_invite(ctx, field)
+	case "member":
+		return ec.fieldContext_Organization_member(ctx, field)
+	case "teams":
+		return ec.fieldContext_Organization_teams(ctx, field)
+	case "team":
+		return ec.fieldContext_Organization_team(ctx, field)
+	case "samlProviders":
+		return ec.fieldContext_Organization_samlProviders(ctx, field)
+	case "samlProvider":
+		return ec.fieldContext_Organization_samlProvider(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationBilling(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "interval":
+		return ec.fieldContext_OrganizationBilling_interval(ctx, field)
+	case "endDate":
+		return ec.fieldContext_OrganizationBilling_endDate(ctx, field)
+	case "hasPaymentFailed":
+		return ec.fieldContext_OrganizationBilling_hasPaymentFailed(ctx, field)
+	case "isScheduledToCancel":
+		return ec.fieldContext_OrganizationBilling_isScheduledToCancel(ctx, field)
+	case "pricing":
+		return ec.fieldContext_OrganizationBilling_pricing(ctx, field)
+	case "usageAddons":
+		return ec.fieldContext_OrganizationBilling_usageAddons(ctx, field)
+	case "minUsers":
+		return ec.fieldContext_OrganizationBilling_minUsers(ctx, field)
+	case "paidMembers":
+		return ec.fieldContext_OrganizationBilling_paidMembers(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationBilling", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10931,6 +13304,16 @@ func (ec *executionContext) childFields_OrganizationConnection(ctx context.Conte
 		return ec.fieldContext_OrganizationConnection_totalCount(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationDefaultContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "type":
+		return ec.fieldContext_OrganizationDefaultContent_type(ctx, field)
+	case "site":
+		return ec.fieldContext_OrganizationDefaultContent_site(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationDefaultContent", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -10971,6 +13354,16 @@ func (ec *executionContext) childFields_OrganizationPermissions(ctx context.Cont
 		return ec.fieldContext_OrganizationPermissions_installIntegration(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationPricing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "members":
+		return ec.fieldContext_OrganizationPricing_members(ctx, field)
+	case "sites":
+		return ec.fieldContext_OrganizationPricing_sites(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationPricing", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationTrial(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11101,6 +13494,26 @@ func (ec *executionContext) childFields_PageUrls(ctx context.Context, field grap
 	return nil, fmt.Errorf("no field named %q was found under type PageUrls", field.Name)
 }
 
+func (ec *executionContext) childFields_PingPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "serviceVisitorClaims":
+		return ec.fieldContext_PingPayload_serviceVisitorClaims(ctx, field)
+	case "member":
+		return ec.fieldContext_PingPayload_member(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PingPayload", field.Name)
+}
+
+func (ec *executionContext) childFields_PricePair(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "monthly":
+		return ec.fieldContext_PricePair_monthly(ctx, field)
+	case "yearly":
+		return ec.fieldContext_PricePair_yearly(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PricePair", field.Name)
+}
+
 func (ec *executionContext) childFields_PublishedContentSite(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -11215,6 +13628,92 @@ func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field 
 		return ec.fieldContext_RevisionUrls_public(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProvider(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SAMLProvider_object(ctx, field)
+	case "id":
+		return ec.fieldContext_SAMLProvider_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SAMLProvider_label(ctx, field)
+	case "ssoURL":
+		return ec.fieldContext_SAMLProvider_ssoURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLProvider_entityID(ctx, field)
+	case "certificate":
+		return ec.fieldContext_SAMLProvider_certificate(ctx, field)
+	case "defaultTeam":
+		return ec.fieldContext_SAMLProvider_defaultTeam(ctx, field)
+	case "defaultRole":
+		return ec.fieldContext_SAMLProvider_defaultRole(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SAMLProvider_createdAt(ctx, field)
+	case "status":
+		return ec.fieldContext_SAMLProvider_status(ctx, field)
+	case "service":
+		return ec.fieldContext_SAMLProvider_service(ctx, field)
+	case "urls":
+		return ec.fieldContext_SAMLProvider_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProvider", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SAMLProviderConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SAMLProviderConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SAMLProviderConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SAMLProviderConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SAMLProviderEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SAMLProviderEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderService(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "acsURL":
+		return ec.fieldContext_SAMLProviderService_acsURL(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SAMLProviderService_startURL(ctx, field)
+	case "entityID":
+		return ec.fieldContext_SAMLProviderService_entityID(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderService", field.Name)
+}
+
+func (ec *executionContext) childFields_SAMLProviderUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_SAMLProviderUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SAMLProviderUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SSOLogin(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SSOLogin_id(ctx, field)
+	case "label":
+		return ec.fieldContext_SSOLogin_label(ctx, field)
+	case "startURL":
+		return ec.fieldContext_SSOLogin_startURL(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SSOLogin", field.Name)
 }
 
 func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11359,6 +13858,16 @@ func (ec *executionContext) childFields_SiteIcon(ctx context.Context, field grap
 		return ec.fieldContext_SiteIcon_emoji(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteIcon", field.Name)
+}
+
+func (ec *executionContext) childFields_SitePricing(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "premium":
+		return ec.fieldContext_SitePricing_premium(ctx, field)
+	case "ultimate":
+		return ec.fieldContext_SitePricing_ultimate(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SitePricing", field.Name)
 }
 
 func (ec *executionContext) childFields_SiteProxy(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11699,6 +14208,12 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_gitSync(ctx, field)
 	case "gitSyncJob":
 		return ec.fieldContext_Space_gitSyncJob(ctx, field)
+	case "userPermissions":
+		return ec.fieldContext_Space_userPermissions(ctx, field)
+	case "teamPermissions":
+		return ec.fieldContext_Space_teamPermissions(ctx, field)
+	case "permissionsAggregate":
+		return ec.fieldContext_Space_permissionsAggregate(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }
@@ -11767,6 +14282,134 @@ func (ec *executionContext) childFields_SpaceUrls(ctx context.Context, field gra
 		return ec.fieldContext_SpaceUrls_icon(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SpaceUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_Team(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_Team_object(ctx, field)
+	case "id":
+		return ec.fieldContext_Team_id(ctx, field)
+	case "title":
+		return ec.fieldContext_Team_title(ctx, field)
+	case "members":
+		return ec.fieldContext_Team_members(ctx, field)
+	case "spaces":
+		return ec.fieldContext_Team_spaces(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Team_createdAt(ctx, field)
+	case "permissions":
+		return ec.fieldContext_Team_permissions(ctx, field)
+	case "organization":
+		return ec.fieldContext_Team_organization(ctx, field)
+	case "memberList":
+		return ec.fieldContext_Team_memberList(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Team", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TeamConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TeamEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TeamEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMembership(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "team":
+		return ec.fieldContext_TeamMembership_team(ctx, field)
+	case "member":
+		return ec.fieldContext_TeamMembership_member(ctx, field)
+	case "role":
+		return ec.fieldContext_TeamMembership_role(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMembership", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMembershipConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamMembershipConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TeamMembershipConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamMembershipConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamMembershipConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMembershipConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamMembershipEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TeamMembershipEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TeamMembershipEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamMembershipEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_TeamPermission_permission(ctx, field)
+	case "team":
+		return ec.fieldContext_TeamPermission_team(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamPermissionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_TeamPermissionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_TeamPermissionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_TeamPermissionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_TeamPermissionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamPermissionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamPermissionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_TeamPermissionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_TeamPermissionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamPermissionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_TeamPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "admin":
+		return ec.fieldContext_TeamPermissions_admin(ctx, field)
+	case "view":
+		return ec.fieldContext_TeamPermissions_view(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type TeamPermissions", field.Name)
 }
 
 func (ec *executionContext) childFields_ThemedURL(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -11925,6 +14568,40 @@ func (ec *executionContext) childFields_User(ctx context.Context, field graphql.
 		return ec.fieldContext_User_organizations(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type User", field.Name)
+}
+
+func (ec *executionContext) childFields_UserPermission(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "permission":
+		return ec.fieldContext_UserPermission_permission(ctx, field)
+	case "user":
+		return ec.fieldContext_UserPermission_user(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserPermission", field.Name)
+}
+
+func (ec *executionContext) childFields_UserPermissionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_UserPermissionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_UserPermissionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_UserPermissionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_UserPermissionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserPermissionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_UserPermissionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_UserPermissionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_UserPermissionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type UserPermissionEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_UserUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"io"
 	"quire/ent"
+	"quire/internal/access"
 	"quire/internal/content"
+	"quire/internal/grants"
+	"quire/internal/members"
 	"quire/internal/types"
 	"strconv"
 	"time"
@@ -25,6 +28,10 @@ type AddSiteSpaceInput struct {
 	Space string `json:"space"`
 	// When omitted: the default section, or the root of a site without sections.
 	Section graphql.Omittable[*string] `json:"section,omitempty"`
+}
+
+type AgentInstructionsUrls struct {
+	Location string `json:"location"`
 }
 
 type ApplyTemplateInput struct {
@@ -332,6 +339,14 @@ type CreateCollectionInput struct {
 	Parent graphql.Omittable[*string] `json:"parent,omitempty"`
 }
 
+// An invite link: to the organization with role, or to a space or a collection with level.
+type CreateInviteLinkInput struct {
+	Role       graphql.Omittable[*types.Role] `json:"role,omitempty"`
+	Level      graphql.Omittable[*types.Role] `json:"level,omitempty"`
+	Space      graphql.Omittable[*string]     `json:"space,omitempty"`
+	Collection graphql.Omittable[*string]     `json:"collection,omitempty"`
+}
+
 type CreatePageInput struct {
 	ChangeRequest string `json:"changeRequest"`
 	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
@@ -383,6 +398,13 @@ type CreateSpaceInput struct {
 	Parent   graphql.Omittable[*string]         `json:"parent,omitempty"`
 	Language graphql.Omittable[*types.Language] `json:"language,omitempty"`
 	EditMode graphql.Omittable[*types.EditMode] `json:"editMode,omitempty"`
+}
+
+type CreateTeamInput struct {
+	// 1 to 64 characters.
+	Title string `json:"title"`
+	// User ids of members of the organization (at most 1000).
+	Members graphql.Omittable[[]string] `json:"members,omitempty"`
 }
 
 type CreateTranslationInput struct {
@@ -454,6 +476,26 @@ type IngestConversationsPayload struct {
 	Conversations []*ent.Conversation `json:"conversations"`
 }
 
+type InviteLinkConnection struct {
+	Edges      []*InviteLinkEdge `json:"edges"`
+	Nodes      []*ent.InviteLink `json:"nodes"`
+	PageInfo   *PageInfo         `json:"pageInfo"`
+	TotalCount int               `json:"totalCount"`
+}
+
+type InviteLinkEdge struct {
+	Node   *ent.InviteLink `json:"node"`
+	Cursor string          `json:"cursor"`
+}
+
+type InvitePermissionsInput struct {
+	Role types.Role `json:"role"`
+	// User ids of members of the organization (at most 1000).
+	Users graphql.Omittable[[]string] `json:"users,omitempty"`
+	// Team ids of the organization (at most 1000).
+	Teams graphql.Omittable[[]string] `json:"teams,omitempty"`
+}
+
 // A severity signal: its kind (data-loss, blocking, regression, repeated-failure, failure, workaround, friction, request) and the words that showed it.
 type IssueSignal struct {
 	Kind   string `json:"kind"`
@@ -472,6 +514,12 @@ type JobError struct {
 	Message string `json:"message"`
 }
 
+// The caller's membership after joining an organization.
+type JoinPayload struct {
+	Organization string      `json:"organization"`
+	Member       *ent.Member `json:"member"`
+}
+
 type MemberConnection struct {
 	Edges      []*MemberEdge `json:"edges"`
 	Nodes      []*ent.Member `json:"nodes"`
@@ -482,6 +530,23 @@ type MemberConnection struct {
 type MemberEdge struct {
 	Node   *ent.Member `json:"node"`
 	Cursor string      `json:"cursor"`
+}
+
+type MemberPricing struct {
+	Plus2024 *PricePair `json:"plus_2024"`
+	Pro2024  *PricePair `json:"pro_2024"`
+}
+
+type MemberSpaceConnection struct {
+	Edges      []*MemberSpaceEdge `json:"edges"`
+	Nodes      []*access.Reach    `json:"nodes"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type MemberSpaceEdge struct {
+	Node   *access.Reach `json:"node"`
+	Cursor string        `json:"cursor"`
 }
 
 type MergeConflict struct {
@@ -529,6 +594,17 @@ type MovePageInput struct {
 	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
 }
 
+type OrganizationBilling struct {
+	Interval            string               `json:"interval"`
+	EndDate             *time.Time           `json:"endDate,omitempty"`
+	HasPaymentFailed    bool                 `json:"hasPaymentFailed"`
+	IsScheduledToCancel bool                 `json:"isScheduledToCancel"`
+	Pricing             *OrganizationPricing `json:"pricing"`
+	UsageAddons         types.JSON           `json:"usageAddons"`
+	MinUsers            int                  `json:"minUsers"`
+	PaidMembers         int                  `json:"paidMembers"`
+}
+
 type OrganizationConnection struct {
 	Edges      []*OrganizationEdge `json:"edges"`
 	Nodes      []*ent.Organization `json:"nodes"`
@@ -536,9 +612,26 @@ type OrganizationConnection struct {
 	TotalCount int                 `json:"totalCount"`
 }
 
+type OrganizationDefaultContent struct {
+	// Always site.
+	Type string `json:"type"`
+	Site string `json:"site"`
+}
+
+type OrganizationDefaultContentInput struct {
+	// Always site.
+	Type string `json:"type"`
+	Site string `json:"site"`
+}
+
 type OrganizationEdge struct {
 	Node   *ent.Organization `json:"node"`
 	Cursor string            `json:"cursor"`
+}
+
+type OrganizationPricing struct {
+	Members *MemberPricing `json:"members"`
+	Sites   *SitePricing   `json:"sites"`
 }
 
 type OrganizationTrial struct {
@@ -601,6 +694,12 @@ type PatchChangeRequestInput struct {
 	ConversationsIssuesCluster graphql.Omittable[*string] `json:"conversationsIssuesCluster,omitempty"`
 }
 
+type PingPayload struct {
+	// A JSON Web Token of the caller's claims as a member, signed with the organization's key (see /.well-known/jwks/{organizationId}).
+	ServiceVisitorClaims string      `json:"serviceVisitorClaims"`
+	Member               *ent.Member `json:"member"`
+}
+
 type PostCommentInput struct {
 	Space string `json:"space"`
 	// Post in this change request's discussion instead of the space's own.
@@ -611,6 +710,11 @@ type PostCommentInput struct {
 	// The id of a node of the page's document (at most 128 characters).
 	Node      graphql.Omittable[*string]         `json:"node,omitempty"`
 	TableCell graphql.Omittable[*TableCellInput] `json:"tableCell,omitempty"`
+}
+
+type PricePair struct {
+	Monthly float64 `json:"monthly"`
+	Yearly  float64 `json:"yearly"`
 }
 
 type PublishedContentSite struct {
@@ -648,6 +752,37 @@ type RevisionUrls struct {
 	App       string  `json:"app"`
 	Published *string `json:"published,omitempty"`
 	Public    *string `json:"public,omitempty"`
+}
+
+type SAMLProviderConnection struct {
+	Edges      []*SAMLProviderEdge `json:"edges"`
+	Nodes      []*ent.SAMLProvider `json:"nodes"`
+	PageInfo   *PageInfo           `json:"pageInfo"`
+	TotalCount int                 `json:"totalCount"`
+}
+
+type SAMLProviderEdge struct {
+	Node   *ent.SAMLProvider `json:"node"`
+	Cursor string            `json:"cursor"`
+}
+
+type SAMLProviderInput struct {
+	// 1 to 30 characters; required on creation.
+	Label graphql.Omittable[*string] `json:"label,omitempty"`
+	// At most 1024 characters.
+	EntityID graphql.Omittable[*string] `json:"entityID,omitempty"`
+	// An X.509 certificate in PEM, at most 10000 characters.
+	Certificate graphql.Omittable[*string] `json:"certificate,omitempty"`
+	// An http(s) URL of at most 2048 characters.
+	SsoURL graphql.Omittable[*string] `json:"ssoURL,omitempty"`
+	// A team of the organization; null removes it.
+	DefaultTeam graphql.Omittable[*string] `json:"defaultTeam,omitempty"`
+	// null: guests. Omitted on creation: the organization's default role.
+	DefaultRole graphql.Omittable[*types.Role] `json:"defaultRole,omitempty"`
+}
+
+type SAMLProviderUrls struct {
+	Location string `json:"location"`
 }
 
 type SiteAdaptiveContent struct {
@@ -691,6 +826,11 @@ type SiteFeature struct {
 type SiteIcon struct {
 	Icon  *ThemedURL `json:"icon,omitempty"`
 	Emoji *string    `json:"emoji,omitempty"`
+}
+
+type SitePricing struct {
+	Premium  *PricePair `json:"premium"`
+	Ultimate *PricePair `json:"ultimate"`
 }
 
 type SiteProxy struct {
@@ -819,6 +959,48 @@ type TableCellInput struct {
 	Definition string `json:"definition"`
 }
 
+type TeamConnection struct {
+	Edges      []*TeamEdge `json:"edges"`
+	Nodes      []*ent.Team `json:"nodes"`
+	PageInfo   *PageInfo   `json:"pageInfo"`
+	TotalCount int         `json:"totalCount"`
+}
+
+type TeamEdge struct {
+	Node   *ent.Team `json:"node"`
+	Cursor string    `json:"cursor"`
+}
+
+type TeamMemberRoleInput struct {
+	User string `json:"user"`
+	// owner or member.
+	Role string `json:"role"`
+}
+
+type TeamMembershipConnection struct {
+	Edges      []*TeamMembershipEdge     `json:"edges"`
+	Nodes      []*members.TeamMembership `json:"nodes"`
+	PageInfo   *PageInfo                 `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+type TeamMembershipEdge struct {
+	Node   *members.TeamMembership `json:"node"`
+	Cursor string                  `json:"cursor"`
+}
+
+type TeamPermissionConnection struct {
+	Edges      []*TeamPermissionEdge    `json:"edges"`
+	Nodes      []*ent.ContentPermission `json:"nodes"`
+	PageInfo   *PageInfo                `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+type TeamPermissionEdge struct {
+	Node   *ent.ContentPermission `json:"node"`
+	Cursor string                 `json:"cursor"`
+}
+
 type ThemedURL struct {
 	Light string `json:"light"`
 	Dark  string `json:"dark"`
@@ -913,6 +1095,37 @@ type UpdateCommentReplyInput struct {
 	RemovedReactions graphql.Omittable[[]string] `json:"removedReactions,omitempty"`
 }
 
+type UpdateInviteLinkInput struct {
+	Role  graphql.Omittable[*types.Role] `json:"role,omitempty"`
+	Level graphql.Omittable[*types.Role] `json:"level,omitempty"`
+}
+
+type UpdateMemberInput struct {
+	// null makes the member a guest.
+	Role graphql.Omittable[*types.Role] `json:"role,omitempty"`
+}
+
+type UpdateOrganizationInput struct {
+	// 2 to 255 characters.
+	Title graphql.Omittable[*string] `json:"title,omitempty"`
+	// At most 50 domain names.
+	EmailDomains graphql.Omittable[[]string] `json:"emailDomains,omitempty"`
+	// 3 to 32 lower-case letters, digits and inner hyphens; null removes it.
+	Hostname graphql.Omittable[*string] `json:"hostname,omitempty"`
+	// null makes new members guests.
+	DefaultRole graphql.Omittable[*types.Role] `json:"defaultRole,omitempty"`
+	// A site of the organization; null removes it.
+	DefaultContent graphql.Omittable[*OrganizationDefaultContentInput] `json:"defaultContent,omitempty"`
+	// An http(s) URL of at most 2048 characters; null removes it.
+	Logo graphql.Omittable[*string] `json:"logo,omitempty"`
+	// Enforce single sign-on (needs an active SAML provider).
+	Sso         graphql.Omittable[*bool] `json:"sso,omitempty"`
+	Ai          graphql.Omittable[*bool] `json:"ai,omitempty"`
+	InviteLinks graphql.Omittable[*bool] `json:"inviteLinks,omitempty"`
+	// rules or none.
+	MergeRules graphql.Omittable[*MergeRulesInput] `json:"mergeRules,omitempty"`
+}
+
 type UpdatePageInput struct {
 	ChangeRequest string `json:"changeRequest"`
 	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
@@ -932,6 +1145,11 @@ type UpdatePageInput struct {
 	Cover graphql.Omittable[types.JSON] `json:"cover,omitempty"`
 	// null removes them.
 	Variables graphql.Omittable[types.JSON] `json:"variables,omitempty"`
+}
+
+type UpdatePermissionInput struct {
+	// null removes the permission.
+	Role graphql.Omittable[*types.Role] `json:"role,omitempty"`
 }
 
 type UpdateSiteInput struct {
@@ -989,6 +1207,20 @@ type UpdateSpaceInput struct {
 	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
 }
 
+type UpdateTeamInput struct {
+	// 1 to 64 characters.
+	Title string `json:"title"`
+}
+
+type UpdateTeamMembersInput struct {
+	// User ids to add as members.
+	Add graphql.Omittable[[]string] `json:"add,omitempty"`
+	// User ids to remove.
+	Remove graphql.Omittable[[]string] `json:"remove,omitempty"`
+	// Members to add or change, with their role.
+	Memberships graphql.Omittable[[]*TeamMemberRoleInput] `json:"memberships,omitempty"`
+}
+
 type UploadFileInput struct {
 	ChangeRequest string `json:"changeRequest"`
 	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
@@ -998,6 +1230,18 @@ type UploadFileInput struct {
 	Name graphql.Omittable[*string] `json:"name,omitempty"`
 	// Replace the content of this file instead of adding one.
 	Replace graphql.Omittable[*string] `json:"replace,omitempty"`
+}
+
+type UserPermissionConnection struct {
+	Edges      []*UserPermissionEdge `json:"edges"`
+	Nodes      []*grants.Reach       `json:"nodes"`
+	PageInfo   *PageInfo             `json:"pageInfo"`
+	TotalCount int                   `json:"totalCount"`
+}
+
+type UserPermissionEdge struct {
+	Node   *grants.Reach `json:"node"`
+	Cursor string        `json:"cursor"`
 }
 
 type UserUrls struct {

@@ -18,17 +18,22 @@ import (
 
 	"quire/graph"
 	"quire/internal/catalog"
+	"quire/internal/claims"
 	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/db"
 	"quire/internal/downloads"
 	"quire/internal/gitsync"
+	"quire/internal/grants"
 	"quire/internal/ids"
 	"quire/internal/jobs"
+	"quire/internal/members"
+	"quire/internal/orgs"
 	"quire/internal/reviews"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
+	"quire/internal/sso"
 	"quire/internal/translate"
 )
 
@@ -72,7 +77,15 @@ type Engines struct {
 	// conversations and of translations.
 	Conversations *conversations.Service
 	Translations  *translate.Service
-	Resolver      *graph.Resolver
+	// Orgs, Members, Grants, SSO and Claims administer organizations:
+	// settings and joining, members and teams, permissions of content,
+	// single sign-on, and the signed claims of members.
+	Orgs     *orgs.Service
+	Members  *members.Service
+	Grants   *grants.Service
+	SSO      *sso.Service
+	Claims   *claims.Service
+	Resolver *graph.Resolver
 }
 
 // New builds the engines over d. It reads (or, the first time, stores)
@@ -114,6 +127,12 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Downloads: dl,
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
+	e.Claims = claims.New(client, publicURL)
+	e.SSO = sso.New(client, publicURL)
+	e.Orgs = orgs.New(client, e.SSO)
+	e.Members = members.New(client)
+	e.Members.Claims = e.Claims
+	e.Grants = grants.New(client, cat)
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
 	if cfg.Git.Log == nil {
 		cfg.Git.Log = cfg.Log
@@ -136,6 +155,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
 		Conversations: e.Conversations, Translations: e.Translations,
 		Comments: discussions, Reviews: reviewing,
+		Orgs: e.Orgs, Members: e.Members, Grants: e.Grants, SSO: e.SSO,
 	}
 	return e
 }

@@ -47,8 +47,19 @@ func CreateToken(ctx context.Context, client *ent.Client, userID, label string) 
 // IssueToken is CreateToken, also returning the token's id, which names the
 // token (to revoke it, say) without its secret.
 func IssueToken(ctx context.Context, client *ent.Client, userID, label string) (id, secret string, err error) {
+	return IssueScopedToken(ctx, client, userID, label, "")
+}
+
+// IssueScopedToken is IssueToken for a token limited to one organization
+// (none when orgID is empty): requests with it reach nothing of the user's
+// other organizations (see Caller.Scope).
+func IssueScopedToken(ctx context.Context, client *ent.Client, userID, label, orgID string) (id, secret string, err error) {
 	secret = NewSecret()
-	t, err := client.APIToken.Create().SetUserID(userID).SetTokenHash(Hash(secret)).SetLabel(label).Save(ctx)
+	c := client.APIToken.Create().SetUserID(userID).SetTokenHash(Hash(secret)).SetLabel(label)
+	if orgID != "" {
+		c.SetOrganizationID(orgID)
+	}
+	t, err := c.Save(ctx)
 	if err != nil {
 		return "", "", fmt.Errorf("create token: %w", err)
 	}
@@ -95,6 +106,23 @@ func Viewer(ctx context.Context) *ent.User {
 // organization; only code that runs outside requests may create it.
 func WithSystem(ctx context.Context) context.Context {
 	return context.WithValue(context.WithValue(ctx, viewerKey{}, (*ent.User)(nil)), systemKey{}, true)
+}
+
+type scopeKey struct{}
+
+// WithScope returns a context whose caller's token is limited to an
+// organization (Caller.Scope).
+func WithScope(ctx context.Context, orgID string) context.Context {
+	if orgID == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, scopeKey{}, orgID)
+}
+
+// Scope returns the organization the caller's token is limited to, or "".
+func Scope(ctx context.Context) string {
+	s, _ := ctx.Value(scopeKey{}).(string)
+	return s
 }
 
 // IsSystem reports whether the caller is Quire itself (see WithSystem).

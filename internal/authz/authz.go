@@ -7,99 +7,31 @@
 //     non-members;
 //   - otherwise the content's defaultLevel: a role applies as is, null means
 //     no default access, and "inherit" follows the parent collection up to the
-//     organization, where it is the member's organization role.
+//     organization, where it is the member's organization role;
+//   - raised to the highest level given to the member, directly or through
+//     one of their teams, on the content or on a collection above it (the
+//     permissions of spaces and collections). Guests reach only what they
+//     were given so.
+//
+// The caller's memberships and grants come with their token (one statement
+// per request), so computing levels reads nothing more than the collections
+// above the content.
 package authz
 
 import (
 	"context"
 
 	"quire/ent"
-	"quire/internal/apierr"
 	"quire/internal/auth"
 	"quire/internal/loaders"
 	"quire/internal/types"
 )
 
-// None is the level of a caller who may not see the content.
-const None types.Role = ""
-
-// OrgRole returns the caller's role in an organization and whether they are
-// an active member (a guest is a member with an empty role).
-// The system caller (auth.WithSystem) is an admin everywhere.
-func OrgRole(ctx context.Context, orgID string) (types.Role, bool, error) {
-	if auth.IsSystem(ctx) {
-		return types.RoleAdmin, true, nil
-	}
-	l := loaders.For(ctx)
-	ms, err := l.ViewerMemberships(ctx)
-	if err != nil {
-		return None, false, err
-	}
-	m, ok := ms[orgID]
-	if !ok || m.Disabled {
-		return None, false, nil
-	}
-	if m.Role == nil {
-		return None, true, nil
-	}
-	return *m.Role, true, nil
-}
-
-// CollectionLevel returns the caller's level on a collection.
-func CollectionLevel(ctx context.Context, c *ent.Collection) (types.Role, error) {
-	role, member, err := OrgRole(ctx, c.OrganizationID)
-	if err != nil || !member || role == None {
-		return None, err
-	}
-	if role == types.RoleAdmin {
-		return role, nil
-	}
-	return resolve(ctx, c.DefaultLevel, c.ParentID, role, 0)
-}
-
-// SpaceLevel returns the caller's level on a space.
-func SpaceLevel(ctx context.Context, s *ent.Space) (types.Role, error) {
-	role, member, err := OrgRole(ctx, s.OrganizationID)
-	if err != nil || !member {
-		return None, err
-	}
-	return spaceLevel(ctx, role, s)
-}
-
-// UserSpaceLevel returns the level another user has on a space, by the
-// rule SpaceLevel applies to the caller: what asking someone for a review
-// needs to know of them. A user who is no member of the space's
-// organization, a guest and a disabled member have no level.
-func UserSpaceLevel(ctx context.Context, userID string, s *ent.Space) (types.Role, error) {
-	m, err := loaders.For(ctx).MemberByOrgUser.Load(ctx, s.OrganizationID+"/"+userID)()
-	if apierr.CodeOf(err) == apierr.NotFound {
-		return None, nil
-	}
-	if err != nil {
-		return None, err
-	}
-	if m.Disabled || m.Role == nil {
-		return None, nil
-	}
-	return spaceLevel(ctx, *m.Role, s)
-}
-
-// spaceLevel is the level on a space of an active member with an
-// organization role (None for a guest): the one place where it is decided.
-func spaceLevel(ctx context.Context, role types.Role, s *ent.Space) (types.Role, error) {
-	if role == None {
-		return None, nil
-	}
-	if role == types.RoleAdmin {
-		return role, nil
-	}
-	return resolve(ctx, s.DefaultLevel, s.ParentID, role, 0)
-}
-
 // CanSeeUser reports whether the caller may see a user: themselves, and
 // the users who are members of an organization the caller is an active
-// member of. Quire keeps no directory of users beyond that; a user the
-// caller may not see is answered as not found.
+// member of with a role (a guest sees only what they were invited to, not
+// the organization's people). Quire keeps no directory of users beyond
+// that; a user the caller may not see is answered as not found.
 func CanSeeUser(ctx context.Context, userID string) (bool, error) {
 	seen, err := UsersSeen(ctx, []string{userID})
 	return seen[userID], err
@@ -136,7 +68,7 @@ func UsersSeen(ctx context.Context, userIDs []string) (map[string]bool, error) {
 		return nil, err
 	}
 	for orgID, m := range ms {
-		if !m.Disabled {
+		if !m.Disabled && m.Role != nil {
 			mine = append(mine, orgID)
 		}
 	}
@@ -163,26 +95,6 @@ func UsersSeen(ctx context.Context, userIDs []string) (map[string]bool, error) {
 		}
 	}
 	return out, nil
-}
-
-// maxDepth stops a corrupt parent chain from looping forever.
-const maxDepth = 64
-
-func resolve(ctx context.Context, level *types.DefaultLevel, parentID *string, orgRole types.Role, depth int) (types.Role, error) {
-	if level == nil {
-		return None, nil
-	}
-	if *level != types.Inherit {
-		return types.Role(*level), nil
-	}
-	if parentID == nil || depth > maxDepth {
-		return orgRole, nil
-	}
-	parent, err := loaders.For(ctx).CollectionByID.Load(ctx, *parentID)()
-	if err != nil {
-		return None, err
-	}
-	return resolve(ctx, parent.DefaultLevel, parent.ParentID, orgRole, depth+1)
 }
 
 // OrganizationPermissions are what the caller may do in an organization.

@@ -17,7 +17,9 @@ import (
 // Organization returns an organization the caller belongs to.
 // Errors: NotFound when it does not exist or the caller is not a member.
 func (s *Service) Organization(ctx context.Context, id string) (*ent.Organization, error) {
-	_, isMember, err := authz.OrgRole(ctx, id)
+	// The organization shows even where its content is refused to the
+	// caller until they sign in through its identity provider.
+	_, isMember, err := authz.OrgMembership(ctx, id)
 	if err != nil {
 		return nil, err
 	}

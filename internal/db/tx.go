@@ -153,3 +153,7 @@ func noteSQLTx(ctx context.Context, tx dialect.Tx) {
 		}
 	}
 }
+
+// IsNoRows reports the "no rows" some drivers answer an insert whose
+// ON CONFLICT DO NOTHING did nothing.
+func IsNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -47,6 +47,10 @@ const (
 	Comment      Kind = 'K'
 	CommentReply Kind = 'k'
 	Review       Kind = 'N'
+	// Organization administration (internal/members, internal/sso).
+	Team         Kind = 'D'
+	InviteLink   Kind = 'I'
+	SAMLProvider Kind = 'Z'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -84,7 +88,8 @@ func KindOf(id string) (Kind, bool) {
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
 		Page, PageVersion, File, FileVersion, ChangeRequest, Job,
-		Translation, Conversation, ConversationIssue, IssuesCluster, Comment, CommentReply, Review:
+		Translation, Conversation, ConversationIssue, IssuesCluster, Comment, CommentReply, Review,
+		Team, InviteLink, SAMLProvider:
 		return k, true
 	}
 	return 0, false

@@ -15,9 +15,12 @@ import (
 
 	"quire/ent"
 	"quire/ent/collection"
+	"quire/ent/contentpermission"
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/ent/space"
+	"quire/ent/team"
+	"quire/ent/teammember"
 	"quire/ent/user"
 	"quire/internal/apierr"
 	"quire/internal/auth"
@@ -55,6 +58,10 @@ type Loaders struct {
 	viewerOnce    sync.Once
 	viewerMembers map[string]*ent.Member
 	viewerErr     error
+
+	grantsOnce   sync.Once
+	viewerGrants *auth.Grants
+	grantsErr    error
 }
 
 // New returns fresh loaders over client, for a request whose resolvers run
@@ -180,6 +187,58 @@ func (l *Loaders) ViewerMemberships(ctx context.Context) (map[string]*ent.Member
 		}
 	})
 	return l.viewerMembers, l.viewerErr
+}
+
+// ViewerGrants returns the levels the caller was given on spaces and
+// collections, directly and through teams, read once per request (a
+// request gets them with its token: see PrimeGrants).
+func (l *Loaders) ViewerGrants(ctx context.Context) (*auth.Grants, error) {
+	l.grantsOnce.Do(func() {
+		v := auth.Viewer(ctx)
+		if v == nil {
+			l.viewerGrants = auth.NewGrants(nil)
+			return
+		}
+		rows, err := l.client.ContentPermission.Query().Where(contentpermission.Or(
+			contentpermission.UserID(v.ID),
+			contentpermission.HasTeamWith(team.HasMembershipsWith(teammember.UserID(v.ID))),
+		)).All(ctx)
+		if err != nil {
+			l.grantsErr = fmt.Errorf("load viewer grants: %w", err)
+			return
+		}
+		l.viewerGrants = auth.NewGrants(GrantsOf(rows))
+	})
+	return l.viewerGrants, l.grantsErr
+}
+
+// GrantsOf turns stored permissions into grants.
+func GrantsOf(rows []*ent.ContentPermission) []auth.Grant {
+	out := make([]auth.Grant, 0, len(rows))
+	for _, p := range rows {
+		g := auth.Grant{Organization: p.OrganizationID, Level: p.Level}
+		switch {
+		case p.SpaceID != nil:
+			g.Target = *p.SpaceID
+		case p.CollectionID != nil:
+			g.Target = *p.CollectionID
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// PrimeGrants gives the request the caller's grants, read with the caller
+// (see auth.LookupCaller), so that ViewerGrants reads nothing.
+func (l *Loaders) PrimeGrants(g *auth.Grants) {
+	l.grantsOnce.Do(func() { l.viewerGrants = g })
+}
+
+// ForgetViewerGrants drops the cached grants after a change.
+func (l *Loaders) ForgetViewerGrants() {
+	l.grantsOnce = sync.Once{}
+	l.viewerGrants = nil
+	l.grantsErr = nil
 }
 
 // Remember returns the value compute returned the first time it was called

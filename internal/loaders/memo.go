@@ -7,3 +7,10 @@ package loaders
 func Keep[T any](l *Loaders, key string, make func() T) T {
 	return l.Remember("keep:"+key, func() any { return make() }).(T)
 }
+
+// ForgetMemos drops what Memo keeps for id after a write that changes it.
+func (l *Loaders) ForgetMemos(id string) {
+	l.Sites.warmed.mu.Lock()
+	delete(l.Sites.warmed.m, id)
+	l.Sites.warmed.mu.Unlock()
+}

@@ -61,6 +61,10 @@ func newWorld(t *testing.T, e *testenv.Env) *world {
 	w := &world{t: t, e: e}
 	w.a = w.newOrg("Acme", "acme.test", map[string]string{"editor": "edit", "reader": "read", "guest": "", "reviewer": "review"})
 	w.b = w.newOrg("Bolt", "bolt.test", map[string]string{"member": "edit", "reviewer": "review"})
+	w.orgAdmin(w.a, "acme.test", true)
+	w.orgAdmin(w.b, "bolt.test", false)
+	w.a.ids["emailDomain"] = "acme.test"
+	w.club()
 	sandbox := e.Org("Sandbox")
 	e.Member(sandbox, w.a.admin.User, "admin")
 	w.sandbox = sandbox.ID
@@ -286,6 +290,9 @@ func (w *world) fresh(params []string) map[string]string {
 		w.do(tok, "DELETE", "/v1/spaces/"+ids["trashed"], nil, 205)
 	case has["collectionId"]:
 		ids["collectionId"] = w.create(tok, "/v1/orgs/"+o.org.ID+"/collections", map[string]any{"title": title})
+	default:
+		w.freshAdmin(ids, has, title)
+		return ids
 	}
 	if has["commentId"] || has["commentReplyId"] || has["userId"] {
 		// The discussions, and the review request, of the fresh space or
@@ -295,6 +302,11 @@ func (w *world) fresh(params []string) map[string]string {
 			ids["changeRequestId"] = cr["id"].(string)
 		}
 		w.discussions(o, ids)
+	}
+	if has["spaceId"] || has["collectionId"] {
+		// Their permissions, which the permission routes name (given to
+		// userId, the reviewer when discussions named one).
+		w.grants(tok, ids)
 	}
 	return ids
 }
@@ -348,6 +360,11 @@ func (w *world) snapshot() map[string]string {
 		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/requested-reviewers",
 		site, site + "/structure", site + "/share-links", site + "/customization", site + "/adaptive-schema",
 		site + "/site-spaces/" + ids["siteSpaceId"] + "/customization",
+		"/v1/orgs/" + o.org.ID + "/members?limit=1000", "/v1/orgs/" + o.org.ID + "/teams",
+		"/v1/orgs/" + o.org.ID + "/teams/" + ids["teamId"] + "/members", "/v1/orgs/" + o.org.ID + "/link-invites",
+		"/v1/orgs/" + o.org.ID + "/saml", "/v1/orgs/" + o.org.ID + "/agent-instructions",
+		"/v1/spaces/" + ids["spaceId"] + "/permissions/users", "/v1/spaces/" + ids["spaceId"] + "/permissions/teams",
+		"/v1/collections/" + ids["collectionId"] + "/permissions/aggregate",
 	} {
 		r := w.e.Do(o.admin.Token, "GET", p, nil)
 		out[p] = fmt.Sprintf("%d %s", r.Status, unsigned(string(r.Body)))

@@ -8,6 +8,7 @@ import (
 	"quire/ent"
 	"quire/ent/changerequestreview"
 	"quire/ent/changerequestreviewer"
+	"quire/internal/access"
 	"quire/internal/apierr"
 	"quire/internal/authz"
 	"quire/internal/catalog"
@@ -61,13 +62,19 @@ func (s *Service) Request(ctx context.Context, crID string, in Request) ([]*ent.
 	if len(in.Users) > MaxUsers {
 		return nil, apierr.Invalid("users", "users: must have at most %d items", MaxUsers)
 	}
+	// Who is asked is decided as for the caller, from what the
+	// organization gives them (role, permissions of users and teams).
+	reach, err := access.For(ctx, s.Client, sp.OrganizationID)
+	if err != nil {
+		return nil, err
+	}
 	var users []string
 	for i, u := range in.Users {
 		field := fmt.Sprintf("users[%d]", i)
 		if u == cr.CreatedBy {
 			return nil, apierr.Invalid(field, "%s: %q created the change request, and cannot review it", field, u)
 		}
-		ul, err := authz.UserSpaceLevel(ctx, u, sp)
+		ul, err := reach.SpaceLevel(reach.Member(u), sp)
 		if err != nil {
 			return nil, err
 		}

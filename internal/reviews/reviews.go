@@ -131,7 +131,7 @@ func forget(ctx context.Context, crID string) {
 
 // mayReview is the one decision of who may review a space: review rights
 // on it. It takes the level of whoever is concerned, the caller or a user
-// asked for a review (authz.UserSpaceLevel).
+// asked for a review (access.Index.SpaceLevel).
 func mayReview(level types.Role) bool { return level.AtLeast(types.RoleReview) }
 
 // open refuses reviews and requests on a change request that is merged or

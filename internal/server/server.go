@@ -132,11 +132,18 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("/metrics", cfg.Metrics.Handler())
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
+	// Single sign-on and the keys of members' claims need no token.
+	mux.Handle("/sso/", eng.SSO.Handler(cfg.Log))
+	mux.Handle("GET /.well-known/jwks/{organizationId}", eng.Claims.Handler(func(ctx context.Context, err error) {
+		cfg.Log.ErrorContext(ctx, "internal error", "request_id", requestid.From(ctx), "error", err.Error())
+	}))
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(s.limitGraphQL(http.HandlerFunc(s.serveGraphQL)), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.limitREST(s.api), restAuthError(cfg.Log), loaders.NewSequential))
-	// The API's own description needs no token.
+	// The API's own description needs no token, nor do an organization's
+	// login options (asked before signing in).
 	mux.Handle("/v1/openapi.json", s.api)
+	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.anonymous(s.api, loaders.NewSequential))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
 	})
@@ -292,10 +299,20 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 		if h, ok := ctx.Value(callerKey{}).(*callerHolder); ok {
 			h.id = u.ID
 		}
-		ctx = auth.WithViewer(ctx, u)
+		ctx = auth.WithScope(auth.WithViewer(ctx, u), caller.Scope)
 		l := newLoaders(s.cfg.DB.Client)
 		l.PrimeCaller(caller.Memberships, caller.Organizations)
+		l.PrimeGrants(caller.Grants)
 		ctx = loaders.With(ctx, l)
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}
+
+// anonymous serves a route that needs no token with fresh loaders and no
+// caller, whatever the request's Authorization says.
+func (s *Server) anonymous(next http.Handler, newLoaders func(*ent.Client) *loaders.Loaders) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := loaders.With(r.Context(), newLoaders(s.cfg.DB.Client))
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -65,6 +65,19 @@ export const SEED_ADDITIONS = [
 		property: 'details',
 		definition: { $ref: '#/components/schemas/JSONDocument' },
 	},
+	{
+		// Seed 001, "Organization": `billing {interval, endDate, ...,
+		// minUsers, maxUsers, paidMembers}` (0.167.0: numbers).
+		schema: ['OrganizationBilling'],
+		property: 'minUsers',
+		definition: { type: 'number' },
+	},
+	{
+		// Seed 001, "Organization": `billing {..., paidMembers}`.
+		schema: ['OrganizationBilling'],
+		property: 'paidMembers',
+		definition: { type: 'number' },
+	},
 ];
 
 // Seed changes: where the seeds give a field of the reference another

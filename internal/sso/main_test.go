@@ -1,0 +1,10 @@
+package sso_test
+
+import (
+	"os"
+	"testing"
+
+	"quire/internal/testdb"
+)
+
+func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
