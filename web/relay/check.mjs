@@ -222,6 +222,9 @@ async function seed() {
   const review = (
     await data(`mutation($cr: ID!) { submitChangeRequestReview(changeRequest: $cr, input: {status: changes_requested}) { id } }`, { cr })
   ).submitChangeRequestReview.id;
+  const team = (await data(`mutation($o: ID!) { createTeam(organization: $o, input: {title: "Relay"}) { id } }`, { o: orgID })).createTeam.id;
+  const invite = (await data(`mutation($o: ID!) { createInviteLink(organization: $o, input: {role: read}) { id } }`, { o: orgID })).createInviteLink.id;
+  const saml = (await data(`mutation($o: ID!) { createSAMLProvider(organization: $o, input: {label: "Relay IdP"}) { id } }`, { o: orgID })).createSAMLProvider.id;
   return {
     Organization: orgID,
     User: userID,
@@ -242,5 +245,8 @@ async function seed() {
     Comment: comment,
     CommentReply: reply,
     ChangeRequestReview: review,
+    Team: team,
+    InviteLink: invite,
+    SAMLProvider: saml,
   };
 }
