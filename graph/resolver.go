@@ -8,7 +8,9 @@ package graph
 import (
 	"quire/internal/catalog"
 	"quire/internal/content"
+	"quire/internal/events"
 	"quire/internal/jobs"
+	"quire/internal/search"
 	"quire/internal/sites"
 )
 
@@ -25,4 +27,8 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// Search searches spaces' current content.
+	Search *search.Service
+	// Events is the event bus GraphQL subscriptions listen to.
+	Events *events.Bus
 }

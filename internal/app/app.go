@@ -1,7 +1,8 @@
 // Package app builds Quire's engines and connects them. It is the one place
 // where an engine is handed the engines it calls, each through the
 // interface it declares (catalog.ContentDuplicator, content.Spaces,
-// sites.Spaces, downloads.Content, jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
+// content.Indexer, content.Publisher, search.Spaces, sites.Spaces,
+// downloads.Content, jobs.SpacePurger, jobs.Enqueuer, jobs.Publisher); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -18,8 +19,10 @@ import (
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/downloads"
+	"quire/internal/events"
 	"quire/internal/ids"
 	"quire/internal/jobs"
+	"quire/internal/search"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
 )
@@ -38,6 +41,9 @@ type Config struct {
 	Jobs jobs.Config
 	// SweepInterval is how often the trash is swept (default a minute).
 	SweepInterval time.Duration
+	// SearchCatchUpInterval is how often the spaces whose search index
+	// does not reflect their content are looked for (default a minute).
+	SearchCatchUpInterval time.Duration
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -49,9 +55,19 @@ type Engines struct {
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
-	Jobs     *jobs.Runner
+	Jobs *jobs.Runner
+	// Search is the full-text search engine, whose index the content
+	// engine keeps in step.
+	Search *search.Service
+	// Events is the event bus: writers publish through it, GraphQL
+	// subscriptions listen to it. Close it when the process stops.
+	Events   *events.Bus
 	Resolver *graph.Resolver
 }
+
+// Close releases what the engines hold beyond the database's pool: the
+// event bus's listener, ending every subscription.
+func (e *Engines) Close() error { return e.Events.Close() }
 
 // New builds the engines over d. It reads (or, the first time, stores)
 // the download signing key, and registers every kind of job.
@@ -65,12 +81,22 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	if cfg.SweepInterval <= 0 {
 		cfg.SweepInterval = time.Minute
 	}
+	if cfg.SearchCatchUpInterval <= 0 {
+		cfg.SearchCatchUpInterval = time.Minute
+	}
 	client := d.Client
 	publicURL := strings.TrimRight(cfg.PublicURL, "/")
 	cat := catalog.New(client)
 	contents := content.New(client, publicURL, cat)
-	// Duplicating a space carries its content along.
+	// New spaces get their first revision from the content engine, and
+	// duplicating a space carries its content along.
 	cat.Content = contents
+	bus := events.New(d, cfg.Log)
+	finder := search.New(client, d.Dialect, cat)
+	// Every change of a space's current revision indexes it and tells
+	// subscribers; so do job progress reports.
+	contents.Search, contents.Events = finder, bus
+	cfg.Jobs.Events = bus
 	key, err := downloads.SigningKey(ctx, client, cfg.SigningKey)
 	if err != nil {
 		// Links signed with a key of this process alone still work here.
@@ -84,11 +110,15 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Content:   contents,
 		Downloads: dl,
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
+		Search:    finder,
+		Events:    bus,
 	}
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
+	e.Jobs.Every(content.KindSearchCatchUp, cfg.SearchCatchUpInterval, contents.SearchCatchUp)
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
+		Search: finder, Events: bus,
 	}
 	return e
 }

@@ -125,6 +125,9 @@ func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Sp
 			return fmt.Errorf("create space: %w", err)
 		}
 		id = sp.ID
+		if s.Content != nil {
+			return s.Content.InitialContent(ctx, tx, sp)
+		}
 		return initialRevision(ctx, tx, sp.ID)
 	})
 	if err != nil {
@@ -133,7 +136,8 @@ func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Sp
 	return s.reloadSpace(ctx, id)
 }
 
-// initialRevision gives a new space its first, empty revision.
+// initialRevision gives a new space its first, empty revision, when the
+// catalog works without the content engine (tests of the catalog alone).
 func initialRevision(ctx context.Context, tx *ent.Tx, spaceID string) error {
 	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType("edits").Save(ctx)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/catalog"
 	"quire/internal/document"
+	"quire/internal/events"
 	"quire/internal/merge"
 	"quire/internal/types"
 )
@@ -216,7 +217,7 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 			}
 			cr = res.ChangeRequest
 		}
-		return nil
+		return s.publish(ctx, tx, events.ChangeRequestCreated, sp, cr, now)
 	})
 	if err != nil {
 		return nil, err
@@ -391,6 +392,9 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 		out, err = u.Save(ctx)
 		if err != nil {
 			return fmt.Errorf("update change request: %w", err)
+		}
+		if in.Status != nil && *in.Status != cr.Status {
+			return s.publish(ctx, tx, events.ChangeRequestStatus, sp, out, now)
 		}
 		return nil
 	})

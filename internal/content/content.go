@@ -119,6 +119,11 @@ type Service struct {
 	PublicURL string
 	// Spaces tells who may see a space and what they may do with it.
 	Spaces Spaces
+	// Search keeps the search index of spaces' current content in step
+	// (nil: no index is kept).
+	Search Indexer
+	// Events publishes what changes (nil: nothing is published).
+	Events Publisher
 }
 
 // New returns a Service over client that asks spaces who may see a space.
