@@ -34,6 +34,9 @@ type ResolverRoot interface {
 	Page() PageResolver
 	Query() QueryResolver
 	Revision() RevisionResolver
+	SearchPageResult() SearchPageResultResolver
+	SearchSectionResult() SearchSectionResultResolver
+	SearchSpaceResult() SearchSpaceResultResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
@@ -376,6 +379,7 @@ type ComplexityRoot struct {
 		Permissions    func(childComplexity int) int
 		Plan           func(childComplexity int) int
 		SSO            func(childComplexity int) int
+		Search         func(childComplexity int, query string, first *int, after *string, last *int, before *string) int
 		Sites          func(childComplexity int, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Spaces         func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Title          func(childComplexity int) int
@@ -527,6 +531,62 @@ type ComplexityRoot struct {
 		App       func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	SearchAncestor struct {
+		Title func(childComplexity int) int
+	}
+
+	SearchPageResult struct {
+		Ancestors func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Title     func(childComplexity int) int
+		Urls      func(childComplexity int) int
+	}
+
+	SearchPageResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchPageResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchResultUrls struct {
+		App func(childComplexity int) int
+	}
+
+	SearchSectionResult struct {
+		Body  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Urls  func(childComplexity int) int
+	}
+
+	SearchSpaceResult struct {
+		ID    func(childComplexity int) int
+		Pages func(childComplexity int) int
+		Space func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
+	SearchSpaceResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchSpaceResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
 	}
 
 	Site struct {
@@ -761,6 +821,7 @@ type ComplexityRoot struct {
 		Parent              func(childComplexity int) int
 		Permissions         func(childComplexity int) int
 		RevisionID          func(childComplexity int) int
+		Search              func(childComplexity int, query string, first *int, after *string, last *int, before *string) int
 		Title               func(childComplexity int) int
 		UpdatedAt           func(childComplexity int) int
 		Urls                func(childComplexity int) int
@@ -2665,6 +2726,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.SSO(childComplexity), true
 
+	case "Organization.search":
+		if e.ComplexityRoot.Organization.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
 	case "Organization.sites":
 		if e.ComplexityRoot.Organization.Sites == nil {
 			break
@@ -3470,6 +3543,209 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.RevisionUrls.Published(childComplexity), true
+
+	case "SearchAncestor.title":
+		if e.ComplexityRoot.SearchAncestor.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchAncestor.Title(childComplexity), true
+
+	case "SearchPageResult.ancestors":
+		if e.ComplexityRoot.SearchPageResult.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Ancestors(childComplexity), true
+
+	case "SearchPageResult.id":
+		if e.ComplexityRoot.SearchPageResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.ID(childComplexity), true
+
+	case "SearchPageResult.path":
+		if e.ComplexityRoot.SearchPageResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Path(childComplexity), true
+
+	case "SearchPageResult.sections":
+		if e.ComplexityRoot.SearchPageResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Sections(childComplexity), true
+
+	case "SearchPageResult.title":
+		if e.ComplexityRoot.SearchPageResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Title(childComplexity), true
+
+	case "SearchPageResult.urls":
+		if e.ComplexityRoot.SearchPageResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Urls(childComplexity), true
+
+	case "SearchPageResultConnection.edges":
+		if e.ComplexityRoot.SearchPageResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Edges(childComplexity), true
+
+	case "SearchPageResultConnection.nodes":
+		if e.ComplexityRoot.SearchPageResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Nodes(childComplexity), true
+
+	case "SearchPageResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchPageResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.PageInfo(childComplexity), true
+
+	case "SearchPageResultConnection.totalCount":
+		if e.ComplexityRoot.SearchPageResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.TotalCount(childComplexity), true
+
+	case "SearchPageResultEdge.cursor":
+		if e.ComplexityRoot.SearchPageResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Cursor(childComplexity), true
+
+	case "SearchPageResultEdge.node":
+		if e.ComplexityRoot.SearchPageResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Node(childComplexity), true
+
+	case "SearchResultUrls.app":
+		if e.ComplexityRoot.SearchResultUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResultUrls.App(childComplexity), true
+
+	case "SearchSectionResult.body":
+		if e.ComplexityRoot.SearchSectionResult.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Body(childComplexity), true
+
+	case "SearchSectionResult.id":
+		if e.ComplexityRoot.SearchSectionResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.ID(childComplexity), true
+
+	case "SearchSectionResult.path":
+		if e.ComplexityRoot.SearchSectionResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Path(childComplexity), true
+
+	case "SearchSectionResult.title":
+		if e.ComplexityRoot.SearchSectionResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Title(childComplexity), true
+
+	case "SearchSectionResult.urls":
+		if e.ComplexityRoot.SearchSectionResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Urls(childComplexity), true
+
+	case "SearchSpaceResult.id":
+		if e.ComplexityRoot.SearchSpaceResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.ID(childComplexity), true
+
+	case "SearchSpaceResult.pages":
+		if e.ComplexityRoot.SearchSpaceResult.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Pages(childComplexity), true
+
+	case "SearchSpaceResult.space":
+		if e.ComplexityRoot.SearchSpaceResult.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Space(childComplexity), true
+
+	case "SearchSpaceResult.title":
+		if e.ComplexityRoot.SearchSpaceResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Title(childComplexity), true
+
+	case "SearchSpaceResultConnection.edges":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Edges(childComplexity), true
+
+	case "SearchSpaceResultConnection.nodes":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Nodes(childComplexity), true
+
+	case "SearchSpaceResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchSpaceResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.PageInfo(childComplexity), true
+
+	case "SearchSpaceResultConnection.totalCount":
+		if e.ComplexityRoot.SearchSpaceResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.TotalCount(childComplexity), true
+
+	case "SearchSpaceResultEdge.cursor":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Cursor(childComplexity), true
+
+	case "SearchSpaceResultEdge.node":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
 
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
@@ -4585,6 +4861,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Space.RevisionID(childComplexity), true
+
+	case "Space.search":
+		if e.ComplexityRoot.Space.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Space_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Space.title":
 		if e.ComplexityRoot.Space.Title == nil {
@@ -6461,6 +6749,104 @@ type JobError {
   message: String!
 }
 `, BuiltIn: false},
+	{Name: "../schema/search.graphql", Input: `# Full-text search over the current content of spaces: page titles and page
+# sections (the text under each heading).
+
+extend type Space {
+  """
+  Searches the space's current content: the pages whose title, headings
+  and text hold the query, best first (titles weigh more than headings,
+  headings more than text), each with its sections that hold words of the
+  query. Words match their other forms (configure, configuring), stemmed
+  in the space's language on PostgreSQL; all words must appear in a page;
+  "quoted words" must appear together, in that order; OR accepts either of
+  two words; a word after - must not appear. query is 1 to 512 characters;
+  at most 1,000 pages are returned. A space in the trash has no results.
+  """
+  search(query: String!, first: Int, after: String, last: Int, before: String): SearchPageResultConnection!
+}
+
+extend type Organization {
+  """
+  Searches the current content of the organization's live spaces that the
+  caller may read (others are not searched): the spaces with pages that
+  hold the query, best first, each with its best pages (at most 20). The
+  query is read as for Space.search; at most 1,000 spaces are returned.
+  """
+  search(query: String!, first: Int, after: String, last: Int, before: String): SearchSpaceResultConnection!
+}
+
+"A page that matches a search."
+type SearchPageResult {
+  "The page's id."
+  id: ID!
+  title: String!
+  "The page's path in its space (slugs joined by /)."
+  path: String!
+  "The pages above it, the top one first."
+  ancestors: [SearchAncestor!]!
+  "The page's sections that hold words of the query, best first (at most 5)."
+  sections: [SearchSectionResult!]!
+  urls: SearchResultUrls!
+}
+
+"A page above a search result."
+type SearchAncestor {
+  title: String!
+}
+
+"A section of a page (the text under a heading) that matches a search."
+type SearchSectionResult {
+  "The heading's anchor, or the page's id for the text before its first heading."
+  id: ID!
+  "The heading, or the page's title for the text before its first heading."
+  title: String!
+  "The page's path, with the heading's anchor (path#anchor)."
+  path: String!
+  "The section's text around the first word of the query it holds (at most 500 characters)."
+  body: String!
+  urls: SearchResultUrls!
+}
+
+type SearchResultUrls {
+  "The page (or section) in the application."
+  app: String!
+}
+
+"A space with pages that match a search."
+type SearchSpaceResult {
+  "The space's id."
+  id: ID!
+  title: String!
+  space: Space!
+  "Its best pages, best first."
+  pages: [SearchPageResult!]!
+}
+
+type SearchPageResultConnection {
+  edges: [SearchPageResultEdge!]!
+  nodes: [SearchPageResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchPageResultEdge {
+  node: SearchPageResult!
+  cursor: String!
+}
+
+type SearchSpaceResultConnection {
+  edges: [SearchSpaceResultEdge!]!
+  nodes: [SearchSpaceResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchSpaceResultEdge {
+  node: SearchSpaceResult!
+  cursor: String!
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -6956,6 +7342,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_sites(ctx, field)
 	case "changeRequests":
 		return ec.fieldContext_Organization_changeRequests(ctx, field)
+	case "search":
+		return ec.fieldContext_Organization_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -7220,6 +7608,118 @@ func (ec *executionContext) childFields_RevisionUrls(ctx context.Context, field 
 		return ec.fieldContext_RevisionUrls_public(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type RevisionUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchAncestor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SearchAncestor_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchAncestor", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchPageResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchPageResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchPageResult_path(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_SearchPageResult_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_SearchPageResult_sections(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchPageResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchPageResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchPageResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchPageResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SearchPageResultEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchPageResultEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchResultUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_SearchResultUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchResultUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSectionResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSectionResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchSectionResult_path(ctx, field)
+	case "body":
+		return ec.fieldContext_SearchSectionResult_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSectionResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSpaceResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSpaceResult_title(ctx, field)
+	case "space":
+		return ec.fieldContext_SearchSpaceResult_space(ctx, field)
+	case "pages":
+		return ec.fieldContext_SearchSpaceResult_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchSpaceResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchSpaceResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchSpaceResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchSpaceResultEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -7694,6 +8194,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequest(ctx, field)
 	case "changeRequestList":
 		return ec.fieldContext_Space_changeRequestList(ctx, field)
+	case "search":
+		return ec.fieldContext_Space_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }

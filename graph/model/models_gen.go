@@ -8,6 +8,7 @@ import (
 	"io"
 	"quire/ent"
 	"quire/internal/content"
+	"quire/internal/search"
 	"quire/internal/types"
 	"strconv"
 	"time"
@@ -365,6 +366,40 @@ type RevisionUrls struct {
 	App       string  `json:"app"`
 	Published *string `json:"published,omitempty"`
 	Public    *string `json:"public,omitempty"`
+}
+
+// A page above a search result.
+type SearchAncestor struct {
+	Title string `json:"title"`
+}
+
+type SearchPageResultConnection struct {
+	Edges      []*SearchPageResultEdge `json:"edges"`
+	Nodes      []*search.PageHit       `json:"nodes"`
+	PageInfo   *PageInfo               `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+type SearchPageResultEdge struct {
+	Node   *search.PageHit `json:"node"`
+	Cursor string          `json:"cursor"`
+}
+
+type SearchResultUrls struct {
+	// The page (or section) in the application.
+	App string `json:"app"`
+}
+
+type SearchSpaceResultConnection struct {
+	Edges      []*SearchSpaceResultEdge `json:"edges"`
+	Nodes      []*search.SpaceHit       `json:"nodes"`
+	PageInfo   *PageInfo                `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+type SearchSpaceResultEdge struct {
+	Node   *search.SpaceHit `json:"node"`
+	Cursor string           `json:"cursor"`
 }
 
 type SiteAdaptiveContent struct {

@@ -32,6 +32,8 @@ type PageHit struct {
 
 // SectionHit is a section of a page that matches a query.
 type SectionHit struct {
+	// Page is the page it belongs to.
+	Page *PageHit
 	// ID is the section's anchor, or the page's id for the text before
 	// its first heading.
 	ID string
@@ -349,6 +351,7 @@ func (s *Service) fill(ctx context.Context, pages []*PageHit, p parsed) error {
 			return fmt.Errorf("search: %w", err)
 		}
 		sec := &SectionHit{ID: anchor, Anchor: anchor, Title: title, Body: excerpt(body, terms, ExcerptChars)}
+		// Page is set below: a row id is one page's.
 		if anchor == "" {
 			sec.ID = page
 		}
@@ -361,6 +364,7 @@ func (s *Service) fill(ctx context.Context, pages []*PageHit, p parsed) error {
 		h := byKey[k]
 		for _, id := range list {
 			if sec := sections[id]; sec != nil {
+				sec.Page = h
 				if sec.Anchor == "" && sec.Title == "" {
 					sec.Title = h.Title
 				}
