@@ -45,6 +45,13 @@ export const SEED_ADDITIONS = [
 		property: 'suggestions',
 		definition: { type: 'array', maxItems: 5, items: { type: 'string', minLength: 3, maxLength: 64 } },
 	},
+	{
+		// Seed, "Space content": GET {s}/search answers pages with
+		// `ancestors [{title}]`; later references (0.167.0) declare it.
+		schema: ['SearchPageResult'],
+		property: 'ancestors',
+		definition: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+	},
 ];
 
 /**
