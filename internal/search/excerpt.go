@@ -41,37 +41,71 @@ func excerpt(text string, terms []string, max int) string {
 	return out
 }
 
-// firstMatch is the byte offset of the first word of text that begins with
-// the stem-like prefix of a term, or 0.
-func firstMatch(text string, terms []string) int {
-	if len(terms) == 0 {
-		return 0
+// occurrences counts the words of text that begin like one of terms (see
+// firstMatch).
+func occurrences(text string, terms []string) int {
+	prefixes := stems(terms)
+	lower := strings.ToLower(text)
+	n := 0
+	for i := range wordStarts(lower) {
+		for _, p := range prefixes {
+			if strings.HasPrefix(lower[i:], p) {
+				n++
+				break
+			}
+		}
 	}
-	prefixes := make([]string, 0, len(terms))
+	return n
+}
+
+// stems are the beginnings of terms a stemmer would keep: the whole of
+// words of up to five letters, the rest less their last three letters
+// (but five at least).
+func stems(terms []string) []string {
+	out := make([]string, 0, len(terms))
 	for _, t := range terms {
 		r := []rune(strings.ToLower(t))
 		keep := len(r)
 		if keep > 5 {
 			keep = max(5, keep-3)
 		}
-		prefixes = append(prefixes, string(r[:keep]))
+		out = append(out, string(r[:keep]))
 	}
+	return out
+}
+
+// wordStarts yields the byte offsets where words of s begin.
+func wordStarts(s string) func(func(int) bool) {
+	return func(yield func(int) bool) {
+		inWord := false
+		for i, r := range s {
+			word := unicode.IsLetter(r) || unicode.IsDigit(r)
+			if word && !inWord && !yield(i) {
+				return
+			}
+			inWord = word
+		}
+	}
+}
+
+// firstMatch is the byte offset of the first word of text that begins with
+// the stem-like prefix of a term, or 0.
+func firstMatch(text string, terms []string) int {
+	if len(terms) == 0 {
+		return 0
+	}
+	prefixes := stems(terms)
 	lower := strings.ToLower(text)
 	if len(lower) != len(text) {
 		// Lower-casing changed byte lengths: offsets would not line up.
 		lower = text
 	}
-	inWord := false
-	for i, r := range lower {
-		word := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if word && !inWord {
-			for _, p := range prefixes {
-				if strings.HasPrefix(lower[i:], p) {
-					return i
-				}
+	for i := range wordStarts(lower) {
+		for _, p := range prefixes {
+			if strings.HasPrefix(lower[i:], p) {
+				return i
 			}
 		}
-		inWord = word
 	}
 	return 0
 }

@@ -58,14 +58,24 @@ type SpaceHit struct {
 }
 
 // checkQuery validates a query's text.
-func checkQuery(q string) (parsed, error) {
+func checkQuery(q string) (*request, error) {
 	if strings.TrimSpace(q) == "" {
-		return parsed{}, apierr.Invalid("query", "query must not be empty")
+		return nil, apierr.Invalid("query", "query must not be empty")
 	}
 	if utf8.RuneCountInString(q) > MaxQuery {
-		return parsed{}, apierr.Invalid("query", "query must be at most %d characters", MaxQuery)
+		return nil, apierr.Invalid("query", "query must be at most %d characters", MaxQuery)
 	}
-	return parse(q), nil
+	return &request{raw: q, p: parse(q)}, nil
+}
+
+// request is one search: the query, as written and as read, and what its
+// statements share.
+type request struct {
+	raw string
+	p   parsed
+	// configs are, on PostgreSQL, the searched spaces that are indexed, by
+	// the text search configuration of their index.
+	configs map[string][]string
 }
 
 // SearchSpace searches the current content of a space the caller may
@@ -74,7 +84,7 @@ func checkQuery(q string) (parsed, error) {
 // Errors: NotFound (space), BadRequest (query, paging).
 func (s *Service) SearchSpace(ctx context.Context, spaceID, query string, args pagination.Args) (pagination.Page[*PageHit], error) {
 	var none pagination.Page[*PageHit]
-	p, err := checkQuery(query)
+	req, err := checkQuery(query)
 	if err != nil {
 		return none, err
 	}
@@ -83,8 +93,8 @@ func (s *Service) SearchSpace(ctx context.Context, spaceID, query string, args p
 		return none, err
 	}
 	var pages []*PageHit
-	if sp.DeletedAt == nil && !p.empty() {
-		if pages, err = s.rank(ctx, map[string]*ent.Space{sp.ID: sp}, query, p); err != nil {
+	if sp.DeletedAt == nil && !req.p.empty() {
+		if pages, err = s.rank(ctx, req, map[string]*ent.Space{sp.ID: sp}); err != nil {
 			return none, err
 		}
 		if len(pages) > MaxResults {
@@ -95,7 +105,7 @@ func (s *Service) SearchSpace(ctx context.Context, spaceID, query string, args p
 	if err != nil {
 		return none, err
 	}
-	return out, s.fill(ctx, out.Items, p)
+	return out, s.fill(ctx, req, out.Items)
 }
 
 // SearchOrganization searches the current content of the live spaces of an
@@ -105,7 +115,7 @@ func (s *Service) SearchSpace(ctx context.Context, spaceID, query string, args p
 // Errors: NotFound (organization), BadRequest (query, paging).
 func (s *Service) SearchOrganization(ctx context.Context, orgID, query string, args pagination.Args) (pagination.Page[*SpaceHit], error) {
 	var none pagination.Page[*SpaceHit]
-	p, err := checkQuery(query)
+	req, err := checkQuery(query)
 	if err != nil {
 		return none, err
 	}
@@ -114,12 +124,12 @@ func (s *Service) SearchOrganization(ctx context.Context, orgID, query string, a
 		return none, err
 	}
 	var hits []*SpaceHit
-	if len(readable) > 0 && !p.empty() {
+	if len(readable) > 0 && !req.p.empty() {
 		spaces := make(map[string]*ent.Space, len(readable))
 		for _, sp := range readable {
 			spaces[sp.ID] = sp
 		}
-		ranked, err := s.rank(ctx, spaces, query, p)
+		ranked, err := s.rank(ctx, req, spaces)
 		if err != nil {
 			return none, err
 		}
@@ -147,7 +157,7 @@ func (s *Service) SearchOrganization(ctx context.Context, orgID, query string, a
 	for _, h := range out.Items {
 		pages = append(pages, h.Pages...)
 	}
-	return out, s.fill(ctx, pages, p)
+	return out, s.fill(ctx, req, pages)
 }
 
 // rankCursor orders results by their rank.
@@ -159,92 +169,70 @@ func rankCursor[T comparable](items []T) func(T) pagination.Cursor {
 	return func(t T) pagination.Cursor { return pagination.Cursor{Key: fmt.Sprintf("%08d", rank[t])} }
 }
 
-// candidate is a matching row.
+// candidate is a matching page row.
 type candidate struct {
-	id          int64
 	space, page string
-	section     int
 	score       float64
 }
 
-// match reads, best first, at most limit rows of spaces that match q: the
-// rows of whole pages (section 0), or of sections (section > 0) of pages
-// (by space, then id) when pages is set. websearch is the query for
-// PostgreSQL's websearch_to_tsquery, fts5 the FTS5 expression.
-func (s *Service) match(ctx context.Context, spaces []string, pages []string, websearch, fts5 string, limit int) ([]candidate, error) {
+// rank finds the pages of spaces that match, best first, in two tiers:
+// the pages whose title and headings hold all the query asks, ranked by
+// them (the title weighing more), then the pages whose whole text does,
+// ranked by all of it. Each tier ranks at most MaxRanked pages, so that
+// a query of words that most pages hold costs what a rarer one does: the
+// first MaxRanked pages the index finds are ranked, not all of them.
+func (s *Service) rank(ctx context.Context, req *request, spaces map[string]*ent.Space) ([]*PageHit, error) {
+	ids := sortedKeys(spaces)
 	var (
 		query string
 		args  []any
 	)
-	section := "x.section = 0"
-	if pages != nil {
-		section = "x.section > 0"
-	}
 	if s.postgres() {
-		byConfig, err := s.configs(ctx, spaces)
-		if err != nil || len(byConfig) == 0 {
+		if err := s.loadConfigs(ctx, req, ids); err != nil || len(req.configs) == 0 {
 			return nil, err
 		}
-		// One branch per configuration, so that each is one search of the
+		// A branch per configuration and tier: each is one search of a
 		// GIN index (a query per space would be an index scan per space).
 		var parts []string
-		for _, cfg := range sortedKeys(byConfig) {
-			part := `SELECT x.id, x.space_id, x.page_id, x.section, ts_rank(x.tsv, q, 1) AS score
+		for _, cfg := range sortedKeys(req.configs) {
+			for _, tier := range []struct{ n, vector, rank string }{{"1", "head", "ts_rank(x.head, q)"}, {"2", "tsv", "ts_rank(x.tsv, q, 1)"}} {
+				parts = append(parts, `(SELECT `+tier.n+` AS tier, x.id, x.space_id, x.page_id, `+tier.rank+` AS score
 FROM search_sections x, websearch_to_tsquery(CAST(? AS regconfig), ?) q
-WHERE x.tsv @@ q AND ` + section + ` AND x.space_id = ANY(?)`
-			args = append(args, cfg, websearch, pq.Array(byConfig[cfg]))
-			if pages != nil {
-				part += " AND x.page_id = ANY(?)"
-				args = append(args, pq.Array(pages))
+WHERE x.`+tier.vector+` @@ q AND x.section = 0 AND x.space_id = ANY(?) LIMIT ?)`)
+				args = append(args, cfg, req.raw, pq.Array(req.configs[cfg]), MaxRanked)
 			}
-			parts = append(parts, part)
 		}
-		query = strings.Join(parts, "\nUNION ALL\n") + "\nORDER BY score DESC, id LIMIT ?"
+		query = strings.Join(parts, "\nUNION ALL\n") + "\nORDER BY tier, score DESC, id"
 	} else {
-		list, _ := json.Marshal(spaces)
+		list, _ := json.Marshal(ids)
 		// bm25 is lower for better matches; weights per column: title,
 		// headings, text.
-		query = `SELECT x.id, x.space_id, x.page_id, x.section, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
+		tier := func(n string) string {
+			return `SELECT * FROM (SELECT ` + n + ` AS tier, x.id, x.space_id, x.page_id, -bm25(search_fts, 10.0, 4.0, 1.0) AS score
 FROM search_fts JOIN search_sections x ON x.id = search_fts.rowid
-WHERE search_fts MATCH ? AND ` + section + ` AND x.space_id IN (SELECT value FROM json_each(?))`
-		args = []any{fts5, string(list)}
-		if pages != nil {
-			p, _ := json.Marshal(pages)
-			query += " AND x.page_id IN (SELECT value FROM json_each(?))"
-			args = append(args, string(p))
+WHERE search_fts MATCH ? AND x.space_id IN (SELECT value FROM json_each(?)) LIMIT ?)`
 		}
-		query += "\nORDER BY score DESC, x.id LIMIT ?"
+		expr := req.p.fts5()
+		query = tier("1") + "\nUNION ALL\n" + tier("2") + "\nORDER BY tier, score DESC, id"
+		args = []any{"{title headings} : (" + expr + ")", string(list), MaxRanked, expr, string(list), MaxRanked}
 	}
-	args = append(args, limit)
 	rows, err := s.Client.QueryContext(ctx, s.bind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
-	var out []candidate
-	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.id, &c.space, &c.page, &c.section, &c.score); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// rank finds the pages of spaces that match p, best first: a page matches
-// when one of its page rows holds all the query asks, and ranks by its
-// best row.
-func (s *Service) rank(ctx context.Context, spaces map[string]*ent.Space, raw string, p parsed) ([]*PageHit, error) {
-	ids := sortedKeys(spaces)
-	cands, err := s.match(ctx, ids, nil, raw, p.fts5(), MaxCandidates)
-	if err != nil {
-		return nil, err
-	}
 	type key struct{ space, page string }
 	seen := map[key]bool{}
 	var out []*PageHit
-	for _, c := range cands {
+	for rows.Next() {
+		var (
+			tier int
+			id   int64
+			c    candidate
+		)
+		if err := rows.Scan(&tier, &id, &c.space, &c.page, &c.score); err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
 		k := key{c.space, c.page}
 		if seen[k] {
 			continue
@@ -252,24 +240,95 @@ func (s *Service) rank(ctx context.Context, spaces map[string]*ent.Space, raw st
 		seen[k] = true
 		out = append(out, &PageHit{Space: spaces[c.space], ID: c.page, score: c.score})
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
-// configs groups spaces by the text search configuration of their index;
-// spaces without an index are left out.
-func (s *Service) configs(ctx context.Context, ids []string) (map[string][]string, error) {
+// loadConfigs reads, once per request, the text search configuration of
+// the index of each space (PostgreSQL); spaces without an index are left
+// out.
+func (s *Service) loadConfigs(ctx context.Context, req *request, ids []string) error {
+	if req.configs != nil {
+		return nil
+	}
 	rows, err := s.Client.QueryContext(ctx, s.bind("SELECT config::text, space_id FROM search_spaces WHERE space_id = ANY(?)"), pq.Array(ids))
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	req.configs = map[string][]string{}
+	for rows.Next() {
+		var cfg, id string
+		if err := rows.Scan(&cfg, &id); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		req.configs[cfg] = append(req.configs[cfg], id)
+	}
+	return rows.Err()
+}
+
+// sectionRow is a section row of a shown page that holds words of the
+// query.
+type sectionRow struct {
+	space, page         string
+	section             int
+	anchor, title, body string
+}
+
+// sectionMatches reads the section rows of pages (of spaces) that hold any
+// word of the query, with their text: on PostgreSQL best first, on SQLite
+// in no order (see fill). ranges are, on SQLite, the ids of each page's
+// section rows, first and last.
+func (s *Service) sectionMatches(ctx context.Context, req *request, spaces, pages []string, ranges [][2]int64) ([]sectionRow, error) {
+	var (
+		query string
+		args  []any
+	)
+	if s.postgres() {
+		// Rows are found by page (the index of spaces and pages), then
+		// matched: a handful per page.
+		var parts []string
+		for _, cfg := range sortedKeys(req.configs) {
+			parts = append(parts, `SELECT x.id, x.space_id, x.page_id, x.section, x.anchor, x.title, x.body, ts_rank(x.tsv, q) AS score
+FROM search_sections x, websearch_to_tsquery(CAST(? AS regconfig), ?) q
+WHERE x.space_id = ANY(?) AND x.page_id = ANY(?) AND x.section > 0 AND x.tsv @@ q`)
+			args = append(args, cfg, req.p.anyWebsearch(), pq.Array(req.configs[cfg]), pq.Array(pages))
+		}
+		if len(parts) == 0 {
+			return nil, nil
+		}
+		query = strings.Join(parts, "\nUNION ALL\n") + "\nORDER BY score DESC, id"
+	} else {
+		// A page's section rows have consecutive ids: each page is one
+		// range of the full-text index, searched without bm25, whose
+		// document frequencies would be counted again for every page.
+		var parts []string
+		for _, r := range ranges {
+			parts = append(parts, `SELECT x.id, x.space_id, x.page_id, x.section, x.anchor, x.title, x.body, 0 AS score
+FROM search_fts_sections JOIN search_sections x ON x.id = search_fts_sections.rowid
+WHERE search_fts_sections MATCH ? AND search_fts_sections.rowid BETWEEN ? AND ?`)
+			args = append(args, req.p.anyFTS5(), r[0], r[1])
+		}
+		if len(parts) == 0 {
+			return nil, nil
+		}
+		query = strings.Join(parts, "\nUNION ALL\n")
+	}
+	rows, err := s.Client.QueryContext(ctx, s.bind(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	defer rows.Close()
-	out := map[string][]string{}
+	var out []sectionRow
 	for rows.Next() {
-		var cfg, id string
-		if err := rows.Scan(&cfg, &id); err != nil {
+		var (
+			r     sectionRow
+			id    int64
+			score float64
+		)
+		if err := rows.Scan(&id, &r.space, &r.page, &r.section, &r.anchor, &r.title, &r.body, &score); err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}
-		out[cfg] = append(out[cfg], id)
+		out = append(out, r)
 	}
 	return out, rows.Err()
 }
@@ -277,7 +336,7 @@ func (s *Service) configs(ctx context.Context, ids []string) (map[string][]strin
 // fill reads what pages show: their titles, paths and ancestors, and their
 // sections that hold words of the query (any of them), best first, at
 // most MaxSectionsPerPage each, with the text around the first word.
-func (s *Service) fill(ctx context.Context, pages []*PageHit, p parsed) error {
+func (s *Service) fill(ctx context.Context, req *request, pages []*PageHit) error {
 	if len(pages) == 0 {
 		return nil
 	}
@@ -291,21 +350,33 @@ func (s *Service) fill(ctx context.Context, pages []*PageHit, p parsed) error {
 		h.Ancestors, h.Sections = []string{}, []*SectionHit{}
 	}
 	spaceIDs, pageIDs = uniq(spaceIDs), uniq(pageIDs)
-	rows, err := s.Client.QueryContext(ctx, s.bind("SELECT space_id, page_id, title, path, ancestors FROM search_pages WHERE space_id IN ("+
-		placeholders(len(spaceIDs))+") AND page_id IN ("+placeholders(len(pageIDs))+")"), append(anys(spaceIDs), anys(pageIDs)...)...)
+	cols := "p.space_id, p.page_id, p.title, p.path, p.ancestors, 0, 0"
+	if !s.postgres() {
+		// The first and last ids of the page's section rows (sectionMatches).
+		cols = `p.space_id, p.page_id, p.title, p.path, p.ancestors,
+  coalesce((SELECT min(x.id) FROM search_sections x WHERE x.space_id = p.space_id AND x.page_id = p.page_id AND x.section > 0), 0),
+  coalesce((SELECT max(x.id) FROM search_sections x WHERE x.space_id = p.space_id AND x.page_id = p.page_id AND x.section > 0), 0)`
+	}
+	rows, err := s.Client.QueryContext(ctx, s.bind("SELECT "+cols+" FROM search_pages p WHERE p.space_id IN ("+
+		placeholders(len(spaceIDs))+") AND p.page_id IN ("+placeholders(len(pageIDs))+")"), append(anys(spaceIDs), anys(pageIDs)...)...)
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
+	var ranges [][2]int64
 	for rows.Next() {
 		var k key
 		var title, path, anc string
-		if err := rows.Scan(&k.space, &k.page, &title, &path, &anc); err != nil {
+		var lo, hi int64
+		if err := rows.Scan(&k.space, &k.page, &title, &path, &anc, &lo, &hi); err != nil {
 			rows.Close()
 			return fmt.Errorf("search: %w", err)
 		}
 		if h := byKey[k]; h != nil {
 			h.Title, h.Path = title, path
 			_ = json.Unmarshal([]byte(anc), &h.Ancestors)
+			if lo > 0 {
+				ranges = append(ranges, [2]int64{lo, hi})
+			}
 		}
 	}
 	err = rows.Err()
@@ -313,64 +384,41 @@ func (s *Service) fill(ctx context.Context, pages []*PageHit, p parsed) error {
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	// The sections: of the rows that hold any word of the query, each
-	// section's best, MaxSectionsPerPage per page.
-	cands, err := s.match(ctx, spaceIDs, pageIDs, p.anyWebsearch(), p.anyFTS5(), len(pageIDs)*MaxSectionsPerPage*4)
+	secs, err := s.sectionMatches(ctx, req, spaceIDs, pageIDs, ranges)
 	if err != nil {
 		return err
 	}
-	chosen := map[key][]int64{}
+	terms := req.p.terms()
+	if !s.postgres() {
+		// Best first: by how often the section's heading (four times) and
+		// text hold the query's words.
+		score := make(map[*sectionRow]int, len(secs))
+		for i := range secs {
+			r := &secs[i]
+			score[r] = 4*occurrences(r.title, terms) + occurrences(r.body, terms)
+		}
+		sort.SliceStable(secs, func(i, j int) bool { return score[&secs[i]] > score[&secs[j]] })
+	}
+	// Each section once (its best chunk), MaxSectionsPerPage per page.
 	taken := map[key]map[int]bool{}
-	var ids []any
-	for _, c := range cands {
-		k := key{c.space, c.page}
-		if byKey[k] == nil || taken[k][c.section] || len(chosen[k]) >= MaxSectionsPerPage {
+	for _, r := range secs {
+		k := key{r.space, r.page}
+		h := byKey[k]
+		if h == nil || taken[k][r.section] || len(h.Sections) >= MaxSectionsPerPage {
 			continue
 		}
 		if taken[k] == nil {
 			taken[k] = map[int]bool{}
 		}
-		taken[k][c.section] = true
-		chosen[k] = append(chosen[k], c.id)
-		ids = append(ids, c.id)
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	sections := map[int64]*SectionHit{}
-	terms := p.terms()
-	rows, err = s.Client.QueryContext(ctx, s.bind("SELECT id, page_id, anchor, title, body FROM search_sections WHERE id IN ("+placeholders(len(ids))+")"), ids...)
-	if err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var page, anchor, title, body string
-		if err := rows.Scan(&id, &page, &anchor, &title, &body); err != nil {
-			return fmt.Errorf("search: %w", err)
+		taken[k][r.section] = true
+		sec := &SectionHit{Page: h, ID: r.anchor, Anchor: r.anchor, Title: r.title, Body: excerpt(r.body, terms, ExcerptChars)}
+		if r.anchor == "" {
+			sec.ID = h.ID
 		}
-		sec := &SectionHit{ID: anchor, Anchor: anchor, Title: title, Body: excerpt(body, terms, ExcerptChars)}
-		// Page is set below: a row id is one page's.
-		if anchor == "" {
-			sec.ID = page
+		if sec.Anchor == "" && sec.Title == "" {
+			sec.Title = h.Title
 		}
-		sections[id] = sec
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("search: %w", err)
-	}
-	for k, list := range chosen {
-		h := byKey[k]
-		for _, id := range list {
-			if sec := sections[id]; sec != nil {
-				sec.Page = h
-				if sec.Anchor == "" && sec.Title == "" {
-					sec.Title = h.Title
-				}
-				h.Sections = append(h.Sections, sec)
-			}
-		}
+		h.Sections = append(h.Sections, sec)
 	}
 	return nil
 }

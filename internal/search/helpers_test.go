@@ -31,7 +31,7 @@ func as(e *testenv.Env, u *ent.User) context.Context {
 	return jobs.NewContext(context.Background(), e.Client(), u)
 }
 
-func newSpace(t *testing.T, e *testenv.Env, token, org, title string) string {
+func newSpace(t testing.TB, e *testenv.Env, token, org, title string) string {
 	t.Helper()
 	r := e.Do(token, "POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": title})
 	if r.Status != 201 {

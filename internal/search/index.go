@@ -177,8 +177,10 @@ func (s *Service) deletePages(ctx context.Context, tx *ent.Tx, spaceID string, s
 		args := append([]any{spaceID}, anys(part)...)
 		where := "space_id = ? AND page_id IN (" + placeholders(len(part)) + ")"
 		if !s.postgres() {
-			if err := s.exec(ctx, tx, "DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE "+where+")", args...); err != nil {
-				return err
+			for _, fts := range []string{"search_fts", "search_fts_sections"} {
+				if err := s.exec(ctx, tx, "DELETE FROM "+fts+" WHERE rowid IN (SELECT id FROM search_sections WHERE "+where+")", args...); err != nil {
+					return err
+				}
 			}
 		}
 		return s.exec(ctx, tx, "DELETE FROM search_sections WHERE "+where, args...)
@@ -293,23 +295,27 @@ func (s *Service) upsertPages(ctx context.Context, tx *ent.Tx, spaceID string, p
 	return nil
 }
 
-// ftsFromRows fills search_fts from the rows of search_sections a WHERE
-// clause on x selects (SQLite): a page row's title, headings and text; a
-// section row's heading (in headings) and text.
-const ftsFromRows = `INSERT INTO search_fts (rowid, title, headings, body)
-SELECT x.id, CASE WHEN x.section = 0 THEN x.title ELSE '' END, CASE WHEN x.section = 0 THEN x.headings ELSE x.title END, x.body
-FROM search_sections x WHERE `
+// ftsFromRows fills the full-text tables from the rows of search_sections
+// a WHERE clause on x selects (SQLite): search_fts holds the page rows'
+// titles, headings and text, search_fts_sections the section rows'
+// headings and text.
+var ftsFromRows = []string{
+	"INSERT INTO search_fts (rowid, title, headings, body) SELECT x.id, x.title, x.headings, x.body FROM search_sections x WHERE x.section = 0 AND ",
+	"INSERT INTO search_fts_sections (rowid, heading, body) SELECT x.id, x.title, x.body FROM search_sections x WHERE x.section > 0 AND ",
+}
 
-// insertRows writes rows and their text vectors (PostgreSQL: the title
-// weighted A, headings B, text D) or full-text rows (SQLite, copied from
-// the rows just written of pages).
+// insertRows writes rows and their text vectors (PostgreSQL) or full-text
+// rows (SQLite, copied from the rows just written of pages).
 func (s *Service) insertRows(ctx context.Context, tx *ent.Tx, spaceID, config string, rows []row, pages []string) error {
 	cols := "space_id, page_id, section, chunk, anchor, title, headings, body"
 	per := "(?, ?, ?, ?, ?, ?, ?, ?)"
 	if s.postgres() {
-		cols += ", tsv"
+		// tsv: the title weighted A, headings B, text D; head, on page
+		// rows only, the title and headings alone.
+		cols += ", tsv, head"
 		per = "(?, ?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector(CAST(? AS regconfig), ?), 'A') || " +
-			"setweight(to_tsvector(CAST(? AS regconfig), ?), 'B') || setweight(to_tsvector(CAST(? AS regconfig), ?), 'D'))"
+			"setweight(to_tsvector(CAST(? AS regconfig), ?), 'B') || setweight(to_tsvector(CAST(? AS regconfig), ?), 'D'), " +
+			"CASE WHEN ? THEN setweight(to_tsvector(CAST(? AS regconfig), ?), 'A') || setweight(to_tsvector(CAST(? AS regconfig), ?), 'B') END)"
 	}
 	for len(rows) > 0 {
 		n := min(len(rows), batch)
@@ -323,7 +329,7 @@ func (s *Service) insertRows(ctx context.Context, tx *ent.Tx, spaceID, config st
 				if r.section > 0 {
 					title, heads = "", r.title
 				}
-				args = append(args, config, title, config, heads, config, r.body)
+				args = append(args, config, title, config, heads, config, r.body, r.section == 0, config, title, config, heads)
 			}
 		}
 		values := strings.TrimSuffix(strings.Repeat(per+", ", n), ", ")
@@ -335,16 +341,23 @@ func (s *Service) insertRows(ctx context.Context, tx *ent.Tx, spaceID, config st
 		return nil
 	}
 	return inChunks(pages, func(part []string) error {
-		return s.exec(ctx, tx, ftsFromRows+"x.space_id = ? AND x.page_id IN ("+placeholders(len(part))+")",
-			append([]any{spaceID}, anys(part)...)...)
+		for _, q := range ftsFromRows {
+			err := s.exec(ctx, tx, q+"x.space_id = ? AND x.page_id IN ("+placeholders(len(part))+")", append([]any{spaceID}, anys(part)...)...)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
 // Purge removes the whole index of a space, in tx.
 func (s *Service) Purge(ctx context.Context, tx *ent.Tx, spaceID string) error {
 	if !s.postgres() {
-		if err := s.exec(ctx, tx, "DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ?)", spaceID); err != nil {
-			return err
+		for _, fts := range []string{"search_fts", "search_fts_sections"} {
+			if err := s.exec(ctx, tx, "DELETE FROM "+fts+" WHERE rowid IN (SELECT id FROM search_sections WHERE space_id = ?)", spaceID); err != nil {
+				return err
+			}
 		}
 	}
 	for _, t := range []string{"search_sections", "search_pages", "search_spaces"} {
@@ -368,8 +381,8 @@ func (s *Service) Copy(ctx context.Context, tx *ent.Tx, src, srcRevision, dst, r
 		"INSERT INTO search_pages (space_id, page_id, title, path, ancestors) SELECT ?, page_id, title, path, ancestors FROM search_pages WHERE space_id = ?",
 	}
 	if s.postgres() {
-		steps = append(steps, "INSERT INTO search_sections (space_id, page_id, section, chunk, anchor, title, headings, body, tsv) "+
-			"SELECT ?, page_id, section, chunk, anchor, title, headings, body, tsv FROM search_sections WHERE space_id = ? ORDER BY id")
+		steps = append(steps, "INSERT INTO search_sections (space_id, page_id, section, chunk, anchor, title, headings, body, tsv, head) "+
+			"SELECT ?, page_id, section, chunk, anchor, title, headings, body, tsv, head FROM search_sections WHERE space_id = ? ORDER BY id")
 	} else {
 		steps = append(steps, "INSERT INTO search_sections (space_id, page_id, section, chunk, anchor, title, headings, body) "+
 			"SELECT ?, page_id, section, chunk, anchor, title, headings, body FROM search_sections WHERE space_id = ? ORDER BY id")
@@ -380,8 +393,10 @@ func (s *Service) Copy(ctx context.Context, tx *ent.Tx, src, srcRevision, dst, r
 		}
 	}
 	if !s.postgres() {
-		if err := s.exec(ctx, tx, ftsFromRows+"x.space_id = ?", dst); err != nil {
-			return false, err
+		for _, q := range ftsFromRows {
+			if err := s.exec(ctx, tx, q+"x.space_id = ?", dst); err != nil {
+				return false, err
+			}
 		}
 	}
 	var lang any

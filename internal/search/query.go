@@ -124,14 +124,34 @@ func (p parsed) positives() []term {
 }
 
 // anyFTS5 is an FTS5 expression matching any of the positive terms: what
-// finds the sections of a page that hold some of a query's words.
+// finds the sections of a page that hold some of a query's words. Words
+// every text holds (English stop words, which SQLite's index keeps) are
+// left out when other terms remain: they would list every section.
 func (p parsed) anyFTS5() string {
-	var parts []string
+	var parts, common []string
 	for _, t := range p.positives() {
-		parts = append(parts, `"`+strings.Join(t.words, " ")+`"`)
+		q := `"` + strings.Join(t.words, " ") + `"`
+		if len(t.words) == 1 && stopWord[strings.ToLower(t.words[0])] {
+			common = append(common, q)
+			continue
+		}
+		parts = append(parts, q)
+	}
+	if len(parts) == 0 {
+		parts = common
 	}
 	return strings.Join(parts, " OR ")
 }
+
+// stopWord are the commonest English words, which say nothing of where a
+// query's subject is.
+var stopWord = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields("a an and are as at be by can do does for from how i in is it not of on or that the this to was what when where which who why will with you your") {
+		m[w] = true
+	}
+	return m
+}()
 
 // anyWebsearch is the same for websearch_to_tsquery (the terms as
 // written, so that PostgreSQL's parser reads them as in the text).

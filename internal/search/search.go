@@ -49,9 +49,8 @@ import (
 const (
 	// MaxQuery is the longest query, in characters.
 	MaxQuery = 512
-	// MaxCandidates bounds the rows a query ranks before grouping them by
-	// page: the best MaxCandidates sections and titles are kept.
-	MaxCandidates = 2000
+	// MaxRanked bounds the pages each tier of a query ranks (see rank).
+	MaxRanked = 500
 	// MaxResults bounds the pages (space search) or spaces (organization
 	// search) a query returns, best first.
 	MaxResults = 1000
