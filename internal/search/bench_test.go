@@ -127,7 +127,9 @@ type benchCorpus struct {
 	pages  [][]string // page ids per space
 }
 
-func buildBenchCorpus(b *testing.B, backend string) *benchCorpus { return buildBenchCorpusT(b, backend) }
+func buildBenchCorpus(b *testing.B, backend string) *benchCorpus {
+	return buildBenchCorpusT(b, backend)
+}
 
 func buildBenchCorpusT(b testing.TB, backend string) *benchCorpus {
 	e := testenv.New(b, backend)
