@@ -8,6 +8,7 @@ require (
 	github.com/99designs/gqlgen v0.17.90
 	github.com/expr-lang/expr v1.17.6
 	github.com/go-pdf/fpdf v0.9.0
+	github.com/gorilla/websocket v1.5.0
 	github.com/graph-gophers/dataloader/v7 v7.1.0
 	github.com/lib/pq v1.12.3
 	github.com/pb33f/libopenapi v0.25.9
@@ -39,7 +40,6 @@ require (
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/gorilla/websocket v1.5.0 // indirect
 	github.com/hashicorp/golang-lru/v2 v2.0.7 // indirect
 	github.com/hashicorp/hcl/v2 v2.18.1 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

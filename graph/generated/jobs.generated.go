@@ -605,6 +605,20 @@ func (ec *executionContext) _JobError(ctx context.Context, sel ast.SelectionSet,
 
 // region    ***************************** type.gotpl *****************************
 
+func (ec *executionContext) marshalNJob2quireᚋinternalᚋjobsᚐInfo(ctx context.Context, sel ast.SelectionSet, v jobs.Info) graphql.Marshaler {
+	return ec._Job(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNJob2ᚖquireᚋinternalᚋjobsᚐInfo(ctx context.Context, sel ast.SelectionSet, v *jobs.Info) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._Job(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalNJobError2ᚕᚖquireᚋgraphᚋmodelᚐJobErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobError) graphql.Marshaler {
 	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
@@ -639,6 +653,13 @@ func (ec *executionContext) unmarshalNJobState2quireᚋgraphᚋmodelᚐJobState(
 
 func (ec *executionContext) marshalNJobState2quireᚋgraphᚋmodelᚐJobState(ctx context.Context, sel ast.SelectionSet, v model.JobState) graphql.Marshaler {
 	return v
+}
+
+func (ec *executionContext) marshalOJob2ᚖquireᚋinternalᚋjobsᚐInfo(ctx context.Context, sel ast.SelectionSet, v *jobs.Info) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Job(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

@@ -26,6 +26,7 @@ type ResolverRoot interface {
 	ChangeRequest() ChangeRequestResolver
 	Collection() CollectionResolver
 	ContentLink() ContentLinkResolver
+	Event() EventResolver
 	File() FileResolver
 	Job() JobResolver
 	Member() MemberResolver
@@ -43,6 +44,7 @@ type ResolverRoot interface {
 	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Subscription() SubscriptionResolver
 	User() UserResolver
 }
 
@@ -222,6 +224,17 @@ type ComplexityRoot struct {
 	DocumentText struct {
 		Leaves func(childComplexity int) int
 		Text   func(childComplexity int) int
+	}
+
+	Event struct {
+		Actor         func(childComplexity int) int
+		At            func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Job           func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		ObjectID      func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
 	}
 
 	File struct {
@@ -859,6 +872,12 @@ type ComplexityRoot struct {
 		Location  func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestEvents func(childComplexity int, changeRequest string, kinds []model.EventKind) int
+		JobProgress         func(childComplexity int, id string) int
+		SpaceEvents         func(childComplexity int, space string, kinds []model.EventKind) int
 	}
 
 	ThemedURL struct {
@@ -1644,6 +1663,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentText.Text(childComplexity), true
+
+	case "Event.actor":
+		if e.ComplexityRoot.Event.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Actor(childComplexity), true
+
+	case "Event.at":
+		if e.ComplexityRoot.Event.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.At(childComplexity), true
+
+	case "Event.changeRequest":
+		if e.ComplexityRoot.Event.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ChangeRequest(childComplexity), true
+
+	case "Event.job":
+		if e.ComplexityRoot.Event.Job == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Job(childComplexity), true
+
+	case "Event.kind":
+		if e.ComplexityRoot.Event.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Kind(childComplexity), true
+
+	case "Event.objectId":
+		if e.ComplexityRoot.Event.ObjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ObjectID(childComplexity), true
+
+	case "Event.revision":
+		if e.ComplexityRoot.Event.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Revision(childComplexity), true
+
+	case "Event.space":
+		if e.ComplexityRoot.Event.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Space(childComplexity), true
 
 	case "File.backlinks":
 		if e.ComplexityRoot.File.Backlinks == nil {
@@ -5049,6 +5124,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SpaceUrls.Published(childComplexity), true
 
+	case "Subscription.changeRequestEvents":
+		if e.ComplexityRoot.Subscription.ChangeRequestEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["changeRequest"].(string), args["kinds"].([]model.EventKind)), true
+
+	case "Subscription.jobProgress":
+		if e.ComplexityRoot.Subscription.JobProgress == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_jobProgress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.JobProgress(childComplexity, args["id"].(string)), true
+
+	case "Subscription.spaceEvents":
+		if e.ComplexityRoot.Subscription.SpaceEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_spaceEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["space"].(string), args["kinds"].([]model.EventKind)), true
+
 	case "ThemedURL.dark":
 		if e.ComplexityRoot.ThemedURL.Dark == nil {
 			break
@@ -5212,6 +5323,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -5245,6 +5373,7 @@ names as its REST representation under /v1.
 schema {
   query: Query
   mutation: Mutation
+  subscription: Subscription
 }
 
 # The roots and what every domain shares. Each domain's types, and the root
@@ -5284,6 +5413,10 @@ type Query {
 
 # Every mutation is in a domain file.
 type Mutation
+
+# Live updates, over WebSocket (graph/schema/events.graphql); domains
+# extend it.
+type Subscription
 
 "The outcome of a delete: deleted is false when the object did not exist."
 type DeletePayload {
@@ -6847,6 +6980,67 @@ type SearchSpaceResultEdge {
   cursor: String!
 }
 `, BuiltIn: false},
+	{Name: "../schema/events.graphql", Input: `# Live updates: GraphQL subscriptions over a WebSocket at /graphql
+# (graphql-transport-ws), fed by the event bus (internal/events).
+
+extend type Subscription {
+  """
+  What happens in a space: new current revisions (merges and direct edits),
+  change requests created, changing status and merged, its background
+  jobs' progress, comments and replies; only the kinds given (all when
+  omitted). The caller needs read rights on the space when subscribing and
+  for each event: a caller who may no longer see the space gets NOT_FOUND
+  and the subscription ends.
+  """
+  spaceEvents(space: ID!, kinds: [EventKind!]): Event!
+  """
+  What happens to one change request: its status, its merge, its comments
+  and replies; only the kinds given (all when omitted).
+  """
+  changeRequestEvents(changeRequest: ID!, kinds: [EventKind!]): Event!
+  """
+  A background job as it runs: its state now, then after each change (it
+  starts, reports progress, finishes, is cancelled or retried); the
+  subscription completes once the job has finished.
+  """
+  jobProgress(id: ID!): Job!
+}
+
+"What an event tells."
+enum EventKind {
+  "A space has a new current revision (a merge, a direct edit, its first revision)."
+  space_revision
+  change_request_created
+  "A change request's status changed (draft, open, archived)."
+  change_request_status
+  change_request_merged
+  "A background job started, progressed or finished."
+  job_progress
+  comment_created
+  comment_updated
+  comment_deleted
+  comment_reply_created
+  comment_reply_updated
+  comment_reply_deleted
+}
+
+"Something that happened, as a subscriber sees it: read again for them when it comes."
+type Event {
+  kind: EventKind!
+  at: DateTime!
+  space: Space!
+  "The change request it belongs to, if any."
+  changeRequest: ChangeRequest
+  "The id of what it is about: a revision, a change request, a job, a comment or a reply."
+  objectId: ID!
+  "The space's new current revision (space_revision, change_request_merged)."
+  revision: Revision
+  "The job (job_progress)."
+  job: Job
+  "Who caused it: null for Quire itself, or a user the caller may not see."
+  actor: User
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -7152,6 +7346,28 @@ func (ec *executionContext) childFields_DocumentMark(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type DocumentMark", field.Name)
 }
 
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_Event_kind(ctx, field)
+	case "at":
+		return ec.fieldContext_Event_at(ctx, field)
+	case "space":
+		return ec.fieldContext_Event_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Event_changeRequest(ctx, field)
+	case "objectId":
+		return ec.fieldContext_Event_objectId(ctx, field)
+	case "revision":
+		return ec.fieldContext_Event_revision(ctx, field)
+	case "job":
+		return ec.fieldContext_Event_job(ctx, field)
+	case "actor":
+		return ec.fieldContext_Event_actor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
 func (ec *executionContext) childFields_File(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -7182,6 +7398,36 @@ func (ec *executionContext) childFields_FileDimensions(ctx context.Context, fiel
 		return ec.fieldContext_FileDimensions_height(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type FileDimensions", field.Name)
+}
+
+func (ec *executionContext) childFields_Job(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_Job_id(ctx, field)
+	case "kind":
+		return ec.fieldContext_Job_kind(ctx, field)
+	case "state":
+		return ec.fieldContext_Job_state(ctx, field)
+	case "progress":
+		return ec.fieldContext_Job_progress(ctx, field)
+	case "step":
+		return ec.fieldContext_Job_step(ctx, field)
+	case "attempt":
+		return ec.fieldContext_Job_attempt(ctx, field)
+	case "maxAttempts":
+		return ec.fieldContext_Job_maxAttempts(ctx, field)
+	case "errors":
+		return ec.fieldContext_Job_errors(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Job_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Job_updatedAt(ctx, field)
+	case "startedAt":
+		return ec.fieldContext_Job_startedAt(ctx, field)
+	case "finishedAt":
+		return ec.fieldContext_Job_finishedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Job", field.Name)
 }
 
 func (ec *executionContext) childFields_JobError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -110,6 +110,9 @@ type Bus struct {
 	// listen starts (once) the PostgreSQL listener; nil on SQLite.
 	listener *listener
 
+	// pending holds, on SQLite, the events of each open transaction.
+	pending sync.Map // *ent.Tx → *queue
+
 	mu     sync.Mutex
 	subs   map[string]map[*Subscription]bool // by topic
 	closed bool
@@ -159,16 +162,50 @@ func (b *Bus) Publish(ctx context.Context, tx *ent.Tx, ev Event) error {
 		b.deliver(ev)
 		return nil
 	}
+	// The events of a transaction wait in its queue, handed over in the
+	// order they were published once it commits, dropped if it rolls back.
+	q, loaded := b.pending.LoadOrStore(tx, &queue{})
+	q.(*queue).add(ev)
+	if loaded {
+		return nil
+	}
 	tx.OnCommit(func(next ent.Committer) ent.Committer {
 		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
-			if err := next.Commit(ctx, tx); err != nil {
-				return err
+			err := next.Commit(ctx, tx)
+			q, _ := b.pending.LoadAndDelete(tx)
+			if err == nil && q != nil {
+				for _, ev := range q.(*queue).take() {
+					b.deliver(ev)
+				}
 			}
-			b.deliver(ev)
-			return nil
+			return err
+		})
+	})
+	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
+		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
+			b.pending.Delete(tx)
+			return next.Rollback(ctx, tx)
 		})
 	})
 	return nil
+}
+
+// queue holds the events of a transaction (SQLite).
+type queue struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+func (q *queue) add(ev Event) {
+	q.mu.Lock()
+	q.events = append(q.events, ev)
+	q.mu.Unlock()
+}
+
+func (q *queue) take() []Event {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.events
 }
 
 // Subscribe starts receiving the events of f. On PostgreSQL it returns

@@ -25,6 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"quire/ent"
 )
 
 // Kind is what an event tells.
@@ -139,3 +141,11 @@ var (
 	// ErrClosed: the bus was closed (the server is shutting down).
 	ErrClosed = errors.New("the server is shutting down")
 )
+
+// Update is an event as a subscriber receives it: with its space (and
+// change request) read again, as the subscriber, when it came.
+type Update struct {
+	Event
+	Space         *ent.Space
+	ChangeRequest *ent.ChangeRequest
+}
