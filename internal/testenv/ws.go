@@ -16,7 +16,10 @@ import (
 // graphql-ws (GraphiQL's client) does: it answers the server's pings, and
 // sorts what it receives by subscription.
 type WS struct {
-	t    interface{ Helper(); Fatalf(string, ...any) }
+	t interface {
+		Helper()
+		Fatalf(string, ...any)
+	}
 	conn *websocket.Conn
 
 	mu     sync.Mutex
