@@ -3,11 +3,15 @@ package graph_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 
+	"quire/ent"
 	"quire/ent/member"
 	"quire/internal/auth"
 	"quire/internal/content"
+	"quire/internal/db"
+	"quire/internal/events"
 	"quire/internal/jobs"
 	"quire/internal/testenv"
 )
@@ -263,6 +267,144 @@ func TestSubscriptionConnections(t *testing.T) {
 		r := e.GraphQL(team.Reader.Token, spaceEventsDoc, map[string]any{"space": space})
 		if r.Status != http.StatusBadRequest || r.Code() != "BAD_REQUEST" {
 			t.Errorf("subscription over HTTP: %d %s", r.Status, r.Raw)
+		}
+	})
+}
+
+// Two processes share one PostgreSQL: what is written through one reaches
+// the subscribers of the other.
+func TestSubscriptionAcrossProcesses(t *testing.T) {
+	e := testenv.New(t, "postgres")
+	other := e.SeparateReplica(testenv.Options{})
+	team := e.NewTeam()
+	space := restSpace(t, e, team.Admin.Token, team.Org.ID, "Shared", nil)
+	here, there := e.OpenWS(team.Reader.Token), other.OpenWS(team.Reader.Token)
+	subHere := here.Subscribe(spaceEventsDoc, map[string]any{"space": space})
+	subThere := there.Subscribe(spaceEventsDoc, map[string]any{"space": space})
+	e.WaitSubscribers(1)
+	other.WaitSubscribers(1)
+
+	cr := newCR(t, e, team.Editor.Token, space)
+	for _, c := range []struct {
+		ws  *testenv.WS
+		sub string
+	}{{there, subThere}, {here, subHere}} {
+		if ev := event(t, c.ws, c.sub); ev["kind"] != "change_request_created" || testenv.Path(ev, "changeRequest", "id") != cr {
+			t.Errorf("created through the first process: %v", ev)
+		}
+	}
+	// And the other way round.
+	patchStatus(t, other, team.Editor.Token, space, cr, "open")
+	for _, ws := range []*testenv.WS{here, there} {
+		sub := subHere
+		if ws == there {
+			sub = subThere
+		}
+		if ev := event(t, ws, sub); ev["kind"] != "change_request_status" || testenv.Path(ev, "changeRequest", "status") != "open" {
+			t.Errorf("changed through the second process: %v", ev)
+		}
+	}
+}
+
+// A subscriber too slow to read does not hold up writers: their writes
+// succeed, and its subscription ends with SLOW_SUBSCRIBER once events
+// waited past the bus's buffer; other subscribers go on.
+func TestSubscriptionSlowSubscriber(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		space := restSpace(t, e, team.Admin.Token, team.Org.ID, "Busy", nil)
+		cr := newCR(t, e, team.Editor.Token, space)
+		slow, fine := e.OpenWS(team.Reader.Token), e.OpenWS(team.Editor.Token)
+		slowSub := slow.Subscribe(spaceEventsDoc, map[string]any{"space": space})
+		fineSub := fine.Subscribe(`subscription($space: ID!) { spaceEvents(space: $space, kinds: [change_request_status]) { kind } }`, map[string]any{"space": space})
+		e.WaitSubscribers(2)
+		slow.Pause()
+		// Far more events than the slow one's buffer holds, as fast as the
+		// bus takes them.
+		bus := e.Server.Resolver().Events
+		rev := restGet(t, e, team.Admin.Token, "/v1/spaces/"+space)["revision"].(string)
+		for i := 0; i < 20*events.Buffer; i++ {
+			err := bus.Publish(context.Background(), nil, events.Event{Kind: events.SpaceRevision, Organization: team.Org.ID, Space: space, Object: rev})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Writes go on.
+		for i, status := range []string{"open", "draft", "open"} {
+			patchStatus(t, e, team.Editor.Token, space, cr, status)
+			if ev := event(t, fine, fineSub); ev["kind"] != "change_request_status" {
+				t.Fatalf("write %d: %v", i, ev)
+			}
+		}
+		slow.Resume()
+		for {
+			m := slow.Next(slowSub)
+			if m.Type == "next" && len(m.Errors()) == 0 {
+				continue
+			}
+			if m.Type != "error" || m.Code() != "SLOW_SUBSCRIBER" || !strings.Contains(m.Errors()[0].Message, "subscribe again") {
+				t.Errorf("the slow subscriber: %s %s", m.Type, m.Payload)
+			}
+			break
+		}
+	})
+}
+
+// jobProgress follows a job from its state when subscribed to its end.
+func TestSubscriptionJobProgress(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		space := restSpace(t, e, team.Admin.Token, team.Org.ID, "Jobs", nil)
+		proceed := make(chan struct{})
+		runner := e.Server.Jobs()
+		runner.Handle("test.steps", func(ctx context.Context, run jobs.Run) error {
+			<-proceed
+			if err := run.Progress(ctx, 0.5, "half way"); err != nil {
+				return err
+			}
+			<-proceed
+			return nil
+		})
+		var jobID string
+		err := db.WithTx(context.Background(), e.Client(), func(tx *ent.Tx) error {
+			var err error
+			jobID, err = runner.Enqueue(context.Background(), tx, jobs.Request{Kind: "test.steps", Organization: team.Org.ID,
+				Space: space, Subject: "space:" + space, CreatedBy: team.Admin.User.ID})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := e.OpenWS(team.Reader.Token)
+		sub := ws.Subscribe(`subscription($id: ID!) { jobProgress(id: $id) { id state progress step } }`, map[string]any{"id": jobID})
+		if job := event(t, ws, sub); job["state"] != "pending" || job["id"] != jobID {
+			t.Fatalf("first: %v", job)
+		}
+		e.WaitSubscribers(1)
+		e.StartJobs()
+		if job := event(t, ws, sub); job["state"] != "running" {
+			t.Errorf("started: %v", job)
+		}
+		proceed <- struct{}{}
+		if job := event(t, ws, sub); job["progress"] != 0.5 || job["step"] != "half way" {
+			t.Errorf("progress: %v", job)
+		}
+		proceed <- struct{}{}
+		for {
+			m := ws.Next(sub)
+			if m.Type != "next" {
+				t.Fatalf("before the job finished: %s %s", m.Type, m.Payload)
+			}
+			job, _ := m.Data()["jobProgress"].(map[string]any)
+			if job["state"] == "completed" {
+				if job["progress"] != 1.0 {
+					t.Errorf("finished: %v", job)
+				}
+				break
+			}
+		}
+		if m := ws.Next(sub); m.Type != "complete" {
+			t.Errorf("after the job finished: %s %s", m.Type, m.Payload)
 		}
 	})
 }
