@@ -180,7 +180,11 @@ func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.
 	srv.Use(graph.LimitExtension(limits))
 	srv.Use(graph.NULCheck())
 	srv.Use(graph.NodeBudget(limits))
-	srv.Use(subscriptionScope{client: cfg.DB.Client})
+	if cfg.DB != nil {
+		// Subscriptions read memberships afresh (a server made without a
+		// database, as in tests of refusals, serves none).
+		srv.Use(subscriptionScope{client: cfg.DB.Client})
+	}
 	if lim != nil {
 		// Last of the checks before execution: a refused document costs nothing.
 		srv.Use(rateLimitExtension{limiter: lim, points: graph.RatePoints})
