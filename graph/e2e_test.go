@@ -434,3 +434,7 @@ type failingDuplicator struct{ err error }
 func (f failingDuplicator) DuplicateContent(context.Context, *ent.Tx, *ent.Space, *ent.Space) error {
 	return f.err
 }
+
+func (f failingDuplicator) InitialContent(context.Context, *ent.Tx, *ent.Space) error {
+	return f.err
+}

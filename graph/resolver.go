@@ -10,12 +10,14 @@ import (
 	"quire/internal/comments"
 	"quire/internal/content"
 	"quire/internal/conversations"
+	"quire/internal/events"
 	"quire/internal/gitsync"
 	"quire/internal/grants"
 	"quire/internal/jobs"
 	"quire/internal/members"
 	"quire/internal/orgs"
 	"quire/internal/reviews"
+	"quire/internal/search"
 	"quire/internal/sites"
 	"quire/internal/sso"
 	"quire/internal/translate"
@@ -54,4 +56,8 @@ type Resolver struct {
 	Grants *grants.Service
 	// SSO: SAML providers and sign-in.
 	SSO *sso.Service
+	// Search searches spaces' current content.
+	Search *search.Service
+	// Events is the event bus GraphQL subscriptions listen to.
+	Events *events.Bus
 }

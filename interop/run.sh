@@ -5,7 +5,7 @@
 # interop/package.json). Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 

@@ -104,7 +104,10 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 		if p.Maximum != nil {
 			schema["maximum"] = *p.Maximum
 		}
-		params = append(params, map[string]any{"name": p.Name, "in": "query", "required": false, "description": p.Description, "schema": schema})
+		if p.MaxLength != nil {
+			schema["maxLength"] = *p.MaxLength
+		}
+		params = append(params, map[string]any{"name": p.Name, "in": "query", "required": p.Required, "description": p.Description, "schema": schema})
 	}
 	if len(params) > 0 {
 		op["parameters"] = params

@@ -19,7 +19,7 @@ import (
 // enforce:
 //
 //	json:"name[,omitempty]"  a body field; required unless omitempty (or Opt)
-//	query:"name"             a query parameter; always optional
+//	query:"name"             a query parameter; optional unless required:"true"
 //	nullable:"true"          null is accepted (for Opt: kept apart from omitted)
 //	minLength, maxLength     string length in characters (Unicode code points)
 //	pattern                  a regular expression the whole string must match
@@ -129,6 +129,7 @@ func planStruct(t reflect.Type, index []int) []field {
 		fd := field{index: idx, typ: f.Type, nullable: f.Tag.Get("nullable") == "true"}
 		if hasQuery {
 			fd.name = queryTag
+			fd.required = f.Tag.Get("required") == "true"
 		} else {
 			name, opts, _ := strings.Cut(jsonTag, ",")
 			fd.name = name

@@ -96,7 +96,12 @@ func queryParams(t reflect.Type) []Param {
 	out := make([]Param, 0, len(fields))
 	for _, f := range fields {
 		sf := t.FieldByIndex(f.index)
-		p := Param{Name: f.name, Description: sf.Tag.Get("doc"), Enum: f.c.enum, Minimum: f.c.minimum, Maximum: f.c.maximum}
+		p := Param{Name: f.name, Description: sf.Tag.Get("doc"), Enum: f.c.enum, Minimum: f.c.minimum, Maximum: f.c.maximum,
+			Required: f.required}
+		if f.c.maxLength >= 0 {
+			n := f.c.maxLength
+			p.MaxLength = &n
+		}
 		switch ft := f.typ; {
 		case ft.Kind() == reflect.Slice:
 			p.Type = "array"
@@ -113,7 +118,8 @@ func queryParams(t reflect.Type) []Param {
 }
 
 // decodeQuery reads query parameters into v, a pointer to a struct of
-// them. An empty value counts as absent; unknown parameters are ignored.
+// them. An empty value counts as absent (a required one is refused);
+// unknown parameters are ignored.
 func decodeQuery(q url.Values, v any) error {
 	rv := reflect.ValueOf(v).Elem()
 	for _, f := range mustPlan(rv.Type()) {
@@ -126,6 +132,9 @@ func decodeQuery(q url.Values, v any) error {
 		}
 		s := q.Get(f.name)
 		if s == "" {
+			if f.required {
+				return apierr.Invalid(f.name, "%s is required", f.name)
+			}
 			continue
 		}
 		if err := queryValue(s, fv, &f); err != nil {

@@ -56,6 +56,10 @@ type Param struct {
 	Enum        []string
 	Minimum     *int
 	Maximum     *int
+	// MaxLength bounds a string's length in characters.
+	MaxLength *int
+	// Required: the parameter must be given (and not empty).
+	Required bool
 }
 
 // Handler is a route's code: it gets the decoded input (the JSON body, the

@@ -15,7 +15,8 @@ func (a *API) table() []Route {
 	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes(),
 		a.gitRoutes(), a.conversationRoutes(), a.translationRoutes(),
 		a.commentRoutes(), a.reviewRoutes(),
-		a.orgAdminRoutes(), a.memberRoutes(), a.permissionRoutes(), a.ssoRoutes()} {
+		a.orgAdminRoutes(), a.memberRoutes(), a.permissionRoutes(), a.ssoRoutes(),
+		a.searchRoutes()} {
 		t = append(t, part...)
 	}
 	return t

@@ -3932,4 +3932,11 @@ func (ec *executionContext) marshalOPageType2ᚖquireᚋgraphᚋmodelᚐPageType
 	return v
 }
 
+func (ec *executionContext) marshalORevision2ᚖquireᚋinternalᚋcontentᚐRevision(ctx context.Context, sel ast.SelectionSet, v *content.Revision) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Revision(ctx, sel, v)
+}
+
 // endregion ***************************** type.gotpl *****************************

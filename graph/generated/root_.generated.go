@@ -35,6 +35,7 @@ type ResolverRoot interface {
 	Conversation() ConversationResolver
 	ConversationIssue() ConversationIssueResolver
 	ConversationsIssuesCluster() ConversationsIssuesClusterResolver
+	Event() EventResolver
 	File() FileResolver
 	GitSyncCommit() GitSyncCommitResolver
 	GitSyncState() GitSyncStateResolver
@@ -49,12 +50,16 @@ type ResolverRoot interface {
 	ReactionUser() ReactionUserResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
+	SearchPageResult() SearchPageResultResolver
+	SearchSectionResult() SearchSectionResultResolver
+	SearchSpaceResult() SearchSpaceResultResolver
 	Site() SiteResolver
 	SiteSection() SiteSectionResolver
 	SiteSectionGroup() SiteSectionGroupResolver
 	SiteShareLink() SiteShareLinkResolver
 	SiteSpace() SiteSpaceResolver
 	Space() SpaceResolver
+	Subscription() SubscriptionResolver
 	Team() TeamResolver
 	TeamPermission() TeamPermissionResolver
 	Translation() TranslationResolver
@@ -527,6 +532,17 @@ type ComplexityRoot struct {
 		Text   func(childComplexity int) int
 	}
 
+	Event struct {
+		Actor         func(childComplexity int) int
+		At            func(childComplexity int) int
+		ChangeRequest func(childComplexity int) int
+		Job           func(childComplexity int) int
+		Kind          func(childComplexity int) int
+		ObjectID      func(childComplexity int) int
+		Revision      func(childComplexity int) int
+		Space         func(childComplexity int) int
+	}
+
 	File struct {
 		Backlinks   func(childComplexity int) int
 		ContentType func(childComplexity int) int
@@ -832,6 +848,7 @@ type ComplexityRoot struct {
 		SSO                         func(childComplexity int) int
 		SamlProvider                func(childComplexity int, id string) int
 		SamlProviders               func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Search                      func(childComplexity int, query string, first *int, after *string, last *int, before *string) int
 		Sites                       func(childComplexity int, first *int, after *string, last *int, before *string, space *string, title *string, published *bool, typeArg []model.SiteType) int
 		Spaces                      func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Team                        func(childComplexity int, id string) int
@@ -1087,6 +1104,62 @@ type ComplexityRoot struct {
 		StartURL func(childComplexity int) int
 	}
 
+	SearchAncestor struct {
+		Title func(childComplexity int) int
+	}
+
+	SearchPageResult struct {
+		Ancestors func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Path      func(childComplexity int) int
+		Sections  func(childComplexity int) int
+		Title     func(childComplexity int) int
+		Urls      func(childComplexity int) int
+	}
+
+	SearchPageResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchPageResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	SearchResultUrls struct {
+		App func(childComplexity int) int
+	}
+
+	SearchSectionResult struct {
+		Body  func(childComplexity int) int
+		ID    func(childComplexity int) int
+		Path  func(childComplexity int) int
+		Title func(childComplexity int) int
+		Urls  func(childComplexity int) int
+	}
+
+	SearchSpaceResult struct {
+		ID    func(childComplexity int) int
+		Pages func(childComplexity int) int
+		Space func(childComplexity int) int
+		Title func(childComplexity int) int
+	}
+
+	SearchSpaceResultConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	SearchSpaceResultEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
 	Site struct {
 		AdaptiveContent    func(childComplexity int) int
 		AdaptiveSchema     func(childComplexity int) int
@@ -1330,6 +1403,7 @@ type ComplexityRoot struct {
 		Permissions          func(childComplexity int) int
 		PermissionsAggregate func(childComplexity int, first *int, after *string, last *int, before *string, role *types.Role) int
 		RevisionID           func(childComplexity int) int
+		Search               func(childComplexity int, query string, first *int, after *string, last *int, before *string) int
 		TeamPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Title                func(childComplexity int) int
 		UpdatedAt            func(childComplexity int) int
@@ -1369,6 +1443,12 @@ type ComplexityRoot struct {
 		Location  func(childComplexity int) int
 		Public    func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	Subscription struct {
+		ChangeRequestEvents func(childComplexity int, changeRequest string, kinds []model.EventKind) int
+		JobProgress         func(childComplexity int, id string) int
+		SpaceEvents         func(childComplexity int, space string, kinds []model.EventKind) int
 	}
 
 	Team struct {
@@ -3587,6 +3667,62 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.DocumentText.Text(childComplexity), true
 
+	case "Event.actor":
+		if e.ComplexityRoot.Event.Actor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Actor(childComplexity), true
+
+	case "Event.at":
+		if e.ComplexityRoot.Event.At == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.At(childComplexity), true
+
+	case "Event.changeRequest":
+		if e.ComplexityRoot.Event.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ChangeRequest(childComplexity), true
+
+	case "Event.job":
+		if e.ComplexityRoot.Event.Job == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Job(childComplexity), true
+
+	case "Event.kind":
+		if e.ComplexityRoot.Event.Kind == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Kind(childComplexity), true
+
+	case "Event.objectId":
+		if e.ComplexityRoot.Event.ObjectID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.ObjectID(childComplexity), true
+
+	case "Event.revision":
+		if e.ComplexityRoot.Event.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Revision(childComplexity), true
+
+	case "Event.space":
+		if e.ComplexityRoot.Event.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Event.Space(childComplexity), true
+
 	case "File.backlinks":
 		if e.ComplexityRoot.File.Backlinks == nil {
 			break
@@ -5714,6 +5850,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.SamlProviders(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
+	case "Organization.search":
+		if e.ComplexityRoot.Organization.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
 	case "Organization.sites":
 		if e.ComplexityRoot.Organization.Sites == nil {
 			break
@@ -6990,6 +7138,209 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.SSOLogin.StartURL(childComplexity), true
 
+	case "SearchAncestor.title":
+		if e.ComplexityRoot.SearchAncestor.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchAncestor.Title(childComplexity), true
+
+	case "SearchPageResult.ancestors":
+		if e.ComplexityRoot.SearchPageResult.Ancestors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Ancestors(childComplexity), true
+
+	case "SearchPageResult.id":
+		if e.ComplexityRoot.SearchPageResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.ID(childComplexity), true
+
+	case "SearchPageResult.path":
+		if e.ComplexityRoot.SearchPageResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Path(childComplexity), true
+
+	case "SearchPageResult.sections":
+		if e.ComplexityRoot.SearchPageResult.Sections == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Sections(childComplexity), true
+
+	case "SearchPageResult.title":
+		if e.ComplexityRoot.SearchPageResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Title(childComplexity), true
+
+	case "SearchPageResult.urls":
+		if e.ComplexityRoot.SearchPageResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResult.Urls(childComplexity), true
+
+	case "SearchPageResultConnection.edges":
+		if e.ComplexityRoot.SearchPageResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Edges(childComplexity), true
+
+	case "SearchPageResultConnection.nodes":
+		if e.ComplexityRoot.SearchPageResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.Nodes(childComplexity), true
+
+	case "SearchPageResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchPageResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.PageInfo(childComplexity), true
+
+	case "SearchPageResultConnection.totalCount":
+		if e.ComplexityRoot.SearchPageResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultConnection.TotalCount(childComplexity), true
+
+	case "SearchPageResultEdge.cursor":
+		if e.ComplexityRoot.SearchPageResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Cursor(childComplexity), true
+
+	case "SearchPageResultEdge.node":
+		if e.ComplexityRoot.SearchPageResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchPageResultEdge.Node(childComplexity), true
+
+	case "SearchResultUrls.app":
+		if e.ComplexityRoot.SearchResultUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchResultUrls.App(childComplexity), true
+
+	case "SearchSectionResult.body":
+		if e.ComplexityRoot.SearchSectionResult.Body == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Body(childComplexity), true
+
+	case "SearchSectionResult.id":
+		if e.ComplexityRoot.SearchSectionResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.ID(childComplexity), true
+
+	case "SearchSectionResult.path":
+		if e.ComplexityRoot.SearchSectionResult.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Path(childComplexity), true
+
+	case "SearchSectionResult.title":
+		if e.ComplexityRoot.SearchSectionResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Title(childComplexity), true
+
+	case "SearchSectionResult.urls":
+		if e.ComplexityRoot.SearchSectionResult.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSectionResult.Urls(childComplexity), true
+
+	case "SearchSpaceResult.id":
+		if e.ComplexityRoot.SearchSpaceResult.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.ID(childComplexity), true
+
+	case "SearchSpaceResult.pages":
+		if e.ComplexityRoot.SearchSpaceResult.Pages == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Pages(childComplexity), true
+
+	case "SearchSpaceResult.space":
+		if e.ComplexityRoot.SearchSpaceResult.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Space(childComplexity), true
+
+	case "SearchSpaceResult.title":
+		if e.ComplexityRoot.SearchSpaceResult.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResult.Title(childComplexity), true
+
+	case "SearchSpaceResultConnection.edges":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Edges(childComplexity), true
+
+	case "SearchSpaceResultConnection.nodes":
+		if e.ComplexityRoot.SearchSpaceResultConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.Nodes(childComplexity), true
+
+	case "SearchSpaceResultConnection.pageInfo":
+		if e.ComplexityRoot.SearchSpaceResultConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.PageInfo(childComplexity), true
+
+	case "SearchSpaceResultConnection.totalCount":
+		if e.ComplexityRoot.SearchSpaceResultConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultConnection.TotalCount(childComplexity), true
+
+	case "SearchSpaceResultEdge.cursor":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Cursor(childComplexity), true
+
+	case "SearchSpaceResultEdge.node":
+		if e.ComplexityRoot.SearchSpaceResultEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SearchSpaceResultEdge.Node(childComplexity), true
+
 	case "Site.adaptiveContent":
 		if e.ComplexityRoot.Site.AdaptiveContent == nil {
 			break
@@ -8181,6 +8532,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Space.RevisionID(childComplexity), true
 
+	case "Space.search":
+		if e.ComplexityRoot.Space.Search == nil {
+			break
+		}
+
+		args, err := ec.field_Space_search_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Space.Search(childComplexity, args["query"].(string), args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
 	case "Space.teamPermissions":
 		if e.ComplexityRoot.Space.TeamPermissions == nil {
 			break
@@ -8379,6 +8742,42 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SpaceUrls.Published(childComplexity), true
+
+	case "Subscription.changeRequestEvents":
+		if e.ComplexityRoot.Subscription.ChangeRequestEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_changeRequestEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.ChangeRequestEvents(childComplexity, args["changeRequest"].(string), args["kinds"].([]model.EventKind)), true
+
+	case "Subscription.jobProgress":
+		if e.ComplexityRoot.Subscription.JobProgress == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_jobProgress_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.JobProgress(childComplexity, args["id"].(string)), true
+
+	case "Subscription.spaceEvents":
+		if e.ComplexityRoot.Subscription.SpaceEvents == nil {
+			break
+		}
+
+		args, err := ec.field_Subscription_spaceEvents_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Subscription.SpaceEvents(childComplexity, args["space"].(string), args["kinds"].([]model.EventKind)), true
 
 	case "Team.createdAt":
 		if e.ComplexityRoot.Team.CreatedAt == nil {
@@ -9128,6 +9527,23 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 				Data: buf.Bytes(),
 			}
 		}
+	case ast.Subscription:
+		next := ec._Subscription(ctx, opCtx.Operation.SelectionSet)
+
+		var buf bytes.Buffer
+		return func(ctx context.Context) *graphql.Response {
+			buf.Reset()
+			data := next(ctx)
+
+			if data == nil {
+				return nil
+			}
+			data.MarshalGQL(&buf)
+
+			return &graphql.Response{
+				Data: buf.Bytes(),
+			}
+		}
 
 	default:
 		return graphql.OneShot(graphql.ErrorResponse(ctx, "unsupported GraphQL operation"))
@@ -9161,6 +9577,7 @@ names as its REST representation under /v1.
 schema {
   query: Query
   mutation: Mutation
+  subscription: Subscription
 }
 
 # The roots and what every domain shares. Each domain's types, and the root
@@ -9200,6 +9617,10 @@ type Query {
 
 # Every mutation is in a domain file.
 type Mutation
+
+# Live updates, over WebSocket (graph/schema/events.graphql); domains
+# extend it.
+type Subscription
 
 "The outcome of a delete: deleted is false when the object did not exist."
 type DeletePayload {
@@ -11957,6 +12378,165 @@ extend type Mutation {
   deleteSAMLProvider(organization: ID!, id: ID!): DeletePayload!
 }
 `, BuiltIn: false},
+	{Name: "../schema/search.graphql", Input: `# Full-text search over the current content of spaces: page titles and page
+# sections (the text under each heading).
+
+extend type Space {
+  """
+  Searches the space's current content: the pages whose title, headings
+  and text hold the query, best first (titles weigh more than headings,
+  headings more than text), each with its sections that hold words of the
+  query. Words match their other forms (configure, configuring), stemmed
+  in the space's language on PostgreSQL; all words must appear in a page;
+  "quoted words" must appear together, in that order; OR accepts either of
+  two words; a word after - must not appear. query is 1 to 512 characters;
+  at most 1,000 pages are returned. A space in the trash has no results.
+  """
+  search(query: String!, first: Int, after: String, last: Int, before: String): SearchPageResultConnection!
+}
+
+extend type Organization {
+  """
+  Searches the current content of the organization's live spaces that the
+  caller may read (others are not searched): the spaces with pages that
+  hold the query, best first, each with its best pages (at most 20). The
+  query is read as for Space.search; at most 1,000 spaces are returned.
+  """
+  search(query: String!, first: Int, after: String, last: Int, before: String): SearchSpaceResultConnection!
+}
+
+"A page that matches a search."
+type SearchPageResult {
+  "The page's id."
+  id: ID!
+  title: String!
+  "The page's path in its space (slugs joined by /)."
+  path: String!
+  "The pages above it, the top one first."
+  ancestors: [SearchAncestor!]!
+  "The page's sections that hold words of the query, best first (at most 5)."
+  sections: [SearchSectionResult!]!
+  urls: SearchResultUrls!
+}
+
+"A page above a search result."
+type SearchAncestor {
+  title: String!
+}
+
+"A section of a page (the text under a heading) that matches a search."
+type SearchSectionResult {
+  "The heading's anchor, or the page's id for the text before its first heading."
+  id: ID!
+  "The heading, or the page's title for the text before its first heading."
+  title: String!
+  "The page's path, with the heading's anchor (path#anchor)."
+  path: String!
+  "The section's text around the first word of the query it holds (at most 500 characters)."
+  body: String!
+  urls: SearchResultUrls!
+}
+
+type SearchResultUrls {
+  "The page (or section) in the application."
+  app: String!
+}
+
+"A space with pages that match a search."
+type SearchSpaceResult {
+  "The space's id."
+  id: ID!
+  title: String!
+  space: Space!
+  "Its best pages, best first."
+  pages: [SearchPageResult!]!
+}
+
+type SearchPageResultConnection {
+  edges: [SearchPageResultEdge!]!
+  nodes: [SearchPageResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchPageResultEdge {
+  node: SearchPageResult!
+  cursor: String!
+}
+
+type SearchSpaceResultConnection {
+  edges: [SearchSpaceResultEdge!]!
+  nodes: [SearchSpaceResult!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type SearchSpaceResultEdge {
+  node: SearchSpaceResult!
+  cursor: String!
+}
+`, BuiltIn: false},
+	{Name: "../schema/events.graphql", Input: `# Live updates: GraphQL subscriptions over a WebSocket at /graphql
+# (graphql-transport-ws), fed by the event bus (internal/events).
+
+extend type Subscription {
+  """
+  What happens in a space: new current revisions (merges and direct edits),
+  change requests created, changing status and merged, its background
+  jobs' progress, comments and replies; only the kinds given (all when
+  omitted). The caller needs read rights on the space when subscribing and
+  for each event: a caller who may no longer see the space gets NOT_FOUND
+  and the subscription ends.
+  """
+  spaceEvents(space: ID!, kinds: [EventKind!]): Event!
+  """
+  What happens to one change request: its status, its merge, its comments
+  and replies; only the kinds given (all when omitted).
+  """
+  changeRequestEvents(changeRequest: ID!, kinds: [EventKind!]): Event!
+  """
+  A background job as it runs: its state now, then after each change (it
+  starts, reports progress, finishes, is cancelled or retried); the
+  subscription completes once the job has finished.
+  """
+  jobProgress(id: ID!): Job!
+}
+
+"What an event tells."
+enum EventKind {
+  "A space has a new current revision (a merge, a direct edit, its first revision)."
+  space_revision
+  change_request_created
+  "A change request's status changed (draft, open, archived)."
+  change_request_status
+  change_request_merged
+  "A background job started, progressed or finished."
+  job_progress
+  comment_created
+  comment_updated
+  comment_deleted
+  comment_reply_created
+  comment_reply_updated
+  comment_reply_deleted
+}
+
+"Something that happened, as a subscriber sees it: read again for them when it comes."
+type Event {
+  kind: EventKind!
+  at: DateTime!
+  space: Space!
+  "The change request it belongs to, if any."
+  changeRequest: ChangeRequest
+  "The id of what it is about: a revision, a change request, a job, a comment or a reply."
+  objectId: ID!
+  "The space's new current revision (space_revision, change_request_merged)."
+  revision: Revision
+  "The job (job_progress)."
+  job: Job
+  "Who caused it: null for Quire itself, or a user the caller may not see."
+  actor: User
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -12836,6 +13416,28 @@ func (ec *executionContext) childFields_DocumentMark(ctx context.Context, field 
 	return nil, fmt.Errorf("no field named %q was found under type DocumentMark", field.Name)
 }
 
+func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "kind":
+		return ec.fieldContext_Event_kind(ctx, field)
+	case "at":
+		return ec.fieldContext_Event_at(ctx, field)
+	case "space":
+		return ec.fieldContext_Event_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_Event_changeRequest(ctx, field)
+	case "objectId":
+		return ec.fieldContext_Event_objectId(ctx, field)
+	case "revision":
+		return ec.fieldContext_Event_revision(ctx, field)
+	case "job":
+		return ec.fieldContext_Event_job(ctx, field)
+	case "actor":
+		return ec.fieldContext_Event_actor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type Event", field.Name)
+}
+
 func (ec *executionContext) childFields_File(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -13266,6 +13868,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_samlProviders(ctx, field)
 	case "samlProvider":
 		return ec.fieldContext_Organization_samlProvider(ctx, field)
+	case "search":
+		return ec.fieldContext_Organization_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }
@@ -13714,6 +14318,118 @@ func (ec *executionContext) childFields_SSOLogin(ctx context.Context, field grap
 		return ec.fieldContext_SSOLogin_startURL(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SSOLogin", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchAncestor(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "title":
+		return ec.fieldContext_SearchAncestor_title(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchAncestor", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchPageResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchPageResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchPageResult_path(ctx, field)
+	case "ancestors":
+		return ec.fieldContext_SearchPageResult_ancestors(ctx, field)
+	case "sections":
+		return ec.fieldContext_SearchPageResult_sections(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchPageResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchPageResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchPageResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchPageResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchPageResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchPageResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SearchPageResultEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchPageResultEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchPageResultEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchResultUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "app":
+		return ec.fieldContext_SearchResultUrls_app(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchResultUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSectionResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSectionResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSectionResult_title(ctx, field)
+	case "path":
+		return ec.fieldContext_SearchSectionResult_path(ctx, field)
+	case "body":
+		return ec.fieldContext_SearchSectionResult_body(ctx, field)
+	case "urls":
+		return ec.fieldContext_SearchSectionResult_urls(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSectionResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResult(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "id":
+		return ec.fieldContext_SearchSpaceResult_id(ctx, field)
+	case "title":
+		return ec.fieldContext_SearchSpaceResult_title(ctx, field)
+	case "space":
+		return ec.fieldContext_SearchSpaceResult_space(ctx, field)
+	case "pages":
+		return ec.fieldContext_SearchSpaceResult_pages(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResult", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_SearchSpaceResultConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_SearchSpaceResultConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_SearchSpaceResultConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_SearchSpaceResultConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_SearchSpaceResultEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_SearchSpaceResultEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_SearchSpaceResultEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SearchSpaceResultEdge", field.Name)
 }
 
 func (ec *executionContext) childFields_Site(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -14214,6 +14930,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_teamPermissions(ctx, field)
 	case "permissionsAggregate":
 		return ec.fieldContext_Space_permissionsAggregate(ctx, field)
+	case "search":
+		return ec.fieldContext_Space_search(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Space", field.Name)
 }

@@ -11,6 +11,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/grants"
 	"quire/internal/members"
+	"quire/internal/search"
 	"quire/internal/types"
 	"strconv"
 	"time"
@@ -785,6 +786,40 @@ type SAMLProviderUrls struct {
 	Location string `json:"location"`
 }
 
+// A page above a search result.
+type SearchAncestor struct {
+	Title string `json:"title"`
+}
+
+type SearchPageResultConnection struct {
+	Edges      []*SearchPageResultEdge `json:"edges"`
+	Nodes      []*search.PageHit       `json:"nodes"`
+	PageInfo   *PageInfo               `json:"pageInfo"`
+	TotalCount int                     `json:"totalCount"`
+}
+
+type SearchPageResultEdge struct {
+	Node   *search.PageHit `json:"node"`
+	Cursor string          `json:"cursor"`
+}
+
+type SearchResultUrls struct {
+	// The page (or section) in the application.
+	App string `json:"app"`
+}
+
+type SearchSpaceResultConnection struct {
+	Edges      []*SearchSpaceResultEdge `json:"edges"`
+	Nodes      []*search.SpaceHit       `json:"nodes"`
+	PageInfo   *PageInfo                `json:"pageInfo"`
+	TotalCount int                      `json:"totalCount"`
+}
+
+type SearchSpaceResultEdge struct {
+	Node   *search.SpaceHit `json:"node"`
+	Cursor string           `json:"cursor"`
+}
+
 type SiteAdaptiveContent struct {
 	Enabled bool `json:"enabled"`
 }
@@ -952,6 +987,9 @@ type SubmitChangeRequestReviewInput struct {
 	Status ChangeRequestReviewStatus `json:"status"`
 	// Posted with the review in the change request's discussion.
 	Comment graphql.Omittable[*CommentBodyInput] `json:"comment,omitempty"`
+}
+
+type Subscription struct {
 }
 
 type TableCellInput struct {
@@ -1693,6 +1731,83 @@ func (e *ConversationPartRole) UnmarshalJSON(b []byte) error {
 }
 
 func (e ConversationPartRole) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// What an event tells.
+type EventKind string
+
+const (
+	// A space has a new current revision (a merge, a direct edit, its first revision).
+	EventKindSpaceRevision        EventKind = "space_revision"
+	EventKindChangeRequestCreated EventKind = "change_request_created"
+	// A change request's status changed (draft, open, archived).
+	EventKindChangeRequestStatus EventKind = "change_request_status"
+	EventKindChangeRequestMerged EventKind = "change_request_merged"
+	// A background job started, progressed or finished.
+	EventKindJobProgress         EventKind = "job_progress"
+	EventKindCommentCreated      EventKind = "comment_created"
+	EventKindCommentUpdated      EventKind = "comment_updated"
+	EventKindCommentDeleted      EventKind = "comment_deleted"
+	EventKindCommentReplyCreated EventKind = "comment_reply_created"
+	EventKindCommentReplyUpdated EventKind = "comment_reply_updated"
+	EventKindCommentReplyDeleted EventKind = "comment_reply_deleted"
+)
+
+var AllEventKind = []EventKind{
+	EventKindSpaceRevision,
+	EventKindChangeRequestCreated,
+	EventKindChangeRequestStatus,
+	EventKindChangeRequestMerged,
+	EventKindJobProgress,
+	EventKindCommentCreated,
+	EventKindCommentUpdated,
+	EventKindCommentDeleted,
+	EventKindCommentReplyCreated,
+	EventKindCommentReplyUpdated,
+	EventKindCommentReplyDeleted,
+}
+
+func (e EventKind) IsValid() bool {
+	switch e {
+	case EventKindSpaceRevision, EventKindChangeRequestCreated, EventKindChangeRequestStatus, EventKindChangeRequestMerged, EventKindJobProgress, EventKindCommentCreated, EventKindCommentUpdated, EventKindCommentDeleted, EventKindCommentReplyCreated, EventKindCommentReplyUpdated, EventKindCommentReplyDeleted:
+		return true
+	}
+	return false
+}
+
+func (e EventKind) String() string {
+	return string(e)
+}
+
+func (e *EventKind) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = EventKind(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid EventKind", str)
+	}
+	return nil
+}
+
+func (e EventKind) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *EventKind) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e EventKind) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -1,9 +1,10 @@
 // Package app builds Quire's engines and connects them. It is the one place
 // where an engine is handed the engines it calls, each through the
 // interface it declares (catalog.ContentDuplicator, content.Spaces,
-// content.Reviews, sites.Spaces, comments.Spaces, comments.Content,
+// content.Reviews, content.Indexer, content.Publisher, search.Spaces,
+// comments.Notifier, sites.Spaces, comments.Spaces, comments.Content,
 // reviews.Spaces, reviews.Content, reviews.Comments, downloads.Content,
-// jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
+// jobs.SpacePurger, jobs.Enqueuer, jobs.Publisher); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -24,6 +25,7 @@ import (
 	"quire/internal/conversations"
 	"quire/internal/db"
 	"quire/internal/downloads"
+	"quire/internal/events"
 	"quire/internal/gitsync"
 	"quire/internal/grants"
 	"quire/internal/ids"
@@ -31,6 +33,7 @@ import (
 	"quire/internal/members"
 	"quire/internal/orgs"
 	"quire/internal/reviews"
+	"quire/internal/search"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
 	"quire/internal/sso"
@@ -57,6 +60,9 @@ type Config struct {
 	// Translator translates the pages of translation runs; nil refuses
 	// runs (translate.NewLibreTranslate makes the one Quire ships).
 	Translator translate.Provider
+	// SearchCatchUpInterval is how often the spaces whose search index
+	// does not reflect their content are looked for (default a minute).
+	SearchCatchUpInterval time.Duration
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -80,13 +86,23 @@ type Engines struct {
 	// Orgs, Members, Grants, SSO and Claims administer organizations:
 	// settings and joining, members and teams, permissions of content,
 	// single sign-on, and the signed claims of members.
-	Orgs     *orgs.Service
-	Members  *members.Service
-	Grants   *grants.Service
-	SSO      *sso.Service
-	Claims   *claims.Service
+	Orgs    *orgs.Service
+	Members *members.Service
+	Grants  *grants.Service
+	SSO     *sso.Service
+	Claims  *claims.Service
+	// Search is the full-text search engine, whose index the content
+	// engine keeps in step.
+	Search *search.Service
+	// Events is the event bus: writers publish through it, GraphQL
+	// subscriptions listen to it. Close it when the process stops.
+	Events   *events.Bus
 	Resolver *graph.Resolver
 }
+
+// Close releases what the engines hold beyond the database's pool: the
+// event bus's listener, ending every subscription.
+func (e *Engines) Close() error { return e.Events.Close() }
 
 // New builds the engines over d. It reads (or, the first time, stores)
 // the download signing key, and registers every kind of job.
@@ -100,17 +116,29 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	if cfg.SweepInterval <= 0 {
 		cfg.SweepInterval = time.Minute
 	}
+	if cfg.SearchCatchUpInterval <= 0 {
+		cfg.SearchCatchUpInterval = time.Minute
+	}
 	client := d.Client
 	publicURL := strings.TrimRight(cfg.PublicURL, "/")
 	cat := catalog.New(client)
 	contents := content.New(client, publicURL, cat)
-	// Duplicating a space carries its content along.
+	// New spaces get their first revision from the content engine, and
+	// duplicating a space carries its content along.
 	cat.Content = contents
+	bus := events.New(d, cfg.Log)
+	finder := search.New(client, d.Dialect, cat)
+	// Every change of a space's current revision indexes it and tells
+	// subscribers; so do job progress reports.
+	contents.Search, contents.Events = finder, bus
+	cfg.Jobs.Events = bus
 	discussions := comments.New(client, cat, contents)
 	// Merges check the rules about reviews, and change request lists
 	// filter by requested reviewer, through the reviews engine.
 	reviewing := reviews.New(client, cat, contents, discussions)
 	contents.Reviews = reviewing
+	// Discussions tell subscribers of every change.
+	discussions.Notifier = commentEvents{bus}
 	key, err := downloads.SigningKey(ctx, client, cfg.SigningKey)
 	if err != nil {
 		// Links signed with a key of this process alone still work here.
@@ -126,6 +154,8 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Reviews:   reviewing,
 		Downloads: dl,
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
+		Search:    finder,
+		Events:    bus,
 	}
 	e.Claims = claims.New(client, publicURL)
 	e.SSO = sso.New(client, publicURL)
@@ -134,6 +164,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	e.Members.Claims = e.Claims
 	e.Grants = grants.New(client, cat)
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
+	e.Jobs.Every(content.KindSearchCatchUp, cfg.SearchCatchUpInterval, contents.SearchCatchUp)
 	if cfg.Git.Log == nil {
 		cfg.Git.Log = cfg.Log
 	}
@@ -156,6 +187,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Conversations: e.Conversations, Translations: e.Translations,
 		Comments: discussions, Reviews: reviewing,
 		Orgs: e.Orgs, Members: e.Members, Grants: e.Grants, SSO: e.SSO,
+		Search: finder, Events: bus,
 	}
 	return e
 }

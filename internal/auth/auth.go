@@ -130,3 +130,19 @@ func IsSystem(ctx context.Context) bool {
 	ok, _ := ctx.Value(systemKey{}).(bool)
 	return ok
 }
+
+type tokenKey struct{}
+
+// WithToken returns a context carrying the secret the caller authenticated
+// with, for work that outlives the request and must check, later, that the
+// token is still valid and what its owner may do then (a GraphQL
+// subscription checks it for each event).
+func WithToken(ctx context.Context, secret string) context.Context {
+	return context.WithValue(ctx, tokenKey{}, secret)
+}
+
+// Token returns the secret of WithToken, or "".
+func Token(ctx context.Context) string {
+	s, _ := ctx.Value(tokenKey{}).(string)
+	return s
+}

@@ -30,15 +30,20 @@ type Service struct {
 	Client *ent.Client
 	// Now returns the current time; tests may replace it.
 	Now func() time.Time
-	// Content copies a space's content into its duplicate. Without it a
-	// duplicate starts with an empty revision.
+	// Content gives new spaces their first revision, and duplicates a copy
+	// of their original's content. Without it (tests of the catalog alone)
+	// a space starts with an empty revision, and nothing is indexed.
 	Content ContentDuplicator
 }
 
-// ContentDuplicator gives a duplicated space the content of the space it
-// copies, in the transaction that creates it (the content engine).
+// ContentDuplicator gives a new space its first revision, in the
+// transaction that creates it (the content engine, through which every
+// change of a space's current revision goes).
 type ContentDuplicator interface {
+	// DuplicateContent gives dst, a duplicate of src, src's current content.
 	DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error
+	// InitialContent gives a new space an empty first revision.
+	InitialContent(ctx context.Context, tx *ent.Tx, sp *ent.Space) error
 }
 
 // New returns a Service over client.

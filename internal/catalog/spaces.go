@@ -129,7 +129,11 @@ func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Sp
 			return fmt.Errorf("create space: %w", err)
 		}
 		id = sp.ID
-		if err := initialRevision(ctx, tx, sp.ID); err != nil {
+		if s.Content != nil {
+			if err := s.Content.InitialContent(ctx, tx, sp); err != nil {
+				return err
+			}
+		} else if err := initialRevision(ctx, tx, sp.ID); err != nil {
 			return err
 		}
 		if in.AfterCreate != nil {
@@ -143,7 +147,8 @@ func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Sp
 	return s.reloadSpace(ctx, id)
 }
 
-// initialRevision gives a new space its first, empty revision.
+// initialRevision gives a new space its first, empty revision, when the
+// catalog works without the content engine (tests of the catalog alone).
 func initialRevision(ctx context.Context, tx *ent.Tx, spaceID string) error {
 	rev, err := tx.Revision.Create().SetSpaceID(spaceID).SetType("edits").Save(ctx)
 	if err != nil {

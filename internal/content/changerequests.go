@@ -16,6 +16,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/catalog"
 	"quire/internal/document"
+	"quire/internal/events"
 	"quire/internal/merge"
 	"quire/internal/types"
 )
@@ -231,7 +232,7 @@ func (s *Service) CreateChangeRequest(ctx context.Context, spaceID string, in Cr
 			}
 			cr = res.ChangeRequest
 		}
-		return nil
+		return s.publish(ctx, tx, events.ChangeRequestCreated, sp, cr, now)
 	})
 	if err != nil {
 		return nil, err
@@ -364,7 +365,7 @@ func (s *Service) UpdateChangeRequest(ctx context.Context, id string, in UpdateC
 	}
 	var out *ent.ChangeRequest
 	err = withTx(ctx, s.Client, func(tx *ent.Tx) error {
-		out, err = s.applyUpdate(ctx, tx.Client(), id, p)
+		out, err = s.applyUpdate(ctx, tx, id, p)
 		return err
 	})
 	if err != nil {
@@ -386,7 +387,7 @@ func (s *Service) UpdateChangeRequestIn(ctx context.Context, tx *ent.Tx, id stri
 	if p.empty() {
 		return getChangeRequest(ctx, tx.Client(), id)
 	}
-	return s.applyUpdate(ctx, tx.Client(), id, p)
+	return s.applyUpdate(ctx, tx, id, p)
 }
 
 // preparedUpdate is an UpdateChangeRequest checked and encoded.
@@ -427,10 +428,11 @@ func prepareUpdate(in UpdateChangeRequest) (preparedUpdate, error) {
 	return p, nil
 }
 
-// applyUpdate writes a prepared update in a transaction (c is its client),
+// applyUpdate writes a prepared update in the transaction tx,
 // locking the space, then the change request.
-func (s *Service) applyUpdate(ctx context.Context, c *ent.Client, id string, p preparedUpdate) (*ent.ChangeRequest, error) {
+func (s *Service) applyUpdate(ctx context.Context, tx *ent.Tx, id string, p preparedUpdate) (*ent.ChangeRequest, error) {
 	in := p.in
+	c := tx.Client()
 	now := s.Now()
 	cr, err := getChangeRequest(ctx, c, id)
 	if err != nil {
@@ -475,6 +477,9 @@ func (s *Service) applyUpdate(ctx context.Context, c *ent.Client, id string, p p
 	out, err := u.Save(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update change request: %w", err)
+	}
+	if in.Status != nil && *in.Status != cr.Status {
+		return out, s.publish(ctx, tx, events.ChangeRequestStatus, sp, out, now)
 	}
 	return out, nil
 }

@@ -126,6 +126,11 @@ type Service struct {
 	// to review what; without it those rules are not enforced and no
 	// change request asks anyone for a review.
 	Reviews Reviews
+	// Search keeps the search index of spaces' current content in step
+	// (nil: no index is kept).
+	Search Indexer
+	// Events publishes what changes (nil: nothing is published).
+	Events Publisher
 }
 
 // Clusters tells whether a change request of an organization may address

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"quire/ent"
-	"quire/ent/space"
 	"quire/internal/ids"
 	"quire/internal/merge"
 	"quire/internal/types"
@@ -261,9 +260,12 @@ func (s *Service) Merge(ctx context.Context, crID string) (*MergeResult, error) 
 			return err
 		}
 		draft, open := counterDelta(cr.Status, StatusMerged)
-		if err := c.Space.Update().Where(space.ID(sp.ID)).SetRevisionID(rev.ID).AddChangeRequestsDraft(draft).
-			AddChangeRequestsOpen(open).Exec(ctx); err != nil {
-			return fmt.Errorf("update space: %w", err)
+		err = s.setCurrentRevision(ctx, tx, revisionChange{space: sp, rev: rev, old: states[oursID], next: merged,
+			changeRequest: cr.ID, actor: userID, now: now, update: func(u *ent.SpaceUpdate) *ent.SpaceUpdate {
+				return u.AddChangeRequestsDraft(draft).AddChangeRequestsOpen(open)
+			}})
+		if err != nil {
+			return err
 		}
 		cr, err = c.ChangeRequest.UpdateOneID(cr.ID).SetStatus(StatusMerged).SetRevisionMerged(rev.ID).
 			SetMergedAt(now).SetUpdatedAt(now).Save(ctx)

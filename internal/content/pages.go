@@ -3,7 +3,6 @@ package content
 import (
 	"encoding/json"
 	"strings"
-	"unicode"
 
 	"quire/ent"
 	"quire/internal/document"
@@ -65,11 +64,8 @@ func scanDocument(d *document.Document) (refs []map[string]string, anchors []str
 					refs = append(refs, m)
 				}
 			}
-			switch n.Type {
-			case document.BlockHeading1, document.BlockHeading2, document.BlockHeading3:
-				if id, _ := n.Data["id"].(string); id != "" {
-					anchors = append(anchors, id)
-				} else if a := slugify(inlineText(n.Nodes)); a != "" {
+			if document.IsHeading(n) {
+				if a := document.HeadingAnchor(n); a != "" {
 					anchors = append(anchors, a)
 				}
 			}
@@ -118,28 +114,8 @@ func inlineText(nodes []document.Node) string {
 }
 
 // slugify turns a title into a URL segment: lower case letters and digits
-// separated by single hyphens.
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		case unicode.IsSpace(r) || r == '-' || r == '_' || r == '.' || r == '/':
-			dash = true
-		}
-	}
-	out := b.String()
-	if r := []rune(out); len(r) > MaxSlug {
-		out = strings.TrimRight(string(r[:MaxSlug]), "-")
-	}
-	return out
-}
+// separated by single hyphens, at most MaxSlug characters.
+func slugify(s string) string { return document.Slug(s, MaxSlug) }
 
 // validSlug reports whether s is a slug as slugify writes them.
 func validSlug(s string) bool {

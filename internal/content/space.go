@@ -3,7 +3,6 @@ package content
 import (
 	"context"
 	"fmt"
-	"time"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -14,7 +13,6 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
-	"quire/ent/space"
 )
 
 // DuplicateContent gives the new space dst a first revision holding the
@@ -22,6 +20,12 @@ import (
 // file versions, so nothing but the entries is written.
 func (s *Service) DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *ent.Space) error {
 	c := tx.Client()
+	// The source's row is locked, so that its content and its search
+	// index, copied here, are those of one revision.
+	src, err := lockSpace(ctx, c, src.ID)
+	if err != nil {
+		return err
+	}
 	st := newState()
 	if src.RevisionID != "" {
 		_, states, err := loadStates(ctx, c, loadTree, src.RevisionID)
@@ -30,14 +34,12 @@ func (s *Service) DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *en
 		}
 		st = states[src.RevisionID]
 	}
-	rev, err := writeRevision(ctx, c, revisionWrite{spaceID: dst.ID, typ: RevisionInitial, next: st, now: time.Now().UTC()})
+	now := s.Now()
+	rev, err := writeRevision(ctx, c, revisionWrite{spaceID: dst.ID, typ: RevisionInitial, next: st, now: now})
 	if err != nil {
 		return err
 	}
-	if err := c.Space.Update().Where(space.ID(dst.ID)).SetRevisionID(rev.ID).Exec(ctx); err != nil {
-		return fmt.Errorf("set revision of %s: %w", dst.ID, err)
-	}
-	return nil
+	return s.setCurrentRevision(ctx, tx, revisionChange{space: dst, rev: rev, next: st, copyFrom: src, actor: actor(ctx), now: now})
 }
 
 // PurgeSpace deletes the content of a space before the space row goes:
@@ -70,6 +72,11 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 	files, err := versions(kindFile)
 	if err != nil {
 		return err
+	}
+	if s.Search != nil {
+		if err := s.Search.Purge(ctx, tx, spaceID); err != nil {
+			return err
+		}
 	}
 	if _, err := c.ChangeRequest.Delete().Where(changerequest.SpaceID(spaceID)).Exec(ctx); err != nil {
 		return fmt.Errorf("delete change requests: %w", err)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"quire/ent"
-	"quire/ent/space"
 	"quire/internal/types"
 )
 
@@ -98,8 +97,14 @@ func (s *Service) EditSpaceThen(ctx context.Context, spaceID string, then func(t
 		if err != nil {
 			return err
 		}
-		if err := c.Space.Update().Where(space.ID(sp.ID)).SetRevisionID(rev.ID).SetUpdatedAt(now).Exec(ctx); err != nil {
-			return fmt.Errorf("update space: %w", err)
+		var old *state
+		if head != nil {
+			old = base
+		}
+		err = s.setCurrentRevision(ctx, tx, revisionChange{space: sp, rev: rev, old: old, next: e.st, actor: userID, now: now,
+			update: func(u *ent.SpaceUpdate) *ent.SpaceUpdate { return u.SetUpdatedAt(now) }})
+		if err != nil {
+			return err
 		}
 		if sp, err = c.Space.Get(ctx, sp.ID); err != nil {
 			return fmt.Errorf("reload space: %w", err)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"quire/ent"
-	"quire/ent/space"
 	"quire/internal/apierr"
 	"quire/internal/document"
 	"quire/internal/types"
@@ -200,8 +199,14 @@ func (s *Service) WriteTree(ctx context.Context, spaceID string, tree *Tree, opt
 		}
 		res.Revision = rev.ID
 		if !opts.Standalone {
-			if err := c.Space.Update().Where(space.ID(sp.ID)).SetRevisionID(rev.ID).SetUpdatedAt(now).Exec(ctx); err != nil {
-				return fmt.Errorf("update space: %w", err)
+			var old *state
+			if head != nil {
+				old = base
+			}
+			err = s.setCurrentRevision(ctx, tx, revisionChange{space: sp, rev: rev, old: old, next: next, actor: userID, now: now,
+				update: func(u *ent.SpaceUpdate) *ent.SpaceUpdate { return u.SetUpdatedAt(now) }})
+			if err != nil {
+				return err
 			}
 			if res.Space, err = c.Space.Get(ctx, sp.ID); err != nil {
 				return fmt.Errorf("reload space: %w", err)

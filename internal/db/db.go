@@ -27,7 +27,14 @@ type DB struct {
 	SQL     *sql.DB
 	Dialect string
 	counter *countingDriver
+	// url is the URL the database was opened with.
+	url string
 }
+
+// URL returns the URL the database was opened with (a secret: it may hold
+// a password). Connections of their own, such as PostgreSQL's
+// LISTEN/NOTIFY listener, dial it.
+func (d *DB) URL() string { return d.url }
 
 // Statements returns how many SQL statements have been sent so far.
 func (d *DB) Statements() int64 { return d.counter.n.Load() }
@@ -96,7 +103,7 @@ func Open(url string, opts Options) (*DB, error) {
 	if dial == dialect.Postgres {
 		cd.stmts = newStmtCache(sdb, 256)
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd}, nil
+	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd, url: url}, nil
 }
 
 // sessionUTC asks PostgreSQL for UTC sessions (unless the url sets a time
@@ -199,6 +206,16 @@ func (d *countingDriver) QueryContext(ctx context.Context, q string, args ...any
 	return r, nil
 }
 
+// ExecContext runs a statement written by hand (ent's Client.ExecContext),
+// counted like ent's own.
+func (d *countingDriver) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	var res sql.Result
+	if err := d.Exec(ctx, q, args, &res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
 func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
 	defer acquire(ctx)()
 	tx, err := d.Driver.Tx(ctx)
@@ -246,4 +263,29 @@ func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
 		return classify(ctx, t.d.pool, false, err)
 	}
 	return classify(ctx, t.d.pool, false, t.Tx.Query(ctx, q, args, v))
+}
+
+// ExecContext runs a statement written by hand in the transaction (ent's
+// Tx.ExecContext: the search index, event notifications), counted.
+func (t *countingTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	var res sql.Result
+	if err := t.Exec(ctx, q, args, &res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// QueryContext runs a query written by hand in the transaction (ent's
+// Tx.QueryContext), counted.
+func (t *countingTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	var rows entsql.Rows
+	if err := t.Query(ctx, q, args, &rows); err != nil {
+		return nil, err
+	}
+	r, ok := rows.ColumnScanner.(*sql.Rows)
+	if !ok {
+		rows.Close()
+		return nil, fmt.Errorf("query: rows of type %T", rows.ColumnScanner)
+	}
+	return r, nil
 }

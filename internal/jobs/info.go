@@ -233,6 +233,7 @@ func (r *Runner) Cancel(ctx context.Context, id string) (*Info, error) {
 		now := time.Now().UTC()
 		_ = r.d.Client.Job.UpdateOneID(id).SetOutcome(OutcomeCancelled).SetFinishedAt(now).Exec(ctx)
 	}
+	r.publish(ctx, rec)
 	return r.Get(ctx, id)
 }
 
@@ -270,6 +271,7 @@ func (r *Runner) Retry(ctx context.Context, id string) (*Info, error) {
 	if err != nil {
 		return nil, fmt.Errorf("retry job: %w", err)
 	}
+	r.publish(ctx, rec)
 	return r.Get(ctx, id)
 }
 

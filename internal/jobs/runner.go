@@ -45,6 +45,9 @@ type Config struct {
 	Log *slog.Logger
 	// Metrics, when set, counts job runs.
 	Metrics *metrics.Metrics
+	// Events, when set, is told of each job's start, progress and end
+	// (events.JobProgress), for subscribers.
+	Events Publisher
 }
 
 func (c *Config) defaults() {
@@ -83,6 +86,8 @@ type Runner struct {
 	periodic []*river.PeriodicJob
 	river    *river.Client[*sql.Tx]
 	started  bool
+	// unwatch stops forwarding the queue's events (see watchQueue).
+	unwatch func()
 }
 
 // NewRunner returns a runner over d that has no handlers yet.
@@ -162,13 +167,29 @@ func (r *Runner) Start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var unwatch func()
+	if r.cfg.Events != nil && r.hasHandlers() {
+		ch, cancel := c.Subscribe(finishedKinds...)
+		go r.watchQueue(context.WithoutCancel(ctx), ch)
+		unwatch = cancel
+	}
 	if err := c.Start(ctx); err != nil {
+		if unwatch != nil {
+			unwatch()
+		}
 		return fmt.Errorf("start job queue: %w", err)
 	}
 	r.mu.Lock()
 	r.started = true
+	r.unwatch = unwatch
 	r.mu.Unlock()
 	return nil
+}
+
+func (r *Runner) hasHandlers() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.handlers) > 0
 }
 
 // Stop stops taking jobs and waits for the running ones to finish, until
@@ -178,9 +199,14 @@ func (r *Runner) Stop(ctx context.Context) error {
 	r.mu.Lock()
 	started, c := r.started, r.river
 	r.started = false
+	unwatch := r.unwatch
+	r.unwatch = nil
 	r.mu.Unlock()
 	if !started {
 		return nil
+	}
+	if unwatch != nil {
+		defer unwatch()
 	}
 	if err := c.Stop(ctx); err != nil {
 		return c.StopAndCancel(context.WithoutCancel(ctx))
@@ -273,7 +299,8 @@ func (w *worker) Work(ctx context.Context, j *river.Job[payload]) error {
 	if err != nil {
 		return err
 	}
-	run := &run{r: w.r, id: rec.ID, attempt: j.Attempt, raw: j.Args.raw}
+	run := &run{r: w.r, rec: rec, id: rec.ID, attempt: j.Attempt, raw: j.Args.raw}
+	w.r.publish(ctx, rec)
 	err = w.h(ctx, run)
 	w.r.observe(w.kind, err)
 	final := context.WithoutCancel(ctx)
@@ -351,6 +378,7 @@ func (r *Runner) observe(kind string, err error) {
 // run is a job being worked.
 type run struct {
 	r       *Runner
+	rec     *ent.Job
 	id      string
 	attempt int
 	raw     json.RawMessage
@@ -367,6 +395,7 @@ func (x *run) Progress(ctx context.Context, fraction float64, step string) error
 	if err := c.Job.UpdateOneID(x.id).SetProgress(fraction).SetStep(step).SetUpdatedAt(time.Now().UTC()).Exec(ctx); err != nil {
 		return fmt.Errorf("record progress: %w", err)
 	}
+	x.r.publish(ctx, x.rec)
 	cancelled, err := c.Job.Query().Where(job.ID(x.id), job.CancelRequested(true)).Exist(ctx)
 	if err != nil {
 		return fmt.Errorf("read job: %w", err)

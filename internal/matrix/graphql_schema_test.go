@@ -154,6 +154,9 @@ func (s *sel) cost(m int) int {
 var nestedArgs = map[string]func(ids map[string]string) string{
 	"Revision.file": func(ids map[string]string) string { return `(id: "` + ids["fileId"] + `")` },
 	"Revision.page": func(ids map[string]string) string { return `(id: "` + ids["pageId"] + `")` },
+	// Searches find the fixture's pages, so that their results are checked.
+	"Space.search":        func(map[string]string) string { return `(query: "guide", first: 5)` },
+	"Organization.search": func(map[string]string) string { return `(query: "guide", first: 5)` },
 }
 
 // unselected are fields the walk leaves out: Space.changeRequest needs an
@@ -209,6 +212,8 @@ func (s *gqlSchema) selection(typeName string, hops int, ids map[string]string, 
 		field := &sel{head: f.Name + args, name: f.Name, typ: f.Type.String()}
 		if args == "" && hasArg(f, "first") {
 			field.head += fmt.Sprintf("(first: %d)", pageSize)
+			field.page = pageSize
+		} else if strings.Contains(args, fmt.Sprintf("first: %d", pageSize)) {
 			field.page = pageSize
 		}
 		inner := s.types[f.Type.named()]

@@ -20,7 +20,8 @@ func forEachDB(t *testing.T, fn func(t *testing.T, e *testenv.Env)) {
 }
 
 // TestAuthorizationMatrix asks every REST route and every GraphQL root
-// field and mutation as every caller, against one fixture per database.
+// field, mutation and subscription as every caller, against one fixture
+// per database.
 func TestAuthorizationMatrix(t *testing.T) {
 	forEachDB(t, func(t *testing.T, e *testenv.Env) {
 		w := newWorld(t, e)
@@ -35,6 +36,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 			{"graphql mutations", w.testMutations},
 			{"read-only fields", w.testPatch},
 			{"foreign ids", w.testForeign},
+			// Last: its event changes the fixture.
+			{"graphql subscriptions", w.testSubscriptions},
 		} {
 			t.Run(part.name, func(t *testing.T) {
 				w.t, w.asked = t, 0

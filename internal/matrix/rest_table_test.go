@@ -19,6 +19,9 @@ var restRules = map[string]rule{
 	"POST /orgs/{organizationId}/spaces": inOrg(creator).status(201).
 		with(fixed(map[string]any{"title": "New space"})),
 	"GET /orgs/{organizationId}/change-requests": members,
+	// Searches find the fixture's pages ("Guide", "Intro": "Back to the
+	// guide"), so that results are checked for what callers may not see.
+	"GET /orgs/{organizationId}/search": members.asking("query=guide"),
 
 	"GET /collections/{collectionId}":        readers,
 	"PATCH /collections/{collectionId}":      needs(admin).with(fixed(map[string]any{"title": "Guides"})),
@@ -46,6 +49,7 @@ var restRules = map[string]rule{
 	"GET /spaces/{spaceId}/content/page/{pageId}/links":      readers,
 	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":  readers,
 	"GET /spaces/{spaceId}/links":                            readers,
+	"GET /spaces/{spaceId}/search":                           readers.asking("query=guide"),
 	"POST /spaces/{spaceId}/content/template": needs(editor).status(201).with(func(ids map[string]string) any {
 		return map[string]any{"id": "knowledge-base", "params": map[string]any{"contentRefs": related(ids)}}
 	}),

@@ -55,7 +55,7 @@ func routeParams(pattern string) []string {
 
 // path fills a route's parameters from ids, by name.
 func (c restCase) path(t *testing.T, ids map[string]string) string {
-	return "/v1" + paramPattern.ReplaceAllStringFunc(c.route.Pattern, func(m string) string {
+	path := "/v1" + paramPattern.ReplaceAllStringFunc(c.route.Pattern, func(m string) string {
 		name := m[1 : len(m)-1]
 		id := c.rule.param(name, ids)
 		if id == "" {
@@ -63,6 +63,10 @@ func (c restCase) path(t *testing.T, ids map[string]string) string {
 		}
 		return id
 	})
+	if c.rule.query != "" {
+		path += "?" + c.rule.query
+	}
+	return path
 }
 
 func (c restCase) body(ids map[string]string) any {

@@ -33,6 +33,9 @@ type rule struct {
 	// hidesNull: a GraphQL field that answers null, without an error, for
 	// what the caller may not see (nodes).
 	hidesNull bool
+	// query is the REST query string a route needs (its required
+	// parameters), without "?".
+	query string
 }
 
 // Rows by who may act.
@@ -71,6 +74,9 @@ func (r rule) on(param, key string) rule {
 }
 
 func (r rule) ofPart() rule { r.part = true; return r }
+
+// asking gives the REST query string of a route with required parameters.
+func (r rule) asking(query string) rule { r.query = query; return r }
 
 func (r rule) orNull() rule { r.hidesNull = true; return r }
 

@@ -206,7 +206,10 @@ func decodeObject(data []byte, dst *map[string]any) error {
 // extensions in the URL. Only queries run; a mutation is refused with 405.
 type getTransport struct{}
 
-func (getTransport) Supports(r *http.Request) bool { return r.Method == http.MethodGet }
+// Upgrade requests are the WebSocket transport's.
+func (getTransport) Supports(r *http.Request) bool {
+	return r.Method == http.MethodGet && r.Header.Get("Upgrade") == ""
+}
 
 func (getTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor) {
 	start := graphql.Now()
@@ -254,6 +257,11 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 			}
 		}
 		writeResponse(w, status, exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs))
+		return
+	}
+	if rc.Operation != nil && rc.Operation.Operation == ast.Subscription {
+		writeGraphQLError(w, http.StatusBadRequest, apierr.BadRequest,
+			"A subscription needs a WebSocket: open one at /graphql with the graphql-transport-ws protocol")
 		return
 	}
 	if queriesOnly && rc.Operation != nil && rc.Operation.Operation != ast.Query {

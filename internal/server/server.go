@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -87,6 +88,14 @@ type Server struct {
 	mux      *http.ServeMux
 	limiter  *ratelimit.Limiter // nil: no rate limits
 	jobs     *jobs.Runner
+	// own are the engines the server built (Config.Engines was nil): it
+	// closes them.
+	own *app.Engines
+
+	// The open GraphQL WebSockets, and how many each user has.
+	wsMu    sync.Mutex
+	wsConns map[*wsConn]bool
+	wsUsers map[string]int
 }
 
 // Jobs returns the job runner of the server's engines.
@@ -104,17 +113,21 @@ func NewServer(cfg Config) *Server {
 		cfg.Metrics = metrics.New()
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	eng := cfg.Engines
+	eng, own := cfg.Engines, (*app.Engines)(nil)
 	if eng == nil {
 		if cfg.Jobs.Metrics == nil {
 			cfg.Jobs.Metrics = cfg.Metrics
 		}
 		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git, Translator: cfg.Translator})
+		own = eng
 	}
 	r := eng.Resolver
 	dl := eng.Downloads
 	lim := ratelimit.New(cfg.DB.Client, cfg.RateLimits)
-	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim, jobs: eng.Jobs}
+	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim, jobs: eng.Jobs,
+		own: own, wsConns: map[*wsConn]bool{}, wsUsers: map[string]int{}}
+	// Subscriptions: over a WebSocket (websocket.go).
+	s.gql.AddTransport(s.websocketTransport())
 	mux := http.NewServeMux()
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
@@ -154,6 +167,15 @@ func NewServer(cfg Config) *Server {
 // Resolver returns the root resolver.
 func (s *Server) Resolver() *graph.Resolver { return s.resolver }
 
+// Close ends the server's WebSockets, and closes the engines it built
+// itself (their event bus). Run it once the HTTP server has stopped.
+func (s *Server) Close() {
+	s.CloseWebSockets()
+	if s.own != nil {
+		_ = s.own.Close()
+	}
+}
+
 // API returns the REST API.
 func (s *Server) API() *rest.API { return s.api }
 
@@ -173,6 +195,11 @@ func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.
 	srv.Use(graph.LimitExtension(limits))
 	srv.Use(graph.NULCheck())
 	srv.Use(graph.NodeBudget(limits))
+	if cfg.DB != nil {
+		// Subscriptions read memberships afresh (a server made without a
+		// database, as in tests of refusals, serves none).
+		srv.Use(subscriptionScope{client: cfg.DB.Client})
+	}
 	if lim != nil {
 		// Last of the checks before execution: a refused document costs nothing.
 		srv.Use(rateLimitExtension{limiter: lim, points: graph.RatePoints})
@@ -234,6 +261,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		limit = MaxUploadBytes
 	}
 	r.Body = http.MaxBytesReader(sw, r.Body, limit)
+	ws := isWebSocket(r)
 	defer func() {
 		if v := recover(); v != nil {
 			s.cfg.Log.ErrorContext(ctx, "panic", "request_id", id, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
@@ -243,6 +271,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.logRequest(r, sw, route, caller, start)
 	}()
+	if ws {
+		// A WebSocket lasts as long as its subscriptions: no deadline.
+		s.serveWebSocket(sw, r)
+		return
+	}
 	s.serveWithDeadline(sw, r, s.mux)
 }
 

@@ -167,6 +167,26 @@ func (e *Env) start(o Options) {
 		Git: o.Git, Translator: o.Translator})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
+	// Runs first: WebSockets end (and the event bus closes) before the
+	// HTTP server waits for its connections.
+	e.T.Cleanup(e.Server.Close)
+}
+
+// SeparateReplica starts another server over the environment's database
+// with a database handle of its own (its own connection pool and, on
+// PostgreSQL, its own LISTEN connection), as a second quire process
+// sharing the database would have.
+func (e *Env) SeparateReplica(o Options) *Env {
+	e.T.Helper()
+	m := metrics.New()
+	d, err := db.Open(e.DB.URL(), db.Options{OnStatement: m.Statements.Inc, Prelude: o.Prelude})
+	if err != nil {
+		e.T.Fatalf("open the replica's database: %v", err)
+	}
+	e.T.Cleanup(func() { d.Close() })
+	r := &Env{T: e.T, Dialect: e.Dialect, DB: d, Metrics: m}
+	r.start(o)
+	return r
 }
 
 // Client is the ent client of the environment's database.

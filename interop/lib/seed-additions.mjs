@@ -78,6 +78,13 @@ export const SEED_ADDITIONS = [
 		property: 'paidMembers',
 		definition: { type: 'number' },
 	},
+	{
+		// Seed, "Space content": GET {s}/search answers pages with
+		// `ancestors [{title}]`; later references (0.167.0) declare it.
+		schema: ['SearchPageResult'],
+		property: 'ancestors',
+		definition: { type: 'array', items: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+	},
 ];
 
 // Seed changes: where the seeds give a field of the reference another

@@ -2,11 +2,16 @@
 //
 // The page carries no token: the API token is typed into the field above the
 // editor, kept in localStorage and sent as "Authorization: Bearer <token>" on
-// every request the page makes to the endpoint. GraphiQL 3 brings the docs
-// explorer and the query history as built-in plugins.
+// every request the page makes to the endpoint. Subscriptions run over a
+// WebSocket to the same endpoint (GraphiQL's fetcher with graphql-ws, the
+// graphql-transport-ws protocol), with the token in connection_init's
+// payload. GraphiQL 3 brings the docs explorer and the query history as
+// built-in plugins.
 import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { GraphiQL } from 'graphiql';
+import { createGraphiQLFetcher } from '@graphiql/toolkit';
+import { parse } from 'graphql';
 import 'graphiql/graphiql.css';
 import './main.css';
 
@@ -29,27 +34,63 @@ function writeToken(token) {
   }
 }
 
-// makeFetcher posts operations to the endpoint with the token read at call
-// time, so a query run right after typing uses the token just typed. Headers
-// from GraphiQL's headers editor are sent too and win over the field.
+// socketURL is the WebSocket URL of the endpoint, on this page's origin.
+function socketURL(endpoint) {
+  const u = new URL(endpoint, window.location.href);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  return u.toString();
+}
+
+// postJSON is the HTTP fetch GraphiQL's fetcher uses: no cookies (the token
+// is the only credential), and an answer that is not JSON becomes an error
+// the result panel shows instead of a parse failure.
+async function postJSON(url, init) {
+  const res = await fetch(url, { ...init, credentials: 'omit' });
+  const text = await res.text();
+  return {
+    json: async () => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return { errors: [{ message: `HTTP ${res.status}: ${text.slice(0, 500)}` }] };
+      }
+    },
+  };
+}
+
+// parsed is the document of the operation sent. GraphiQL's own copy is
+// refreshed a moment after each edit, so an operation run right after the
+// editor changed could be taken for the previous one (a subscription sent
+// over HTTP); the fetcher decides on what it sends instead.
+function parsed(query) {
+  try {
+    return parse(query);
+  } catch {
+    return undefined;
+  }
+}
+
+// makeFetcher builds GraphiQL's fetcher for each operation with the token
+// read at call time, so an operation run right after typing uses the token
+// just typed. Queries and mutations are POSTed with "Authorization: Bearer
+// <token>"; subscriptions open a WebSocket to the same endpoint (graphql-ws,
+// the graphql-transport-ws protocol) with the token in connection_init's
+// payload, which is how the server authenticates a socket. Headers from
+// GraphiQL's headers editor are sent too (in the payload for a socket) and
+// win over the field. Each subscription has its own socket, closed when it
+// ends (the stop button), so a changed token applies to the next one.
 function makeFetcher(endpoint, tokenRef) {
-  return async (params, opts) => {
-    const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  return (params, opts) => {
     const token = tokenRef.current.trim();
-    if (token) headers.Authorization = `Bearer ${token}`;
-    Object.assign(headers, (opts && opts.headers) || {});
-    const res = await fetch(endpoint, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify(params),
-      credentials: 'omit',
-    });
-    const text = await res.text();
-    try {
-      return JSON.parse(text);
-    } catch {
-      return { errors: [{ message: `HTTP ${res.status}: ${text.slice(0, 500)}` }] };
-    }
+    const auth = token ? { Authorization: `Bearer ${token}` } : {};
+    return createGraphiQLFetcher({
+      url: endpoint,
+      headers: { Accept: 'application/json', ...auth },
+      fetch: postJSON,
+      enableIncrementalDelivery: false,
+      subscriptionUrl: socketURL(endpoint),
+      wsConnectionParams: auth,
+    })(params, { ...opts, documentAST: parsed(params.query) });
   };
 }
 

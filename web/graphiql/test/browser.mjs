@@ -6,8 +6,11 @@
 // database, starts `quire serve` on a free loopback port, then drives Debian's
 // Chromium ($CHROMIUM, default /usr/bin/chromium) with playwright-core: types
 // the token into #quire-token, types a query into the editor, runs it and
-// checks the result, the docs explorer, the history and that the page never
-// asked anything of another origin. Screenshot: test-artifacts/graphiql.png.
+// checks the result, the docs explorer, the history; then runs a
+// subscription over the WebSocket, causes events through the REST API and
+// sees them in the result panel; and checks that the page never asked
+// anything of another origin. Screenshots: test-artifacts/graphiql.png,
+// test-artifacts/graphiql-subscription.png.
 // Bounded in time; the server and the browser are stopped in every case.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +25,7 @@ const repo = resolve(here, '..', '..', '..');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const artifacts = join(repo, 'test-artifacts');
 const screenshot = join(artifacts, 'graphiql.png');
+const subscriptionShot = join(artifacts, 'graphiql-subscription.png');
 const BUILD_TIMEOUT_MS = 10 * 60 * 1000;
 const TEST_TIMEOUT_MS = 3 * 60 * 1000;
 
@@ -143,14 +147,14 @@ async function main() {
   try {
     await waitHealthy(base, Date.now() + 30000);
     log(`quire serve on ${base}`);
-    await exercise(base, token);
+    await exercise(base, token, boot.organization.id);
   } catch (err) {
     log(`server log (tail):\n${serverLog.slice(-3000)}`);
     throw err;
   }
 }
 
-async function exercise(base, token) {
+async function exercise(base, token, orgId) {
   // The API is unchanged for non-browser clients.
   let res = await fetch(`${base}/graphql?query=%7B__typename%7D`, { headers: { Accept: 'application/json' } });
   check('GET /graphql as an API client still needs a token', res.status === 401, `status ${res.status}`);
@@ -255,6 +259,8 @@ async function exercise(base, token) {
   await page.screenshot({ path: screenshot });
   log(`screenshot: ${screenshot}`);
 
+  await subscription(page, base, token, orgId);
+
   // The token survives a reload.
   await page.reload({ waitUntil: 'load' });
   await page.waitForSelector('#quire-token');
@@ -263,6 +269,75 @@ async function exercise(base, token) {
   check('no request left this origin', foreign.length === 0, foreign.join(', '));
   check('assets came from /graphiql/assets/', local.some((u) => u.includes('/graphiql/assets/graphiql.js')) && local.some((u) => u.includes('/graphiql/assets/graphiql.css')));
   check('no uncaught page errors', pageErrors.length === 0, pageErrors.join(' | '));
+}
+
+// subscription runs a subscription to a space's events from the editor,
+// creates change requests in the space through the REST API, and waits for
+// the result panel to show one (the subscription starts a moment after the
+// button is pressed: change requests are created until one shows).
+async function subscription(page, base, token, orgId) {
+  const api = (method, path, body) =>
+    fetch(`${base}/v1${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: body && JSON.stringify(body),
+    }).then((r) => r.json());
+  const space = await api('POST', `/orgs/${orgId}/spaces`, { title: 'Live' });
+  check('space for the subscription created', typeof space.id === 'string', JSON.stringify(space));
+
+  // The page's WebSockets and the frames it sends on them.
+  const sockets = [];
+  page.on('websocket', (ws) => {
+    const s = { url: ws.url(), sent: [], closed: new Promise((r) => ws.on('close', () => r(true))) };
+    sockets.push(s);
+    ws.on('framesent', (f) => s.sent.push(String(f.payload)));
+  });
+
+  const editor = '.graphiql-query-editor .CodeMirror';
+  const doc = `subscription { spaceEvents(space: "${space.id}") { kind changeRequest { subject } } }`;
+  await page.evaluate(({ sel, text }) => document.querySelector(sel).CodeMirror.setValue(text), { sel: editor, text: doc });
+  await page.click('button.graphiql-execute-button');
+
+  const result = '.graphiql-response .CodeMirror';
+  let seen = '';
+  for (let i = 1; i <= 30 && !seen; i++) {
+    const subject = `Live ${i}`;
+    await api('POST', `/spaces/${space.id}/change-requests`, { subject });
+    seen = await page
+      .waitForFunction(
+        ({ sel, subject }) => {
+          const el = document.querySelector(sel);
+          const v = el && el.CodeMirror ? el.CodeMirror.getValue() : '';
+          return v.includes('change_request_created') && v.includes(subject) ? v : '';
+        },
+        { sel: result, subject },
+        { timeout: 1000 },
+      )
+      .then((h) => h.jsonValue())
+      .catch(() => '');
+  }
+  check('a subscription shows the events it receives', seen.includes('"kind": "change_request_created"'), seen.slice(0, 300));
+  await page.screenshot({ path: subscriptionShot });
+  log(`screenshot: ${subscriptionShot}`);
+  const ws = sockets[0];
+  check('the subscription ran over a WebSocket to /graphql', sockets.length === 1 && ws.url === `${base.replace('http:', 'ws:')}/graphql`, JSON.stringify(sockets.map((x) => x.url)));
+  const frames = (ws ? ws.sent : []).map((f) => {
+    try {
+      return JSON.parse(f);
+    } catch {
+      return {};
+    }
+  });
+  check(
+    'connection_init carried the token',
+    frames[0] && frames[0].type === 'connection_init' && frames[0].payload && frames[0].payload.Authorization === `Bearer ${token}`,
+    JSON.stringify(frames[0] && frames[0].type),
+  );
+  check('the subscribe message was the editor\'s document', frames.some((f) => f.type === 'subscribe' && f.payload && f.payload.query === doc));
+  // The execute button stops the subscription, and the socket closes.
+  await page.click('button.graphiql-execute-button');
+  const closed = ws && (await Promise.race([ws.closed, new Promise((r) => setTimeout(() => r(false), 10000))]));
+  check('stopping the subscription closes its socket', closed === true);
 }
 
 const timer = setTimeout(() => {
