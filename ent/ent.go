@@ -13,6 +13,10 @@ import (
 	"quire/ent/fileversion"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecfile"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
@@ -92,26 +96,30 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			apitoken.Table:         apitoken.ValidColumn,
-			changerequest.Table:    changerequest.ValidColumn,
-			collection.Table:       collection.ValidColumn,
-			contentblob.Table:      contentblob.ValidColumn,
-			fileversion.Table:      fileversion.ValidColumn,
-			job.Table:              job.ValidColumn,
-			member.Table:           member.ValidColumn,
-			organization.Table:     organization.ValidColumn,
-			pageversion.Table:      pageversion.ValidColumn,
-			ratelimitcounter.Table: ratelimitcounter.ValidColumn,
-			revision.Table:         revision.ValidColumn,
-			revisionentry.Table:    revisionentry.ValidColumn,
-			serversecret.Table:     serversecret.ValidColumn,
-			site.Table:             site.ValidColumn,
-			sitesection.Table:      sitesection.ValidColumn,
-			sitesectiongroup.Table: sitesectiongroup.ValidColumn,
-			sitesharelink.Table:    sitesharelink.ValidColumn,
-			sitespace.Table:        sitespace.ValidColumn,
-			space.Table:            space.ValidColumn,
-			user.Table:             user.ValidColumn,
+			apitoken.Table:           apitoken.ValidColumn,
+			changerequest.Table:      changerequest.ValidColumn,
+			collection.Table:         collection.ValidColumn,
+			contentblob.Table:        contentblob.ValidColumn,
+			fileversion.Table:        fileversion.ValidColumn,
+			job.Table:                job.ValidColumn,
+			member.Table:             member.ValidColumn,
+			openapispec.Table:        openapispec.ValidColumn,
+			openapispecblob.Table:    openapispecblob.ValidColumn,
+			openapispecfile.Table:    openapispecfile.ValidColumn,
+			openapispecversion.Table: openapispecversion.ValidColumn,
+			organization.Table:       organization.ValidColumn,
+			pageversion.Table:        pageversion.ValidColumn,
+			ratelimitcounter.Table:   ratelimitcounter.ValidColumn,
+			revision.Table:           revision.ValidColumn,
+			revisionentry.Table:      revisionentry.ValidColumn,
+			serversecret.Table:       serversecret.ValidColumn,
+			site.Table:               site.ValidColumn,
+			sitesection.Table:        sitesection.ValidColumn,
+			sitesectiongroup.Table:   sitesectiongroup.ValidColumn,
+			sitesharelink.Table:      sitesharelink.ValidColumn,
+			sitespace.Table:          sitespace.ValidColumn,
+			space.Table:              space.ValidColumn,
+			user.Table:               user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

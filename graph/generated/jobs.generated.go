@@ -641,4 +641,11 @@ func (ec *executionContext) marshalNJobState2quireᚋgraphᚋmodelᚐJobState(ct
 	return v
 }
 
+func (ec *executionContext) marshalOJob2ᚖquireᚋinternalᚋjobsᚐInfo(ctx context.Context, sel ast.SelectionSet, v *jobs.Info) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._Job(ctx, sel, v)
+}
+
 // endregion ***************************** type.gotpl *****************************

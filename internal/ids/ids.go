@@ -36,6 +36,9 @@ const (
 	ChangeRequest Kind = 'Q'
 	// Background jobs (internal/jobs).
 	Job Kind = 'J'
+	// OpenAPI specifications and their versions (internal/openapispec).
+	OpenAPISpec        Kind = 'A'
+	OpenAPISpecVersion Kind = 'B'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -72,7 +75,7 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest, Job:
+		Page, PageVersion, File, FileVersion, ChangeRequest, Job, OpenAPISpec, OpenAPISpecVersion:
 		return k, true
 	}
 	return 0, false
