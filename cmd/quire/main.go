@@ -44,6 +44,9 @@ const (
 	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
+	// envOpenAPIFetchPrivate lets specifications be fetched from inside
+	// the server's network.
+	envOpenAPIFetchPrivate = "QUIRE_OPENAPI_FETCH_PRIVATE"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

@@ -18,6 +18,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 )
@@ -60,7 +61,7 @@ func positiveDuration(s string) (time.Duration, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--openapi-fetch-private]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -71,8 +72,14 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
 	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
 		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
+	privateEnv, envErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envOpenAPIFetchPrivate, "false")))
+	fetchPrivate := fs.Bool("openapi-fetch-private", privateEnv,
+		"let OpenAPI specifications be fetched from loopback, private and link-local addresses, inside the server's network (env "+envOpenAPIFetchPrivate+"=true)")
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	if envErr != nil {
+		return e.usageError(fs, "%s %q: must be true or false", envOpenAPIFetchPrivate, e.getenv(envOpenAPIFetchPrivate))
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -127,7 +134,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The engines, connected once, serve both doors and the background jobs.
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
-		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval})
+		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
+		OpenAPI: openapispec.Config{FetchPrivate: *fetchPrivate}})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,

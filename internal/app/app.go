@@ -1,7 +1,8 @@
 // Package app builds Quire's engines and connects them. It is the one place
 // where an engine is handed the engines it calls, each through the
 // interface it declares (catalog.ContentDuplicator, content.Spaces,
-// sites.Spaces, downloads.Content, jobs.SpacePurger, jobs.Enqueuer); no engine reaches for
+// sites.Spaces, downloads.Content, jobs.SpacePurger, jobs.Enqueuer,
+// content.OpenAPISpecs); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -20,6 +21,7 @@ import (
 	"quire/internal/downloads"
 	"quire/internal/ids"
 	"quire/internal/jobs"
+	"quire/internal/openapispec"
 	"quire/internal/signedurl"
 	"quire/internal/sites"
 )
@@ -38,6 +40,8 @@ type Config struct {
 	Jobs jobs.Config
 	// SweepInterval is how often the trash is swept (default a minute).
 	SweepInterval time.Duration
+	// OpenAPI configures fetching OpenAPI specifications.
+	OpenAPI openapispec.Config
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -49,7 +53,9 @@ type Engines struct {
 	Downloads *downloads.Service
 	// Jobs is the durable job runner: the engines enqueue through it; a
 	// process works jobs once it is started (Jobs.Start).
-	Jobs     *jobs.Runner
+	Jobs *jobs.Runner
+	// OpenAPI holds OpenAPI specifications; its Handler serves their files.
+	OpenAPI  *openapispec.Service
 	Resolver *graph.Resolver
 }
 
@@ -77,7 +83,8 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		cfg.Log.Error("signing key unavailable; using a key of this process", "error", err.Error())
 		key = []byte(ids.New(ids.Token) + ids.New(ids.Token))
 	}
-	dl := downloads.New(contents, signedurl.NewSigner(key), publicURL)
+	signer := signedurl.NewSigner(key)
+	dl := downloads.New(contents, signer, publicURL)
 	e := &Engines{
 		Catalog:   cat,
 		Sites:     sites.New(client, cat, publicURL),
@@ -86,9 +93,14 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Jobs:      jobs.NewRunner(d, cfg.Jobs),
 	}
 	e.Jobs.Every(jobs.KindSweepTrash, cfg.SweepInterval, jobs.SweepTrash(client, contents, cfg.Jobs.Metrics, cfg.Log))
+	// Specifications are processed by jobs enqueued with their writes;
+	// link reports and templates ask which specifications exist.
+	e.OpenAPI = openapispec.New(client, e.Jobs, signer, publicURL, cfg.OpenAPI, cfg.Log)
+	e.Jobs.Handle(openapispec.Kind, e.OpenAPI.JobHandler())
+	contents.OpenAPI = e.OpenAPI
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
-		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs,
+		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, OpenAPI: e.OpenAPI,
 	}
 	return e
 }

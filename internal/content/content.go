@@ -119,6 +119,9 @@ type Service struct {
 	PublicURL string
 	// Spaces tells who may see a space and what they may do with it.
 	Spaces Spaces
+	// OpenAPI tells which OpenAPI specifications exist, for references of
+	// kind openapi. Without it they are taken to resolve.
+	OpenAPI OpenAPISpecs
 }
 
 // New returns a Service over client that asks spaces who may see a space.

@@ -32,6 +32,7 @@ import (
 	"quire/internal/jobs"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/requestid"
 	"quire/rest"
@@ -64,6 +65,9 @@ type Config struct {
 	// RateLimits are the per-user budgets of both doors, counted in DB;
 	// the zero value turns rate limiting off.
 	RateLimits ratelimit.Config
+	// OpenAPI configures fetching OpenAPI specifications, for the engines
+	// the server builds.
+	OpenAPI openapispec.Config
 	// RequestTimeout and UploadTimeout are the deadlines of a request and
 	// of a GraphQL multipart request (see serveWithDeadline); zero means
 	// DefaultRequestTimeout and DefaultUploadTimeout.
@@ -101,7 +105,7 @@ func NewServer(cfg Config) *Server {
 		if cfg.Jobs.Metrics == nil {
 			cfg.Jobs.Metrics = cfg.Metrics
 		}
-		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs})
+		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, OpenAPI: cfg.OpenAPI})
 	}
 	r := eng.Resolver
 	dl := eng.Downloads
@@ -124,6 +128,9 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("/metrics", cfg.Metrics.Handler())
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
+	// Public specifications, and signed links to private ones, need no
+	// token either.
+	mux.Handle("/openapi/", eng.OpenAPI.Handler())
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(s.limitGraphQL(http.HandlerFunc(s.serveGraphQL)), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.limitREST(s.api), restAuthError(cfg.Log), loaders.NewSequential))
@@ -243,6 +250,8 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.Route
 			tmpl = p
 		case strings.HasPrefix(p, "/graphiql/assets/"):
 			tmpl = "/graphiql/assets/"
+		case strings.HasPrefix(p, "/openapi/"):
+			tmpl = "/openapi/"
 		case strings.HasPrefix(p, "/v1/"):
 			tmpl = "/v1/unmatched"
 		default:

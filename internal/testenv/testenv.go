@@ -19,6 +19,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/testdb"
@@ -69,6 +70,13 @@ type Options struct {
 	// JobRescueAfter is how long a job may run before it is taken for
 	// one whose process died (default: the runner's).
 	JobRescueAfter time.Duration
+	// JobRetryBase is the wait before a failed job's second attempt
+	// (default: the runner's, attempt⁴ seconds).
+	JobRetryBase time.Duration
+	// OpenAPI configures fetching OpenAPI specifications. Nil: fetching
+	// from private addresses is allowed, since test servers listen on
+	// loopback.
+	OpenAPI *openapispec.Config
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -153,8 +161,12 @@ func (e *Env) start(o Options) {
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
+	spec := openapispec.Config{FetchPrivate: true}
+	if o.OpenAPI != nil {
+		spec = *o.OpenAPI
+	}
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
-		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter}})
+		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase}, OpenAPI: spec})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 }
