@@ -9,6 +9,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/jobs"
+	"quire/internal/openapispec"
 	"quire/internal/sites"
 )
 
@@ -25,4 +26,6 @@ type Resolver struct {
 	PublicURL string
 	// Jobs reads background jobs (Job nodes).
 	Jobs *jobs.Runner
+	// OpenAPI holds the organizations' OpenAPI specifications.
+	OpenAPI *openapispec.Service
 }

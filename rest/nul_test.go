@@ -57,6 +57,10 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	ids["siteSpaceId"] = spaces.Items[0].ID
 	ids["siteSectionGroupId"] = id(e.Do(tok, "POST", base+"/section-groups", map[string]any{"title": "G"}), "section group")
 	ids["shareLinkId"] = id(e.Do(tok, "POST", base+"/share-links", map[string]any{"name": "L"}), "share link")
+	// An OpenAPI specification; a NUL is refused before its version (which
+	// no job made) would be looked up.
+	e.Do(tok, "POST", "/v1/orgs/"+org+"/openapi", map[string]any{"slug": "nul-spec", "source": map[string]any{"text": "openapi: 3.1.0\n"}})
+	ids["specSlug"], ids["versionId"] = "nul-spec", "B0000000000000000000"
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)

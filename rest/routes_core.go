@@ -12,7 +12,7 @@ import (
 
 func (a *API) table() []Route {
 	var t []Route
-	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes()} {
+	for _, part := range [][]Route{a.coreRoutes(), a.siteRoutes(), a.structureRoutes(), a.customizationRoutes(), a.changeRequestRoutes(), a.contentRoutes(), a.openAPIRoutes()} {
 		t = append(t, part...)
 	}
 	return t

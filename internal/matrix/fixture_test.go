@@ -59,6 +59,10 @@ func newWorld(t *testing.T, e *testenv.Env) *world {
 	w := &world{t: t, e: e}
 	w.a = w.newOrg("Acme", "acme.test", map[string]string{"editor": "edit", "reader": "read", "guest": ""})
 	w.b = w.newOrg("Bolt", "bolt.test", map[string]string{"member": "edit"})
+	w.processSpecs(w.a, w.b)
+	// A slug names a specification only within its organization: B's
+	// specification has A's slug, which is no id to swap for A's.
+	delete(w.b.ids, "specSlug")
 	sandbox := e.Org("Sandbox")
 	e.Member(sandbox, w.a.admin.User, "admin")
 	w.sandbox = sandbox.ID
@@ -100,7 +104,44 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 
 	w.content(o)
 	w.site(o, o.ids)
+	w.spec(o, o.ids)
 	return o
+}
+
+// spec creates an OpenAPI specification given as text, of the same slug
+// in every organization (a slug names a specification only within its
+// organization); processSpecs gives it its version.
+func (w *world) spec(o *orgFx, ids map[string]string) {
+	slug := "reference"
+	if w.n > 0 {
+		slug = fmt.Sprintf("fresh-%d", w.n)
+	}
+	sp := w.do(o.admin.Token, "POST", "/v1/orgs/"+o.org.ID+"/openapi", map[string]any{"slug": slug, "source": map[string]any{"text": fixtureSpec}}, 201)
+	ids["specSlug"], ids["specId"] = slug, sp["id"].(string)
+	o.own[ids["specId"]] = true
+}
+
+// processSpecs runs the processing jobs of the organizations'
+// specifications, then stops the job runner: the matrix compares reads
+// made before and after its requests, which no job may change meanwhile.
+func (w *world) processSpecs(orgs ...*orgFx) {
+	w.t.Helper()
+	runner := w.e.StartJobs()
+	for _, o := range orgs {
+		in, err := runner.Latest(context.Background(), "openapi-spec:"+o.ids["specId"])
+		if err != nil {
+			w.t.Fatalf("processing job of %s: %v", o.name, err)
+		}
+		if done := w.e.WaitJob(in.ID); done.State != jobs.StateCompleted {
+			w.t.Fatalf("processing of %s's specification: %+v", o.name, done)
+		}
+		sp := w.get(o.admin.Token, "/v1/orgs/"+o.org.ID+"/openapi/"+o.ids["specSlug"])
+		o.ids["versionId"] = sp["lastVersion"].(string)
+		o.own[o.ids["versionId"]] = true
+	}
+	if err := runner.Stop(context.Background()); err != nil {
+		w.t.Fatalf("stop jobs: %v", err)
+	}
 }
 
 // member adds a user with a token to the organization.
@@ -226,6 +267,8 @@ func (w *world) fresh(params []string) map[string]string {
 		return w.create(tok, "/v1/orgs/"+o.org.ID+"/spaces", map[string]any{"title": title})
 	}
 	switch {
+	case has["specSlug"] || has["specId"]:
+		w.spec(o, ids)
 	case has["siteId"]:
 		ids["spaceId"], ids["space2"], ids["spare"] = newSpace(), newSpace(), newSpace()
 		w.site(o, ids)
@@ -285,6 +328,9 @@ func (w *world) snapshot() map[string]string {
 		"/v1/spaces/" + ids["spaceId"] + "/change-requests/" + ids["changeRequestId"] + "/content/pages",
 		site, site + "/structure", site + "/share-links", site + "/customization", site + "/adaptive-schema",
 		site + "/site-spaces/" + ids["siteSpaceId"] + "/customization",
+		"/v1/orgs/" + o.org.ID + "/openapi",
+		"/v1/orgs/" + o.org.ID + "/openapi/" + ids["specSlug"] + "/versions",
+		"/v1/orgs/" + o.org.ID + "/openapi/" + ids["specSlug"] + "/versions/latest/content",
 	} {
 		r := w.e.Do(o.admin.Token, "GET", p, nil)
 		out[p] = fmt.Sprintf("%d %s", r.Status, unsigned(string(r.Body)))
@@ -292,12 +338,16 @@ func (w *world) snapshot() map[string]string {
 	return out
 }
 
-// unsigned drops the query strings of signed links, which change with
+// unsigned drops the query strings of signed links, and the signatures in
+// the paths of links to private specifications' files, which change with
 // time.
 func unsigned(s string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "/downloads/")
+		if j := strings.Index(s, "/signed/"); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
 		if i < 0 {
 			b.WriteString(s)
 			return b.String()

@@ -152,8 +152,9 @@ func (s *sel) cost(m int) int {
 // organization); objects of other revisions do not hold them and answer
 // NOT_FOUND there. A field with a required argument not here is left out.
 var nestedArgs = map[string]func(ids map[string]string) string{
-	"Revision.file": func(ids map[string]string) string { return `(id: "` + ids["fileId"] + `")` },
-	"Revision.page": func(ids map[string]string) string { return `(id: "` + ids["pageId"] + `")` },
+	"Revision.file":       func(ids map[string]string) string { return `(id: "` + ids["fileId"] + `")` },
+	"Revision.page":       func(ids map[string]string) string { return `(id: "` + ids["pageId"] + `")` },
+	"OpenAPISpec.version": func(ids map[string]string) string { return `(id: "` + ids["versionId"] + `")` },
 }
 
 // unselected are fields the walk leaves out: Space.changeRequest needs an

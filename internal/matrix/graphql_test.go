@@ -286,7 +286,7 @@ func (w *world) checkGQL(t *testing.T, c gqlCase, who *caller, want int, r *test
 // nestedArgField reports an error path ending at a field of nestedArgs.
 func nestedArgField(path []any) bool {
 	last, _ := path[len(path)-1].(string)
-	return last == "file" || last == "page"
+	return last == "file" || last == "page" || last == "version"
 }
 
 // testNested probes the fields of nestedRules, which the walk leaves out
