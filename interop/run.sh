@@ -5,7 +5,7 @@
 # interop/package.json). Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, openapi, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 
@@ -93,7 +93,9 @@ QUIRE_READER_TOKEN="$(json token <<<"$reader")"
 PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
 QUIRE_URL="http://127.0.0.1:$PORT"
 log "serving on $QUIRE_URL"
-"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" >"$TMP/server.log" 2>&1 &
+# --openapi-fetch-private: the openapi area serves its specification files
+# on loopback, which Quire refuses to fetch from by default.
+"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --openapi-fetch-private >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 healthy=""
 for _ in $(seq 1 150); do

@@ -17,7 +17,7 @@
 import { Api } from './lib/api.mjs';
 import { need, Runner } from './lib/harness.mjs';
 
-const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'errors'];
+const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'openapi', 'errors'];
 
 function env(name) {
 	const v = process.env[name];

@@ -189,6 +189,16 @@ async function seed() {
     .createSiteSectionGroup.id;
   const link = (await data(`mutation($s: ID!) { createSiteShareLink(site: $s, name: "Relay") { id } }`, { s: site })).createSiteShareLink.id;
   const cr = (await data(`mutation($sp: ID!) { createChangeRequest(input: {space: $sp, subject: "Relay"}) { id } }`, { sp: space.id })).createChangeRequest.id;
+  // An OpenAPI specification given as text; the server's job runner
+  // processes it into a version, with the job that did it.
+  const specText = 'openapi: 3.1.0\ninfo: {title: Relay, version: "1"}\npaths: {}\n';
+  const spec = (await data(`mutation($o: ID!, $t: String!) { createOpenAPISpec(input: {organization: $o, slug: "relay", source: {text: $t}}) { id } }`, { o: orgID, t: specText }))
+    .createOpenAPISpec.id;
+  let processed;
+  for (let i = 0; i < 150 && !processed?.lastVersion; i++) {
+    processed = (await data(`query($o: ID!) { openAPISpec(organization: $o, slug: "relay") { lastVersion { id } job { id } } }`, { o: orgID })).openAPISpec;
+    if (!processed.lastVersion) await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     Organization: orgID,
     User: userID,
@@ -201,5 +211,8 @@ async function seed() {
     SiteSectionGroup: group,
     SiteShareLink: link,
     ChangeRequest: cr,
+    OpenAPISpec: spec,
+    OpenAPISpecVersion: processed?.lastVersion?.id,
+    Job: processed?.job?.id,
   };
 }
