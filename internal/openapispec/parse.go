@@ -65,12 +65,18 @@ func parseFile(text []byte) (node *yaml.Node, line, col int, msg string) {
 	}
 	var n yaml.Node
 	if err := yaml.Unmarshal(text, &n); err != nil {
+		// A JSON text the JSON reader took is still refused by the YAML
+		// reader when it nests deeper than it allows.
+		what := "invalid YAML: "
+		if looksJSON(text) {
+			what = "invalid JSON: "
+		}
 		m := strings.TrimPrefix(err.Error(), "yaml: ")
 		if g := yamlLine.FindStringSubmatch(err.Error()); g != nil {
 			line, _ := strconv.Atoi(g[1])
-			return nil, line, 1, "invalid YAML: " + g[2]
+			return nil, line, 1, what + g[2]
 		}
-		return nil, 0, 0, "invalid YAML: " + m
+		return nil, 0, 0, what + m
 	}
 	if n.Kind == 0 || len(n.Content) == 0 {
 		return nil, 0, 0, "the file holds no document"
@@ -179,6 +185,22 @@ func (c *collection) validate(ctx context.Context) {
 func (c *collection) read() []issue {
 	root := c.files[0]
 	var out []issue
+	// Every file as plain data first, as the library and the schema
+	// check will read it: yaml refuses aliases that expand a small file
+	// into an exponentially large value ("billion laughs") here, where
+	// the library would drop the error and check nothing.
+	for _, f := range c.files {
+		if f.root == nil {
+			continue
+		}
+		var v any
+		if err := f.root.Decode(&v); err != nil {
+			out = append(out, issue{file: f, code: ErrSyntax, msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
 	cfg := &datamodel.DocumentConfiguration{
 		Logger:                                slog.New(slog.DiscardHandler),
 		AllowRemoteReferences:                 true,
