@@ -24,7 +24,7 @@ func TestOpenAPISpecReferences(t *testing.T) {
 			t.Fatalf("other org spec: %d %s", r.Status, r.Body)
 		}
 		space := f.do(t, "POST", "/v1/orgs/"+f.org+"/spaces", map[string]any{"title": "API docs"}, 201)
-		sid := str(space, "id")
+		sid := specStr(space, "id")
 		doc, err := document.Parse([]byte(`{"object":"document","data":{},"nodes":[
 			{"object":"block","type":"paragraph","nodes":[{"object":"text","leaves":[{"object":"leaf","text":"See ","marks":[]}]},
 				{"object":"inline","type":"link","data":{"ref":{"kind":"openapi","spec":"petstore"}},"nodes":[{"object":"text","leaves":[{"object":"leaf","text":"the API","marks":[]}]}]},
@@ -53,16 +53,16 @@ func TestOpenAPISpecReferences(t *testing.T) {
 			out := map[string]map[string]any{}
 			for _, it := range rep["items"].([]any) {
 				m := it.(map[string]any)
-				out[str(m, "target", "spec")] = m
+				out[specStr(m, "target", "spec")] = m
 			}
 			return out
 		}
 		rep := report(f.team.Reader.Token)
 		items := byTarget(rep)
 		pet := items["petstore"]
-		if pet["status"] != "ok" || pet["relation"] != "dependsOn" || str(pet, "targetReference", "kind") != "openapi" ||
-			str(pet, "targetReference", "openAPISpec", "id") != str(spec, "id") || str(pet, "targetReference", "openAPISpec", "object") != "openapi-spec" ||
-			str(pet, "targetReference", "organization", "id") != f.org || str(pet, "locationReferences", 0, "page", "id") != page {
+		if pet["status"] != "ok" || pet["relation"] != "dependsOn" || specStr(pet, "targetReference", "kind") != "openapi" ||
+			specStr(pet, "targetReference", "openAPISpec", "id") != specStr(spec, "id") || specStr(pet, "targetReference", "openAPISpec", "object") != "openapi-spec" ||
+			specStr(pet, "targetReference", "organization", "id") != f.org || specStr(pet, "locationReferences", 0, "page", "id") != page {
 			t.Errorf("petstore: %v", pet)
 		}
 		for _, slug := range []string{"elsewhere", "missing"} {
@@ -83,10 +83,10 @@ func TestOpenAPISpecReferences(t *testing.T) {
 		seen := 0
 		for _, it := range testenv.Path(g.Data, "space", "content", "links", "items").([]any) {
 			m := it.(map[string]any)
-			switch str(m, "target", "spec") {
+			switch specStr(m, "target", "spec") {
 			case "petstore":
 				seen++
-				if m["status"] != "ok" || str(m, "openAPISpec", "slug") != "petstore" {
+				if m["status"] != "ok" || specStr(m, "openAPISpec", "slug") != "petstore" {
 					t.Errorf("graphql petstore: %v", m)
 				}
 			case "missing", "elsewhere":
@@ -113,7 +113,7 @@ func TestOpenAPISpecReferences(t *testing.T) {
 		// A deleted specification: its references become broken.
 		f.do(t, "DELETE", f.path("petstore"), nil, 205)
 		for _, it := range report(f.tok)["items"].([]any) {
-			if m := it.(map[string]any); m["status"] != "broken" && str(m, "target", "kind") == "openapi" {
+			if m := it.(map[string]any); m["status"] != "broken" && specStr(m, "target", "kind") == "openapi" {
 				t.Errorf("after delete: %v", m)
 			}
 		}

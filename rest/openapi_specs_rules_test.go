@@ -58,7 +58,7 @@ func TestOpenAPISpecValidation(t *testing.T) {
 		wantErr(t, e.Do(f.tok, "PATCH", f.path("nope"), map[string]any{"visibility": "public"}), 404, "nope", "patch unknown")
 		// Unknown versions, and a version of another specification.
 		other := f.settle(t, "petstore-2")
-		wantErr(t, e.Do(f.tok, "GET", f.path("PetStore-2")+"/versions/"+str(other, "lastVersion"), nil), 404, "version", "version of another spec")
+		wantErr(t, e.Do(f.tok, "GET", f.path("PetStore-2")+"/versions/"+specStr(other, "lastVersion"), nil), 404, "version", "version of another spec")
 		wantErr(t, e.Do(f.tok, "GET", f.path("PetStore-2")+"/versions/Bnope/content", nil), 404, "version", "unknown version")
 		if n, _ := e.Client().OpenAPISpec.Query().Count(t.Context()); n != 2 {
 			t.Errorf("%d specifications, want the two made", n)
@@ -102,7 +102,7 @@ func TestOpenAPISpecPermissions(t *testing.T) {
 		// organization does not exist, as for an unknown one; deleting
 		// is "did not exist".
 		for _, tok := range []string{gtok, f.team.Outsider.Token} {
-			for _, p := range []string{f.base(), f.path("team"), f.path("team") + "/versions", f.path("team") + "/versions/" + str(sp, "id")} {
+			for _, p := range []string{f.base(), f.path("team"), f.path("team") + "/versions", f.path("team") + "/versions/" + specStr(sp, "id")} {
 				wantErr(t, e.Do(tok, "GET", p, nil), 404, "", "outside GET "+p)
 			}
 			wantErr(t, e.Do(tok, "POST", f.base(), map[string]any{"slug": "x", "source": textSource(tinySpec)}), 404, "", "outside create")
@@ -133,7 +133,7 @@ func TestOpenAPISpecPublished(t *testing.T) {
 			t.Errorf("private spec published: %d %s", r.status, r.body)
 		}
 		v := f.do(t, "GET", f.path("pub")+"/versions/latest", nil, 200)
-		signed := str(v, "url")
+		signed := specStr(v, "url")
 		if !strings.Contains(signed, "/signed/") {
 			t.Fatalf("url of a private version %q is not signed", signed)
 		}
@@ -146,14 +146,14 @@ func TestOpenAPISpecPublished(t *testing.T) {
 			t.Errorf("tampered link: %d", r.status)
 		}
 		// The unsigned path of a private version is not served.
-		unsigned := published + "/versions/" + str(sp, "lastVersion") + "/openapi.yaml"
+		unsigned := published + "/versions/" + specStr(sp, "lastVersion") + "/openapi.yaml"
 		if r := getRaw(t, unsigned); r.status != 404 {
 			t.Errorf("unsigned private version: %d", r.status)
 		}
 
 		p := f.do(t, "PATCH", f.path("pub"), map[string]any{"visibility": "public"}, 200)
-		if str(p, "urls", "published") != published {
-			t.Errorf("urls.published %q, want %q", str(p, "urls", "published"), published)
+		if specStr(p, "urls", "published") != published {
+			t.Errorf("urls.published %q, want %q", specStr(p, "urls", "published"), published)
 		}
 		r := getRaw(t, published)
 		if r.status != 302 || r.header.Get("Location") != unsigned {
@@ -162,10 +162,10 @@ func TestOpenAPISpecPublished(t *testing.T) {
 		if r := getRaw(t, unsigned); r.status != 200 || r.body != tinySpec || r.header.Get("Access-Control-Allow-Origin") != "*" {
 			t.Errorf("public version: %d %q", r.status, r.body)
 		}
-		if v := f.do(t, "GET", f.path("pub")+"/versions/latest", nil, 200); str(v, "url") != unsigned {
-			t.Errorf("url of a public version %q, want %q", str(v, "url"), unsigned)
+		if v := f.do(t, "GET", f.path("pub")+"/versions/latest", nil, 200); specStr(v, "url") != unsigned {
+			t.Errorf("url of a public version %q, want %q", specStr(v, "url"), unsigned)
 		}
-		for _, bad := range []string{published + "/versions/" + str(sp, "lastVersion") + "/other.yaml", published + "/versions/Bnope/openapi.yaml", e.URL + "/openapi/" + f.org + "/nope"} {
+		for _, bad := range []string{published + "/versions/" + specStr(sp, "lastVersion") + "/other.yaml", published + "/versions/Bnope/openapi.yaml", e.URL + "/openapi/" + f.org + "/nope"} {
 			if r := getRaw(t, bad); r.status != 404 || !strings.Contains(r.body, `"code":404`) {
 				t.Errorf("%s: %d %s", bad, r.status, r.body)
 			}

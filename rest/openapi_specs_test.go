@@ -60,10 +60,10 @@ func newSpecFx(t *testing.T, e *testenv.Env) *specFx {
 	return &specFx{e: e, team: team, tok: team.Admin.Token, org: team.Org.ID, files: files}
 }
 
-func (f *specFx) base() string             { return "/v1/orgs/" + f.org + "/openapi" }
-func (f *specFx) path(slug string) string  { return f.base() + "/" + slug }
-func (f *specFx) gone(slug string) string  { return f.path(slug) + "/versions/latest" }
-func str(v map[string]any, k ...any) string { s, _ := testenv.Path(v, k...).(string); return s }
+func (f *specFx) base() string                  { return "/v1/orgs/" + f.org + "/openapi" }
+func (f *specFx) path(slug string) string       { return f.base() + "/" + slug }
+func (f *specFx) gone(slug string) string       { return f.path(slug) + "/versions/latest" }
+func specStr(v map[string]any, k ...any) string { s, _ := testenv.Path(v, k...).(string); return s }
 
 func (f *specFx) do(t *testing.T, method, path string, body any, want int) map[string]any {
 	t.Helper()
@@ -79,7 +79,7 @@ func (f *specFx) do(t *testing.T, method, path string, body any, want int) map[s
 func (f *specFx) settle(t *testing.T, slug string) map[string]any {
 	t.Helper()
 	sp := f.do(t, "GET", f.path(slug), nil, 200)
-	in, err := f.e.Server.Jobs().Latest(context.Background(), openapispec.Subject(str(sp, "id")))
+	in, err := f.e.Server.Jobs().Latest(context.Background(), openapispec.Subject(specStr(sp, "id")))
 	if err != nil {
 		t.Fatalf("job of %s: %v", slug, err)
 	}
@@ -137,18 +137,18 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		if testenv.Path(sp, "permissions", "view") != true || testenv.Path(sp, "permissions", "edit") != true {
 			t.Errorf("permissions of the admin: %v", sp["permissions"])
 		}
-		if str(sp, "urls", "location") != e.URL+f.path("Petstore-v1") || r.Header.Get("Location") != str(sp, "urls", "location") || str(sp, "urls", "published") != "" {
+		if specStr(sp, "urls", "location") != e.URL+f.path("Petstore-v1") || r.Header.Get("Location") != specStr(sp, "urls", "location") || specStr(sp, "urls", "published") != "" {
 			t.Errorf("urls %v, Location %q", sp["urls"], r.Header.Get("Location"))
 		}
 		sp = f.settle(t, "Petstore-v1")
 		if sp["processingState"] != "complete" || sp["lastVersion"] == nil || sp["lastProcessErrorCode"] != nil || sp["lastProcessedAt"] == nil {
 			t.Fatalf("processed: %v", sp)
 		}
-		v1 := str(sp, "lastVersion")
+		v1 := specStr(sp, "lastVersion")
 
 		// The version and its files.
 		latest := f.do(t, "GET", f.path("Petstore-v1")+"/versions/latest", nil, 200)
-		if latest["id"] != v1 || latest["object"] != "openapi-spec-version" || str(latest, "urls", "location") != e.URL+f.path("Petstore-v1")+"/versions/"+v1 {
+		if latest["id"] != v1 || latest["object"] != "openapi-spec-version" || specStr(latest, "urls", "location") != e.URL+f.path("Petstore-v1")+"/versions/"+v1 {
 			t.Errorf("latest: %v", latest)
 		}
 		byID := f.do(t, "GET", f.path("Petstore-v1")+"/versions/"+v1, nil, 200)
@@ -166,11 +166,11 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		}
 		// The version's URL serves the root file without a token, and
 		// the file it references beside it.
-		root := getRaw(t, str(content, "url"))
+		root := getRaw(t, specStr(content, "url"))
 		if root.status != 200 || root.body != petstore {
-			t.Errorf("version url %s: %d %q", str(content, "url"), root.status, root.body)
+			t.Errorf("version url %s: %d %q", specStr(content, "url"), root.status, root.body)
 		}
-		if pet := getRaw(t, strings.Replace(str(content, "url"), "openapi.yaml", "schemas/pet.yaml", 1)); pet.status != 200 || !strings.Contains(pet.body, "Pet:") {
+		if pet := getRaw(t, strings.Replace(specStr(content, "url"), "openapi.yaml", "schemas/pet.yaml", 1)); pet.status != 200 || !strings.Contains(pet.body, "Pet:") {
 			t.Errorf("referenced file: %d %q", pet.status, pet.body)
 		}
 
@@ -192,7 +192,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		f.files.set("/api/schemas/pet.yaml", "Pet:\n  type: object\n  properties:\n    name: {type: string}\n    age: {type: integer}\n")
 		f.do(t, "PUT", f.path("Petstore-v1"), map[string]any{"source": map[string]any{"url": f.files.url("/api/openapi.yaml")}}, 200)
 		sp = f.settle(t, "Petstore-v1")
-		v2 := str(sp, "lastVersion")
+		v2 := specStr(sp, "lastVersion")
 		if v2 == "" || v2 == v1 {
 			t.Fatalf("changed content: lastVersion %q (was %q)", v2, v1)
 		}
@@ -201,7 +201,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 			t.Errorf("versions, newest first: %v", l)
 		}
 		page := f.do(t, "GET", f.path("Petstore-v1")+"/versions?limit=1", nil, 200)
-		next := str(page, "next", "page")
+		next := specStr(page, "next", "page")
 		if testenv.Path(page, "items", 0, "id") != v2 || next == "" {
 			t.Fatalf("first page: %v", page)
 		}
@@ -242,7 +242,7 @@ func TestOpenAPISpecLifecycle(t *testing.T) {
 		}
 		wantErr(t, e.Do(f.tok, "GET", f.path("Petstore-v1"), nil), 404, "Petstore-v1", "deleted spec")
 		wantErr(t, e.Do(f.tok, "GET", f.gone("Petstore-v1"), nil), 404, "", "versions of a deleted spec")
-		if r := getRaw(t, str(content, "url")); r.status != 404 {
+		if r := getRaw(t, specStr(content, "url")); r.status != 404 {
 			t.Errorf("file of a deleted spec: %d", r.status)
 		}
 		if n, _ := e.Client().OpenAPISpecVersion.Query().Count(context.Background()); n != 1 {

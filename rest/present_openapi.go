@@ -13,7 +13,9 @@ import (
 // The presenters of OpenAPI specifications, their versions and the
 // versions' files.
 
-func (a *API) openAPISpecs() *Kind[*ent.OpenAPISpec, *OpenAPISpec] { return presents(a.presentOpenAPISpec) }
+func (a *API) openAPISpecs() *Kind[*ent.OpenAPISpec, *OpenAPISpec] {
+	return presents(a.presentOpenAPISpec)
+}
 
 func (a *API) openAPIVersions() *Kind[*specVersion, *OpenAPISpecVersion] {
 	return presents(func(_ context.Context, sv *specVersion) (*OpenAPISpecVersion, error) {
@@ -128,7 +130,9 @@ type putSpec struct {
 
 // putSpecs presents a PUT's specification: 201 when it created it, 200
 // when it existed.
-type putSpecs struct{ k *Kind[*ent.OpenAPISpec, *OpenAPISpec] }
+type putSpecs struct {
+	k *Kind[*ent.OpenAPISpec, *OpenAPISpec]
+}
 
 func (p putSpecs) present(ctx context.Context, req *Request, v *putSpec) (int, any, error) {
 	_, body, err := p.k.present(ctx, req, v.spec)

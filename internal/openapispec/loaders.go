@@ -26,7 +26,7 @@ type specLoaders struct {
 	byID       *dataloader.Loader[string, *ent.OpenAPISpec]
 	version    *dataloader.Loader[string, *ent.OpenAPISpecVersion]
 	versionsOf *dataloader.Loader[string, []*ent.OpenAPISpecVersion] // key: spec id
-	filesOf    *dataloader.Loader[string, map[string]string]          // key: version id; path → text
+	filesOf    *dataloader.Loader[string, map[string]string]         // key: version id; path → text
 }
 
 // chunk bounds one IN list, well under both databases' parameter limits.
