@@ -95,7 +95,13 @@ func insertBlobs(ctx context.Context, tx *ent.Tx, files map[string]string) error
 			size += len(texts[h])
 			batch = append(batch, tx.OpenAPISpecBlob.Create().SetID(h).SetText(texts[h]).SetSize(int64(len(texts[h]))))
 		}
-		if err := tx.OpenAPISpecBlob.CreateBulk(batch...).OnConflictColumns(openapispecblob.FieldID).DoNothing().Exec(ctx); err != nil {
+		// An existing text is set to itself (Ignore: an update, where DO
+		// NOTHING would skip it): that locks its row until this commits,
+		// so a delete collecting unused texts at the same time waits and
+		// then sees this version's files instead of removing a text this
+		// version is about to hold (PostgreSQL; SQLite has one writer).
+		upsert := tx.OpenAPISpecBlob.CreateBulk(batch...).OnConflictColumns(openapispecblob.FieldID).Ignore()
+		if err := upsert.Exec(ctx); err != nil {
 			return fmt.Errorf("store file texts: %w", err)
 		}
 	}
