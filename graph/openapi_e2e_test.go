@@ -228,3 +228,33 @@ func TestOpenAPISpecStatementsDoNotGrow(t *testing.T) {
 		}
 	})
 }
+
+// A request reads at most Config.RequestFileBytes of version files: the
+// files of as many versions as fit are read, a version asked for twice
+// counting once, and a request asking for more is refused with
+// BAD_REQUEST, its errors saying so.
+func TestOpenAPIFilesPerRequestBounded(t *testing.T) {
+	for _, b := range testenv.Backends {
+		t.Run(b, func(t *testing.T) {
+			// Room for two versions of about 70 bytes, not three.
+			e := testenv.NewWith(t, b, testenv.Options{OpenAPI: &openapispec.Config{FetchPrivate: true, RequestFileBytes: 150}})
+			team := e.NewTeam()
+			e.StartJobs()
+			oaBuild(t, e, team.Admin.Token, team.Org.ID, "budget", 1, 3)
+			q := `query($o: ID!, $n: Int!) { openAPISpec(organization: $o, slug: "budget-0") { versions(first: $n) { nodes { id files { path } again: filesystem } } } }`
+			two := gqlOK(t, e.GraphQL(team.Reader.Token, q, map[string]any{"o": team.Org.ID, "n": 2}))
+			for i := 0; i < 2; i++ {
+				if testenv.Path(two, "openAPISpec", "versions", "nodes", i, "files", 0, "path") != "openapi.yaml" ||
+					testenv.Path(two, "openAPISpec", "versions", "nodes", i, "again", "openapi.yaml") == nil {
+					t.Errorf("two versions: %v", two)
+				}
+			}
+			three := e.GraphQL(team.Reader.Token, q, map[string]any{"o": team.Org.ID, "n": 3})
+			if three.Code() != "BAD_REQUEST" || !strings.Contains(string(three.Raw), "ask for the files of fewer versions") {
+				t.Errorf("three versions: %s", three.Raw)
+			}
+			// REST reads one version's files per request: never refused.
+			restGet(t, e, team.Reader.Token, "/v1/orgs/"+team.Org.ID+"/openapi/budget-0/versions/latest/content")
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -27,6 +28,29 @@ type specLoaders struct {
 	version    *dataloader.Loader[string, *ent.OpenAPISpecVersion]
 	versionsOf *dataloader.Loader[string, []*ent.OpenAPISpecVersion] // key: spec id
 	filesOf    *dataloader.Loader[string, map[string]string]         // key: version id; path → text
+
+	mu        sync.Mutex
+	charged   map[string]bool // versions whose files this request reads
+	fileBytes int64           // their size together
+}
+
+// charge counts a version's files against the request's budget, once per
+// version; it reports whether they fit.
+func (l *specLoaders) charge(v *ent.OpenAPISpecVersion, budget int64) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.charged[v.ID] {
+		return true
+	}
+	if l.fileBytes+v.Size > budget {
+		return false
+	}
+	if l.charged == nil {
+		l.charged = map[string]bool{}
+	}
+	l.charged[v.ID] = true
+	l.fileBytes += v.Size
+	return true
 }
 
 // chunk bounds one IN list, well under both databases' parameter limits.

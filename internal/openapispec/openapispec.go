@@ -51,6 +51,11 @@ const (
 	maxErrors = 20
 	// LinkTTL is how long the signed link to a private version works.
 	LinkTTL = time.Hour
+	// DefaultRequestFileBytes bounds the version files one request reads
+	// (a GraphQL list of many versions' files): a few versions of the
+	// largest size, while a list of every version's files of many
+	// specifications would hold gigabytes in memory.
+	DefaultRequestFileBytes = 64 << 20
 )
 
 // Processing states and error codes, as the API spells them.
@@ -89,6 +94,9 @@ type Config struct {
 	FetchPrivate bool
 	// FetchTimeout bounds fetching one file (DefaultFetchTimeout).
 	FetchTimeout time.Duration
+	// RequestFileBytes bounds the bytes of version files one request
+	// reads (DefaultRequestFileBytes).
+	RequestFileBytes int64
 }
 
 // Service implements the specification operations.
@@ -113,6 +121,9 @@ type Service struct {
 func New(client *ent.Client, enq jobs.Enqueuer, signer *signedurl.Signer, publicURL string, cfg Config, log *slog.Logger) *Service {
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = DefaultFetchTimeout
+	}
+	if cfg.RequestFileBytes <= 0 {
+		cfg.RequestFileBytes = DefaultRequestFileBytes
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -60,9 +60,15 @@ func (s *Service) VersionByID(ctx context.Context, id string) (*ent.OpenAPISpecV
 
 // Files returns the files of a version, by path: the root file and every
 // file its references reach. The versions asked for together in a request
-// load together.
+// load together. A request reads the files of versions totalling at most
+// Config.RequestFileBytes; past that, the versions asked for next are
+// refused (BadRequest) before anything of them is read.
 func (s *Service) Files(ctx context.Context, v *ent.OpenAPISpecVersion) (map[string]string, error) {
-	return s.loaders(ctx).filesOf.Load(ctx, v.ID)()
+	l := s.loaders(ctx)
+	if !l.charge(v, s.cfg.RequestFileBytes) {
+		return nil, apierr.New(apierr.BadRequest, "the files of the versions asked for in this request are more than %d MiB; ask for the files of fewer versions at a time", s.cfg.RequestFileBytes>>20)
+	}
+	return l.filesOf.Load(ctx, v.ID)()
 }
 
 // PublishedURL is where Quire serves a public specification's latest
