@@ -30,6 +30,10 @@ import (
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecfile"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
@@ -102,6 +106,14 @@ type Client struct {
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecBlob is the client for interacting with the OpenAPISpecBlob builders.
+	OpenAPISpecBlob *OpenAPISpecBlobClient
+	// OpenAPISpecFile is the client for interacting with the OpenAPISpecFile builders.
+	OpenAPISpecFile *OpenAPISpecFileClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// PageVersion is the client for interacting with the PageVersion builders.
@@ -172,6 +184,10 @@ func (c *Client) init() {
 	c.IssuesCluster = NewIssuesClusterClient(c.config)
 	c.Job = NewJobClient(c.config)
 	c.Member = NewMemberClient(c.config)
+	c.OpenAPISpec = NewOpenAPISpecClient(c.config)
+	c.OpenAPISpecBlob = NewOpenAPISpecBlobClient(c.config)
+	c.OpenAPISpecFile = NewOpenAPISpecFileClient(c.config)
+	c.OpenAPISpecVersion = NewOpenAPISpecVersionClient(c.config)
 	c.Organization = NewOrganizationClient(c.config)
 	c.PageVersion = NewPageVersionClient(c.config)
 	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
@@ -303,6 +319,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		IssuesCluster:         NewIssuesClusterClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
+		OpenAPISpec:           NewOpenAPISpecClient(cfg),
+		OpenAPISpecBlob:       NewOpenAPISpecBlobClient(cfg),
+		OpenAPISpecFile:       NewOpenAPISpecFileClient(cfg),
+		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
 		Organization:          NewOrganizationClient(cfg),
 		PageVersion:           NewPageVersionClient(cfg),
 		RateLimitCounter:      NewRateLimitCounterClient(cfg),
@@ -361,6 +381,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		IssuesCluster:         NewIssuesClusterClient(cfg),
 		Job:                   NewJobClient(cfg),
 		Member:                NewMemberClient(cfg),
+		OpenAPISpec:           NewOpenAPISpecClient(cfg),
+		OpenAPISpecBlob:       NewOpenAPISpecBlobClient(cfg),
+		OpenAPISpecFile:       NewOpenAPISpecFileClient(cfg),
+		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
 		Organization:          NewOrganizationClient(cfg),
 		PageVersion:           NewPageVersionClient(cfg),
 		RateLimitCounter:      NewRateLimitCounterClient(cfg),
@@ -414,7 +438,8 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.ContentBlob, c.ContentPermission, c.Conversation,
 		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
-		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
+		c.IssuesCluster, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecBlob,
+		c.OpenAPISpecFile, c.OpenAPISpecVersion, c.Organization, c.PageVersion,
 		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
 		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
 		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
@@ -432,7 +457,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ChangeRequestReviewer, c.Collection, c.Comment, c.CommentReaction,
 		c.CommentReply, c.ContentBlob, c.ContentPermission, c.Conversation,
 		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
-		c.IssuesCluster, c.Job, c.Member, c.Organization, c.PageVersion,
+		c.IssuesCluster, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecBlob,
+		c.OpenAPISpecFile, c.OpenAPISpecVersion, c.Organization, c.PageVersion,
 		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
 		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
 		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
@@ -483,6 +509,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Job.mutate(ctx, m)
 	case *MemberMutation:
 		return c.Member.mutate(ctx, m)
+	case *OpenAPISpecMutation:
+		return c.OpenAPISpec.mutate(ctx, m)
+	case *OpenAPISpecBlobMutation:
+		return c.OpenAPISpecBlob.mutate(ctx, m)
+	case *OpenAPISpecFileMutation:
+		return c.OpenAPISpecFile.mutate(ctx, m)
+	case *OpenAPISpecVersionMutation:
+		return c.OpenAPISpecVersion.mutate(ctx, m)
 	case *OrganizationMutation:
 		return c.Organization.mutate(ctx, m)
 	case *PageVersionMutation:
@@ -3596,6 +3630,634 @@ func (c *MemberClient) mutate(ctx context.Context, m *MemberMutation) (Value, er
 		return (&MemberDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Member mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecClient is a client for the OpenAPISpec schema.
+type OpenAPISpecClient struct {
+	config
+}
+
+// NewOpenAPISpecClient returns a client for the OpenAPISpec from the given config.
+func NewOpenAPISpecClient(c config) *OpenAPISpecClient {
+	return &OpenAPISpecClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispec.Hooks(f(g(h())))`.
+func (c *OpenAPISpecClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpec = append(c.hooks.OpenAPISpec, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispec.Intercept(f(g(h())))`.
+func (c *OpenAPISpecClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpec = append(c.inters.OpenAPISpec, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpec entity.
+func (c *OpenAPISpecClient) Create() *OpenAPISpecCreate {
+	mutation := newOpenAPISpecMutation(c.config, OpCreate)
+	return &OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpec entities.
+func (c *OpenAPISpecClient) CreateBulk(builders ...*OpenAPISpecCreate) *OpenAPISpecCreateBulk {
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecCreate, int)) *OpenAPISpecCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecCreateBulk{err: fmt.Errorf("calling to OpenAPISpecClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Update() *OpenAPISpecUpdate {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdate)
+	return &OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecClient) UpdateOne(_m *OpenAPISpec) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpec(_m))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecClient) UpdateOneID(id string) *OpenAPISpecUpdateOne {
+	mutation := newOpenAPISpecMutation(c.config, OpUpdateOne, withOpenAPISpecID(id))
+	return &OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Delete() *OpenAPISpecDelete {
+	mutation := newOpenAPISpecMutation(c.config, OpDelete)
+	return &OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecClient) DeleteOne(_m *OpenAPISpec) *OpenAPISpecDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecClient) DeleteOneID(id string) *OpenAPISpecDeleteOne {
+	builder := c.Delete().Where(openapispec.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpec.
+func (c *OpenAPISpecClient) Query() *OpenAPISpecQuery {
+	return &OpenAPISpecQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpec},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpec entity by its id.
+func (c *OpenAPISpecClient) Get(ctx context.Context, id string) (*OpenAPISpec, error) {
+	return c.Query().Where(openapispec.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecClient) GetX(ctx context.Context, id string) *OpenAPISpec {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersions queries the versions edge of a OpenAPISpec.
+func (c *OpenAPISpecClient) QueryVersions(_m *OpenAPISpec) *OpenAPISpecVersionQuery {
+	query := (&OpenAPISpecVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispec.Table, openapispec.FieldID, id),
+			sqlgraph.To(openapispecversion.Table, openapispecversion.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, openapispec.VersionsTable, openapispec.VersionsColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpec
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpec
+}
+
+func (c *OpenAPISpecClient) mutate(ctx context.Context, m *OpenAPISpecMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpec mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecBlobClient is a client for the OpenAPISpecBlob schema.
+type OpenAPISpecBlobClient struct {
+	config
+}
+
+// NewOpenAPISpecBlobClient returns a client for the OpenAPISpecBlob from the given config.
+func NewOpenAPISpecBlobClient(c config) *OpenAPISpecBlobClient {
+	return &OpenAPISpecBlobClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispecblob.Hooks(f(g(h())))`.
+func (c *OpenAPISpecBlobClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpecBlob = append(c.hooks.OpenAPISpecBlob, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispecblob.Intercept(f(g(h())))`.
+func (c *OpenAPISpecBlobClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpecBlob = append(c.inters.OpenAPISpecBlob, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpecBlob entity.
+func (c *OpenAPISpecBlobClient) Create() *OpenAPISpecBlobCreate {
+	mutation := newOpenAPISpecBlobMutation(c.config, OpCreate)
+	return &OpenAPISpecBlobCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpecBlob entities.
+func (c *OpenAPISpecBlobClient) CreateBulk(builders ...*OpenAPISpecBlobCreate) *OpenAPISpecBlobCreateBulk {
+	return &OpenAPISpecBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecBlobClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecBlobCreate, int)) *OpenAPISpecBlobCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecBlobCreateBulk{err: fmt.Errorf("calling to OpenAPISpecBlobClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecBlobCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecBlobCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpecBlob.
+func (c *OpenAPISpecBlobClient) Update() *OpenAPISpecBlobUpdate {
+	mutation := newOpenAPISpecBlobMutation(c.config, OpUpdate)
+	return &OpenAPISpecBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecBlobClient) UpdateOne(_m *OpenAPISpecBlob) *OpenAPISpecBlobUpdateOne {
+	mutation := newOpenAPISpecBlobMutation(c.config, OpUpdateOne, withOpenAPISpecBlob(_m))
+	return &OpenAPISpecBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecBlobClient) UpdateOneID(id string) *OpenAPISpecBlobUpdateOne {
+	mutation := newOpenAPISpecBlobMutation(c.config, OpUpdateOne, withOpenAPISpecBlobID(id))
+	return &OpenAPISpecBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpecBlob.
+func (c *OpenAPISpecBlobClient) Delete() *OpenAPISpecBlobDelete {
+	mutation := newOpenAPISpecBlobMutation(c.config, OpDelete)
+	return &OpenAPISpecBlobDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecBlobClient) DeleteOne(_m *OpenAPISpecBlob) *OpenAPISpecBlobDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecBlobClient) DeleteOneID(id string) *OpenAPISpecBlobDeleteOne {
+	builder := c.Delete().Where(openapispecblob.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecBlobDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpecBlob.
+func (c *OpenAPISpecBlobClient) Query() *OpenAPISpecBlobQuery {
+	return &OpenAPISpecBlobQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpecBlob},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpecBlob entity by its id.
+func (c *OpenAPISpecBlobClient) Get(ctx context.Context, id string) (*OpenAPISpecBlob, error) {
+	return c.Query().Where(openapispecblob.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecBlobClient) GetX(ctx context.Context, id string) *OpenAPISpecBlob {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryFiles queries the files edge of a OpenAPISpecBlob.
+func (c *OpenAPISpecBlobClient) QueryFiles(_m *OpenAPISpecBlob) *OpenAPISpecFileQuery {
+	query := (&OpenAPISpecFileClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecblob.Table, openapispecblob.FieldID, id),
+			sqlgraph.To(openapispecfile.Table, openapispecfile.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, openapispecblob.FilesTable, openapispecblob.FilesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecBlobClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpecBlob
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecBlobClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpecBlob
+}
+
+func (c *OpenAPISpecBlobClient) mutate(ctx context.Context, m *OpenAPISpecBlobMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecBlobCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecBlobUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecBlobUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecBlobDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpecBlob mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecFileClient is a client for the OpenAPISpecFile schema.
+type OpenAPISpecFileClient struct {
+	config
+}
+
+// NewOpenAPISpecFileClient returns a client for the OpenAPISpecFile from the given config.
+func NewOpenAPISpecFileClient(c config) *OpenAPISpecFileClient {
+	return &OpenAPISpecFileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispecfile.Hooks(f(g(h())))`.
+func (c *OpenAPISpecFileClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpecFile = append(c.hooks.OpenAPISpecFile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispecfile.Intercept(f(g(h())))`.
+func (c *OpenAPISpecFileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpecFile = append(c.inters.OpenAPISpecFile, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpecFile entity.
+func (c *OpenAPISpecFileClient) Create() *OpenAPISpecFileCreate {
+	mutation := newOpenAPISpecFileMutation(c.config, OpCreate)
+	return &OpenAPISpecFileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpecFile entities.
+func (c *OpenAPISpecFileClient) CreateBulk(builders ...*OpenAPISpecFileCreate) *OpenAPISpecFileCreateBulk {
+	return &OpenAPISpecFileCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecFileClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecFileCreate, int)) *OpenAPISpecFileCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecFileCreateBulk{err: fmt.Errorf("calling to OpenAPISpecFileClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecFileCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecFileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpecFile.
+func (c *OpenAPISpecFileClient) Update() *OpenAPISpecFileUpdate {
+	mutation := newOpenAPISpecFileMutation(c.config, OpUpdate)
+	return &OpenAPISpecFileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecFileClient) UpdateOne(_m *OpenAPISpecFile) *OpenAPISpecFileUpdateOne {
+	mutation := newOpenAPISpecFileMutation(c.config, OpUpdateOne, withOpenAPISpecFile(_m))
+	return &OpenAPISpecFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecFileClient) UpdateOneID(id int) *OpenAPISpecFileUpdateOne {
+	mutation := newOpenAPISpecFileMutation(c.config, OpUpdateOne, withOpenAPISpecFileID(id))
+	return &OpenAPISpecFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpecFile.
+func (c *OpenAPISpecFileClient) Delete() *OpenAPISpecFileDelete {
+	mutation := newOpenAPISpecFileMutation(c.config, OpDelete)
+	return &OpenAPISpecFileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecFileClient) DeleteOne(_m *OpenAPISpecFile) *OpenAPISpecFileDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecFileClient) DeleteOneID(id int) *OpenAPISpecFileDeleteOne {
+	builder := c.Delete().Where(openapispecfile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecFileDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpecFile.
+func (c *OpenAPISpecFileClient) Query() *OpenAPISpecFileQuery {
+	return &OpenAPISpecFileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpecFile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpecFile entity by its id.
+func (c *OpenAPISpecFileClient) Get(ctx context.Context, id int) (*OpenAPISpecFile, error) {
+	return c.Query().Where(openapispecfile.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecFileClient) GetX(ctx context.Context, id int) *OpenAPISpecFile {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryVersion queries the version edge of a OpenAPISpecFile.
+func (c *OpenAPISpecFileClient) QueryVersion(_m *OpenAPISpecFile) *OpenAPISpecVersionQuery {
+	query := (&OpenAPISpecVersionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecfile.Table, openapispecfile.FieldID, id),
+			sqlgraph.To(openapispecversion.Table, openapispecversion.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, openapispecfile.VersionTable, openapispecfile.VersionColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryBlob queries the blob edge of a OpenAPISpecFile.
+func (c *OpenAPISpecFileClient) QueryBlob(_m *OpenAPISpecFile) *OpenAPISpecBlobQuery {
+	query := (&OpenAPISpecBlobClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecfile.Table, openapispecfile.FieldID, id),
+			sqlgraph.To(openapispecblob.Table, openapispecblob.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, openapispecfile.BlobTable, openapispecfile.BlobColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecFileClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpecFile
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecFileClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpecFile
+}
+
+func (c *OpenAPISpecFileClient) mutate(ctx context.Context, m *OpenAPISpecFileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecFileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecFileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecFileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecFileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpecFile mutation op: %q", m.Op())
+	}
+}
+
+// OpenAPISpecVersionClient is a client for the OpenAPISpecVersion schema.
+type OpenAPISpecVersionClient struct {
+	config
+}
+
+// NewOpenAPISpecVersionClient returns a client for the OpenAPISpecVersion from the given config.
+func NewOpenAPISpecVersionClient(c config) *OpenAPISpecVersionClient {
+	return &OpenAPISpecVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `openapispecversion.Hooks(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Use(hooks ...Hook) {
+	c.hooks.OpenAPISpecVersion = append(c.hooks.OpenAPISpecVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `openapispecversion.Intercept(f(g(h())))`.
+func (c *OpenAPISpecVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OpenAPISpecVersion = append(c.inters.OpenAPISpecVersion, interceptors...)
+}
+
+// Create returns a builder for creating a OpenAPISpecVersion entity.
+func (c *OpenAPISpecVersionClient) Create() *OpenAPISpecVersionCreate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpCreate)
+	return &OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OpenAPISpecVersion entities.
+func (c *OpenAPISpecVersionClient) CreateBulk(builders ...*OpenAPISpecVersionCreate) *OpenAPISpecVersionCreateBulk {
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OpenAPISpecVersionClient) MapCreateBulk(slice any, setFunc func(*OpenAPISpecVersionCreate, int)) *OpenAPISpecVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OpenAPISpecVersionCreateBulk{err: fmt.Errorf("calling to OpenAPISpecVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OpenAPISpecVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OpenAPISpecVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Update() *OpenAPISpecVersionUpdate {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdate)
+	return &OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OpenAPISpecVersionClient) UpdateOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersion(_m))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OpenAPISpecVersionClient) UpdateOneID(id string) *OpenAPISpecVersionUpdateOne {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpUpdateOne, withOpenAPISpecVersionID(id))
+	return &OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Delete() *OpenAPISpecVersionDelete {
+	mutation := newOpenAPISpecVersionMutation(c.config, OpDelete)
+	return &OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OpenAPISpecVersionClient) DeleteOne(_m *OpenAPISpecVersion) *OpenAPISpecVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OpenAPISpecVersionClient) DeleteOneID(id string) *OpenAPISpecVersionDeleteOne {
+	builder := c.Delete().Where(openapispecversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OpenAPISpecVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) Query() *OpenAPISpecVersionQuery {
+	return &OpenAPISpecVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOpenAPISpecVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OpenAPISpecVersion entity by its id.
+func (c *OpenAPISpecVersionClient) Get(ctx context.Context, id string) (*OpenAPISpecVersion, error) {
+	return c.Query().Where(openapispecversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OpenAPISpecVersionClient) GetX(ctx context.Context, id string) *OpenAPISpecVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySpec queries the spec edge of a OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) QuerySpec(_m *OpenAPISpecVersion) *OpenAPISpecQuery {
+	query := (&OpenAPISpecClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecversion.Table, openapispecversion.FieldID, id),
+			sqlgraph.To(openapispec.Table, openapispec.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, openapispecversion.SpecTable, openapispecversion.SpecColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryFiles queries the files edge of a OpenAPISpecVersion.
+func (c *OpenAPISpecVersionClient) QueryFiles(_m *OpenAPISpecVersion) *OpenAPISpecFileQuery {
+	query := (&OpenAPISpecFileClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(openapispecversion.Table, openapispecversion.FieldID, id),
+			sqlgraph.To(openapispecfile.Table, openapispecfile.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, openapispecversion.FilesTable, openapispecversion.FilesColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *OpenAPISpecVersionClient) Hooks() []Hook {
+	return c.hooks.OpenAPISpecVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *OpenAPISpecVersionClient) Interceptors() []Interceptor {
+	return c.inters.OpenAPISpecVersion
+}
+
+func (c *OpenAPISpecVersionClient) mutate(ctx context.Context, m *OpenAPISpecVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OpenAPISpecVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OpenAPISpecVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OpenAPISpecVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OpenAPISpecVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OpenAPISpecVersion mutation op: %q", m.Op())
 	}
 }
 
@@ -7002,6 +7664,7 @@ type (
 		ChangeRequestReviewer, Collection, Comment, CommentReaction, CommentReply,
 		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
 		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
+		OpenAPISpec, OpenAPISpecBlob, OpenAPISpecFile, OpenAPISpecVersion,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
 		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,
@@ -7012,6 +7675,7 @@ type (
 		ChangeRequestReviewer, Collection, Comment, CommentReaction, CommentReply,
 		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
 		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
+		OpenAPISpec, OpenAPISpecBlob, OpenAPISpecFile, OpenAPISpecVersion,
 		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
 		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
 		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,

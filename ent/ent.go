@@ -25,6 +25,10 @@ import (
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecfile"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
@@ -130,6 +134,10 @@ func checkColumn(t, c string) error {
 			issuescluster.Table:         issuescluster.ValidColumn,
 			job.Table:                   job.ValidColumn,
 			member.Table:                member.ValidColumn,
+			openapispec.Table:           openapispec.ValidColumn,
+			openapispecblob.Table:       openapispecblob.ValidColumn,
+			openapispecfile.Table:       openapispecfile.ValidColumn,
+			openapispecversion.Table:    openapispecversion.ValidColumn,
 			organization.Table:          organization.ValidColumn,
 			pageversion.Table:           pageversion.ValidColumn,
 			ratelimitcounter.Table:      ratelimitcounter.ValidColumn,

@@ -25,6 +25,10 @@ import (
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecfile"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/predicate"
@@ -84,6 +88,10 @@ const (
 	TypeIssuesCluster         = "IssuesCluster"
 	TypeJob                   = "Job"
 	TypeMember                = "Member"
+	TypeOpenAPISpec           = "OpenAPISpec"
+	TypeOpenAPISpecBlob       = "OpenAPISpecBlob"
+	TypeOpenAPISpecFile       = "OpenAPISpecFile"
+	TypeOpenAPISpecVersion    = "OpenAPISpecVersion"
 	TypeOrganization          = "Organization"
 	TypePageVersion           = "PageVersion"
 	TypeRateLimitCounter      = "RateLimitCounter"
@@ -18322,6 +18330,3272 @@ func (m *MemberMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Member edge %s", name)
+}
+
+// OpenAPISpecMutation represents an operation that mutates the OpenAPISpec nodes in the graph.
+type OpenAPISpecMutation struct {
+	config
+	op                          Op
+	typ                         string
+	id                          *string
+	organization_id             *string
+	slug                        *string
+	source_url                  *string
+	source_text                 *string
+	visibility                  *string
+	processing_state            *string
+	generation                  *int
+	addgeneration               *int
+	last_version_id             *string
+	last_processed_at           *time.Time
+	last_process_error_code     *string
+	last_processed_errors       *[]types.SpecError
+	appendlast_processed_errors []types.SpecError
+	created_by                  *string
+	created_at                  *time.Time
+	updated_at                  *time.Time
+	clearedFields               map[string]struct{}
+	versions                    map[string]struct{}
+	removedversions             map[string]struct{}
+	clearedversions             bool
+	done                        bool
+	oldValue                    func(context.Context) (*OpenAPISpec, error)
+	predicates                  []predicate.OpenAPISpec
+}
+
+var _ ent.Mutation = (*OpenAPISpecMutation)(nil)
+
+// openapispecOption allows management of the mutation configuration using functional options.
+type openapispecOption func(*OpenAPISpecMutation)
+
+// newOpenAPISpecMutation creates new mutation for the OpenAPISpec entity.
+func newOpenAPISpecMutation(c config, op Op, opts ...openapispecOption) *OpenAPISpecMutation {
+	m := &OpenAPISpecMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpec,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecID sets the ID field of the mutation.
+func withOpenAPISpecID(id string) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpec
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpec, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpec.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpec sets the old OpenAPISpec of the mutation.
+func withOpenAPISpec(node *OpenAPISpec) openapispecOption {
+	return func(m *OpenAPISpecMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpec, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpec entities.
+func (m *OpenAPISpecMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpec.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetOrganizationID sets the "organization_id" field.
+func (m *OpenAPISpecMutation) SetOrganizationID(s string) {
+	m.organization_id = &s
+}
+
+// OrganizationID returns the value of the "organization_id" field in the mutation.
+func (m *OpenAPISpecMutation) OrganizationID() (r string, exists bool) {
+	v := m.organization_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrganizationID returns the old "organization_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldOrganizationID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrganizationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrganizationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrganizationID: %w", err)
+	}
+	return oldValue.OrganizationID, nil
+}
+
+// ResetOrganizationID resets all changes to the "organization_id" field.
+func (m *OpenAPISpecMutation) ResetOrganizationID() {
+	m.organization_id = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *OpenAPISpecMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *OpenAPISpecMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *OpenAPISpecMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetSourceURL sets the "source_url" field.
+func (m *OpenAPISpecMutation) SetSourceURL(s string) {
+	m.source_url = &s
+}
+
+// SourceURL returns the value of the "source_url" field in the mutation.
+func (m *OpenAPISpecMutation) SourceURL() (r string, exists bool) {
+	v := m.source_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceURL returns the old "source_url" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceURL: %w", err)
+	}
+	return oldValue.SourceURL, nil
+}
+
+// ClearSourceURL clears the value of the "source_url" field.
+func (m *OpenAPISpecMutation) ClearSourceURL() {
+	m.source_url = nil
+	m.clearedFields[openapispec.FieldSourceURL] = struct{}{}
+}
+
+// SourceURLCleared returns if the "source_url" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceURLCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceURL]
+	return ok
+}
+
+// ResetSourceURL resets all changes to the "source_url" field.
+func (m *OpenAPISpecMutation) ResetSourceURL() {
+	m.source_url = nil
+	delete(m.clearedFields, openapispec.FieldSourceURL)
+}
+
+// SetSourceText sets the "source_text" field.
+func (m *OpenAPISpecMutation) SetSourceText(s string) {
+	m.source_text = &s
+}
+
+// SourceText returns the value of the "source_text" field in the mutation.
+func (m *OpenAPISpecMutation) SourceText() (r string, exists bool) {
+	v := m.source_text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceText returns the old "source_text" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldSourceText(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceText: %w", err)
+	}
+	return oldValue.SourceText, nil
+}
+
+// ClearSourceText clears the value of the "source_text" field.
+func (m *OpenAPISpecMutation) ClearSourceText() {
+	m.source_text = nil
+	m.clearedFields[openapispec.FieldSourceText] = struct{}{}
+}
+
+// SourceTextCleared returns if the "source_text" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) SourceTextCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldSourceText]
+	return ok
+}
+
+// ResetSourceText resets all changes to the "source_text" field.
+func (m *OpenAPISpecMutation) ResetSourceText() {
+	m.source_text = nil
+	delete(m.clearedFields, openapispec.FieldSourceText)
+}
+
+// SetVisibility sets the "visibility" field.
+func (m *OpenAPISpecMutation) SetVisibility(s string) {
+	m.visibility = &s
+}
+
+// Visibility returns the value of the "visibility" field in the mutation.
+func (m *OpenAPISpecMutation) Visibility() (r string, exists bool) {
+	v := m.visibility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVisibility returns the old "visibility" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldVisibility(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVisibility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVisibility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVisibility: %w", err)
+	}
+	return oldValue.Visibility, nil
+}
+
+// ResetVisibility resets all changes to the "visibility" field.
+func (m *OpenAPISpecMutation) ResetVisibility() {
+	m.visibility = nil
+}
+
+// SetProcessingState sets the "processing_state" field.
+func (m *OpenAPISpecMutation) SetProcessingState(s string) {
+	m.processing_state = &s
+}
+
+// ProcessingState returns the value of the "processing_state" field in the mutation.
+func (m *OpenAPISpecMutation) ProcessingState() (r string, exists bool) {
+	v := m.processing_state
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldProcessingState returns the old "processing_state" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldProcessingState(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldProcessingState is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldProcessingState requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldProcessingState: %w", err)
+	}
+	return oldValue.ProcessingState, nil
+}
+
+// ResetProcessingState resets all changes to the "processing_state" field.
+func (m *OpenAPISpecMutation) ResetProcessingState() {
+	m.processing_state = nil
+}
+
+// SetGeneration sets the "generation" field.
+func (m *OpenAPISpecMutation) SetGeneration(i int) {
+	m.generation = &i
+	m.addgeneration = nil
+}
+
+// Generation returns the value of the "generation" field in the mutation.
+func (m *OpenAPISpecMutation) Generation() (r int, exists bool) {
+	v := m.generation
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGeneration returns the old "generation" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldGeneration(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGeneration is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGeneration requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGeneration: %w", err)
+	}
+	return oldValue.Generation, nil
+}
+
+// AddGeneration adds i to the "generation" field.
+func (m *OpenAPISpecMutation) AddGeneration(i int) {
+	if m.addgeneration != nil {
+		*m.addgeneration += i
+	} else {
+		m.addgeneration = &i
+	}
+}
+
+// AddedGeneration returns the value that was added to the "generation" field in this mutation.
+func (m *OpenAPISpecMutation) AddedGeneration() (r int, exists bool) {
+	v := m.addgeneration
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGeneration resets all changes to the "generation" field.
+func (m *OpenAPISpecMutation) ResetGeneration() {
+	m.generation = nil
+	m.addgeneration = nil
+}
+
+// SetLastVersionID sets the "last_version_id" field.
+func (m *OpenAPISpecMutation) SetLastVersionID(s string) {
+	m.last_version_id = &s
+}
+
+// LastVersionID returns the value of the "last_version_id" field in the mutation.
+func (m *OpenAPISpecMutation) LastVersionID() (r string, exists bool) {
+	v := m.last_version_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastVersionID returns the old "last_version_id" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastVersionID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastVersionID: %w", err)
+	}
+	return oldValue.LastVersionID, nil
+}
+
+// ClearLastVersionID clears the value of the "last_version_id" field.
+func (m *OpenAPISpecMutation) ClearLastVersionID() {
+	m.last_version_id = nil
+	m.clearedFields[openapispec.FieldLastVersionID] = struct{}{}
+}
+
+// LastVersionIDCleared returns if the "last_version_id" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastVersionIDCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastVersionID]
+	return ok
+}
+
+// ResetLastVersionID resets all changes to the "last_version_id" field.
+func (m *OpenAPISpecMutation) ResetLastVersionID() {
+	m.last_version_id = nil
+	delete(m.clearedFields, openapispec.FieldLastVersionID)
+}
+
+// SetLastProcessedAt sets the "last_processed_at" field.
+func (m *OpenAPISpecMutation) SetLastProcessedAt(t time.Time) {
+	m.last_processed_at = &t
+}
+
+// LastProcessedAt returns the value of the "last_processed_at" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedAt() (r time.Time, exists bool) {
+	v := m.last_processed_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedAt returns the old "last_processed_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedAt: %w", err)
+	}
+	return oldValue.LastProcessedAt, nil
+}
+
+// ClearLastProcessedAt clears the value of the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ClearLastProcessedAt() {
+	m.last_processed_at = nil
+	m.clearedFields[openapispec.FieldLastProcessedAt] = struct{}{}
+}
+
+// LastProcessedAtCleared returns if the "last_processed_at" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessedAtCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessedAt]
+	return ok
+}
+
+// ResetLastProcessedAt resets all changes to the "last_processed_at" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedAt() {
+	m.last_processed_at = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessedAt)
+}
+
+// SetLastProcessErrorCode sets the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) SetLastProcessErrorCode(s string) {
+	m.last_process_error_code = &s
+}
+
+// LastProcessErrorCode returns the value of the "last_process_error_code" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCode() (r string, exists bool) {
+	v := m.last_process_error_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessErrorCode returns the old "last_process_error_code" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessErrorCode(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessErrorCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessErrorCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessErrorCode: %w", err)
+	}
+	return oldValue.LastProcessErrorCode, nil
+}
+
+// ClearLastProcessErrorCode clears the value of the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ClearLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	m.clearedFields[openapispec.FieldLastProcessErrorCode] = struct{}{}
+}
+
+// LastProcessErrorCodeCleared returns if the "last_process_error_code" field was cleared in this mutation.
+func (m *OpenAPISpecMutation) LastProcessErrorCodeCleared() bool {
+	_, ok := m.clearedFields[openapispec.FieldLastProcessErrorCode]
+	return ok
+}
+
+// ResetLastProcessErrorCode resets all changes to the "last_process_error_code" field.
+func (m *OpenAPISpecMutation) ResetLastProcessErrorCode() {
+	m.last_process_error_code = nil
+	delete(m.clearedFields, openapispec.FieldLastProcessErrorCode)
+}
+
+// SetLastProcessedErrors sets the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) SetLastProcessedErrors(te []types.SpecError) {
+	m.last_processed_errors = &te
+	m.appendlast_processed_errors = nil
+}
+
+// LastProcessedErrors returns the value of the "last_processed_errors" field in the mutation.
+func (m *OpenAPISpecMutation) LastProcessedErrors() (r []types.SpecError, exists bool) {
+	v := m.last_processed_errors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastProcessedErrors returns the old "last_processed_errors" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldLastProcessedErrors(ctx context.Context) (v []types.SpecError, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastProcessedErrors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastProcessedErrors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastProcessedErrors: %w", err)
+	}
+	return oldValue.LastProcessedErrors, nil
+}
+
+// AppendLastProcessedErrors adds te to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) AppendLastProcessedErrors(te []types.SpecError) {
+	m.appendlast_processed_errors = append(m.appendlast_processed_errors, te...)
+}
+
+// AppendedLastProcessedErrors returns the list of values that were appended to the "last_processed_errors" field in this mutation.
+func (m *OpenAPISpecMutation) AppendedLastProcessedErrors() ([]types.SpecError, bool) {
+	if len(m.appendlast_processed_errors) == 0 {
+		return nil, false
+	}
+	return m.appendlast_processed_errors, true
+}
+
+// ResetLastProcessedErrors resets all changes to the "last_processed_errors" field.
+func (m *OpenAPISpecMutation) ResetLastProcessedErrors() {
+	m.last_processed_errors = nil
+	m.appendlast_processed_errors = nil
+}
+
+// SetCreatedBy sets the "created_by" field.
+func (m *OpenAPISpecMutation) SetCreatedBy(s string) {
+	m.created_by = &s
+}
+
+// CreatedBy returns the value of the "created_by" field in the mutation.
+func (m *OpenAPISpecMutation) CreatedBy() (r string, exists bool) {
+	v := m.created_by
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedBy returns the old "created_by" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldCreatedBy(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedBy is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedBy requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedBy: %w", err)
+	}
+	return oldValue.CreatedBy, nil
+}
+
+// ResetCreatedBy resets all changes to the "created_by" field.
+func (m *OpenAPISpecMutation) ResetCreatedBy() {
+	m.created_by = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetUpdatedAt sets the "updated_at" field.
+func (m *OpenAPISpecMutation) SetUpdatedAt(t time.Time) {
+	m.updated_at = &t
+}
+
+// UpdatedAt returns the value of the "updated_at" field in the mutation.
+func (m *OpenAPISpecMutation) UpdatedAt() (r time.Time, exists bool) {
+	v := m.updated_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUpdatedAt returns the old "updated_at" field's value of the OpenAPISpec entity.
+// If the OpenAPISpec object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecMutation) OldUpdatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUpdatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUpdatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUpdatedAt: %w", err)
+	}
+	return oldValue.UpdatedAt, nil
+}
+
+// ResetUpdatedAt resets all changes to the "updated_at" field.
+func (m *OpenAPISpecMutation) ResetUpdatedAt() {
+	m.updated_at = nil
+}
+
+// AddVersionIDs adds the "versions" edge to the OpenAPISpecVersion entity by ids.
+func (m *OpenAPISpecMutation) AddVersionIDs(ids ...string) {
+	if m.versions == nil {
+		m.versions = make(map[string]struct{})
+	}
+	for i := range ids {
+		m.versions[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVersions clears the "versions" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecMutation) ClearVersions() {
+	m.clearedversions = true
+}
+
+// VersionsCleared reports if the "versions" edge to the OpenAPISpecVersion entity was cleared.
+func (m *OpenAPISpecMutation) VersionsCleared() bool {
+	return m.clearedversions
+}
+
+// RemoveVersionIDs removes the "versions" edge to the OpenAPISpecVersion entity by IDs.
+func (m *OpenAPISpecMutation) RemoveVersionIDs(ids ...string) {
+	if m.removedversions == nil {
+		m.removedversions = make(map[string]struct{})
+	}
+	for i := range ids {
+		delete(m.versions, ids[i])
+		m.removedversions[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVersions returns the removed IDs of the "versions" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecMutation) RemovedVersionsIDs() (ids []string) {
+	for id := range m.removedversions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VersionsIDs returns the "versions" edge IDs in the mutation.
+func (m *OpenAPISpecMutation) VersionsIDs() (ids []string) {
+	for id := range m.versions {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVersions resets all changes to the "versions" edge.
+func (m *OpenAPISpecMutation) ResetVersions() {
+	m.versions = nil
+	m.clearedversions = false
+	m.removedversions = nil
+}
+
+// Where appends a list predicates to the OpenAPISpecMutation builder.
+func (m *OpenAPISpecMutation) Where(ps ...predicate.OpenAPISpec) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpec, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpec).
+func (m *OpenAPISpecMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.organization_id != nil {
+		fields = append(fields, openapispec.FieldOrganizationID)
+	}
+	if m.slug != nil {
+		fields = append(fields, openapispec.FieldSlug)
+	}
+	if m.source_url != nil {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.source_text != nil {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
+	if m.visibility != nil {
+		fields = append(fields, openapispec.FieldVisibility)
+	}
+	if m.processing_state != nil {
+		fields = append(fields, openapispec.FieldProcessingState)
+	}
+	if m.generation != nil {
+		fields = append(fields, openapispec.FieldGeneration)
+	}
+	if m.last_version_id != nil {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.last_processed_at != nil {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.last_process_error_code != nil {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	if m.last_processed_errors != nil {
+		fields = append(fields, openapispec.FieldLastProcessedErrors)
+	}
+	if m.created_by != nil {
+		fields = append(fields, openapispec.FieldCreatedBy)
+	}
+	if m.created_at != nil {
+		fields = append(fields, openapispec.FieldCreatedAt)
+	}
+	if m.updated_at != nil {
+		fields = append(fields, openapispec.FieldUpdatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldOrganizationID:
+		return m.OrganizationID()
+	case openapispec.FieldSlug:
+		return m.Slug()
+	case openapispec.FieldSourceURL:
+		return m.SourceURL()
+	case openapispec.FieldSourceText:
+		return m.SourceText()
+	case openapispec.FieldVisibility:
+		return m.Visibility()
+	case openapispec.FieldProcessingState:
+		return m.ProcessingState()
+	case openapispec.FieldGeneration:
+		return m.Generation()
+	case openapispec.FieldLastVersionID:
+		return m.LastVersionID()
+	case openapispec.FieldLastProcessedAt:
+		return m.LastProcessedAt()
+	case openapispec.FieldLastProcessErrorCode:
+		return m.LastProcessErrorCode()
+	case openapispec.FieldLastProcessedErrors:
+		return m.LastProcessedErrors()
+	case openapispec.FieldCreatedBy:
+		return m.CreatedBy()
+	case openapispec.FieldCreatedAt:
+		return m.CreatedAt()
+	case openapispec.FieldUpdatedAt:
+		return m.UpdatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispec.FieldOrganizationID:
+		return m.OldOrganizationID(ctx)
+	case openapispec.FieldSlug:
+		return m.OldSlug(ctx)
+	case openapispec.FieldSourceURL:
+		return m.OldSourceURL(ctx)
+	case openapispec.FieldSourceText:
+		return m.OldSourceText(ctx)
+	case openapispec.FieldVisibility:
+		return m.OldVisibility(ctx)
+	case openapispec.FieldProcessingState:
+		return m.OldProcessingState(ctx)
+	case openapispec.FieldGeneration:
+		return m.OldGeneration(ctx)
+	case openapispec.FieldLastVersionID:
+		return m.OldLastVersionID(ctx)
+	case openapispec.FieldLastProcessedAt:
+		return m.OldLastProcessedAt(ctx)
+	case openapispec.FieldLastProcessErrorCode:
+		return m.OldLastProcessErrorCode(ctx)
+	case openapispec.FieldLastProcessedErrors:
+		return m.OldLastProcessedErrors(ctx)
+	case openapispec.FieldCreatedBy:
+		return m.OldCreatedBy(ctx)
+	case openapispec.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case openapispec.FieldUpdatedAt:
+		return m.OldUpdatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispec.FieldOrganizationID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrganizationID(v)
+		return nil
+	case openapispec.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case openapispec.FieldSourceURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceURL(v)
+		return nil
+	case openapispec.FieldSourceText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceText(v)
+		return nil
+	case openapispec.FieldVisibility:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVisibility(v)
+		return nil
+	case openapispec.FieldProcessingState:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProcessingState(v)
+		return nil
+	case openapispec.FieldGeneration:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGeneration(v)
+		return nil
+	case openapispec.FieldLastVersionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastVersionID(v)
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedAt(v)
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessErrorCode(v)
+		return nil
+	case openapispec.FieldLastProcessedErrors:
+		v, ok := value.([]types.SpecError)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastProcessedErrors(v)
+		return nil
+	case openapispec.FieldCreatedBy:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedBy(v)
+		return nil
+	case openapispec.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case openapispec.FieldUpdatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpdatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecMutation) AddedFields() []string {
+	var fields []string
+	if m.addgeneration != nil {
+		fields = append(fields, openapispec.FieldGeneration)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispec.FieldGeneration:
+		return m.AddedGeneration()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case openapispec.FieldGeneration:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGeneration(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(openapispec.FieldSourceURL) {
+		fields = append(fields, openapispec.FieldSourceURL)
+	}
+	if m.FieldCleared(openapispec.FieldSourceText) {
+		fields = append(fields, openapispec.FieldSourceText)
+	}
+	if m.FieldCleared(openapispec.FieldLastVersionID) {
+		fields = append(fields, openapispec.FieldLastVersionID)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessedAt) {
+		fields = append(fields, openapispec.FieldLastProcessedAt)
+	}
+	if m.FieldCleared(openapispec.FieldLastProcessErrorCode) {
+		fields = append(fields, openapispec.FieldLastProcessErrorCode)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearField(name string) error {
+	switch name {
+	case openapispec.FieldSourceURL:
+		m.ClearSourceURL()
+		return nil
+	case openapispec.FieldSourceText:
+		m.ClearSourceText()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ClearLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ClearLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ClearLastProcessErrorCode()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetField(name string) error {
+	switch name {
+	case openapispec.FieldOrganizationID:
+		m.ResetOrganizationID()
+		return nil
+	case openapispec.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case openapispec.FieldSourceURL:
+		m.ResetSourceURL()
+		return nil
+	case openapispec.FieldSourceText:
+		m.ResetSourceText()
+		return nil
+	case openapispec.FieldVisibility:
+		m.ResetVisibility()
+		return nil
+	case openapispec.FieldProcessingState:
+		m.ResetProcessingState()
+		return nil
+	case openapispec.FieldGeneration:
+		m.ResetGeneration()
+		return nil
+	case openapispec.FieldLastVersionID:
+		m.ResetLastVersionID()
+		return nil
+	case openapispec.FieldLastProcessedAt:
+		m.ResetLastProcessedAt()
+		return nil
+	case openapispec.FieldLastProcessErrorCode:
+		m.ResetLastProcessErrorCode()
+		return nil
+	case openapispec.FieldLastProcessedErrors:
+		m.ResetLastProcessedErrors()
+		return nil
+	case openapispec.FieldCreatedBy:
+		m.ResetCreatedBy()
+		return nil
+	case openapispec.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case openapispec.FieldUpdatedAt:
+		m.ResetUpdatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.versions != nil {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispec.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.versions))
+		for id := range m.versions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedversions != nil {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case openapispec.EdgeVersions:
+		ids := make([]ent.Value, 0, len(m.removedversions))
+		for id := range m.removedversions {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedversions {
+		edges = append(edges, openapispec.EdgeVersions)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispec.EdgeVersions:
+		return m.clearedversions
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpec unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispec.EdgeVersions:
+		m.ResetVersions()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpec edge %s", name)
+}
+
+// OpenAPISpecBlobMutation represents an operation that mutates the OpenAPISpecBlob nodes in the graph.
+type OpenAPISpecBlobMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	text          *string
+	size          *int64
+	addsize       *int64
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	files         map[int]struct{}
+	removedfiles  map[int]struct{}
+	clearedfiles  bool
+	done          bool
+	oldValue      func(context.Context) (*OpenAPISpecBlob, error)
+	predicates    []predicate.OpenAPISpecBlob
+}
+
+var _ ent.Mutation = (*OpenAPISpecBlobMutation)(nil)
+
+// openapispecblobOption allows management of the mutation configuration using functional options.
+type openapispecblobOption func(*OpenAPISpecBlobMutation)
+
+// newOpenAPISpecBlobMutation creates new mutation for the OpenAPISpecBlob entity.
+func newOpenAPISpecBlobMutation(c config, op Op, opts ...openapispecblobOption) *OpenAPISpecBlobMutation {
+	m := &OpenAPISpecBlobMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpecBlob,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecBlobID sets the ID field of the mutation.
+func withOpenAPISpecBlobID(id string) openapispecblobOption {
+	return func(m *OpenAPISpecBlobMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpecBlob
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpecBlob, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpecBlob.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpecBlob sets the old OpenAPISpecBlob of the mutation.
+func withOpenAPISpecBlob(node *OpenAPISpecBlob) openapispecblobOption {
+	return func(m *OpenAPISpecBlobMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpecBlob, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecBlobMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecBlobMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpecBlob entities.
+func (m *OpenAPISpecBlobMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecBlobMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecBlobMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpecBlob.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetText sets the "text" field.
+func (m *OpenAPISpecBlobMutation) SetText(s string) {
+	m.text = &s
+}
+
+// Text returns the value of the "text" field in the mutation.
+func (m *OpenAPISpecBlobMutation) Text() (r string, exists bool) {
+	v := m.text
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldText returns the old "text" field's value of the OpenAPISpecBlob entity.
+// If the OpenAPISpecBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecBlobMutation) OldText(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldText is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldText requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldText: %w", err)
+	}
+	return oldValue.Text, nil
+}
+
+// ResetText resets all changes to the "text" field.
+func (m *OpenAPISpecBlobMutation) ResetText() {
+	m.text = nil
+}
+
+// SetSize sets the "size" field.
+func (m *OpenAPISpecBlobMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *OpenAPISpecBlobMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the OpenAPISpecBlob entity.
+// If the OpenAPISpecBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecBlobMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *OpenAPISpecBlobMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *OpenAPISpecBlobMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *OpenAPISpecBlobMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecBlobMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecBlobMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpecBlob entity.
+// If the OpenAPISpecBlob object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecBlobMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecBlobMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// AddFileIDs adds the "files" edge to the OpenAPISpecFile entity by ids.
+func (m *OpenAPISpecBlobMutation) AddFileIDs(ids ...int) {
+	if m.files == nil {
+		m.files = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.files[ids[i]] = struct{}{}
+	}
+}
+
+// ClearFiles clears the "files" edge to the OpenAPISpecFile entity.
+func (m *OpenAPISpecBlobMutation) ClearFiles() {
+	m.clearedfiles = true
+}
+
+// FilesCleared reports if the "files" edge to the OpenAPISpecFile entity was cleared.
+func (m *OpenAPISpecBlobMutation) FilesCleared() bool {
+	return m.clearedfiles
+}
+
+// RemoveFileIDs removes the "files" edge to the OpenAPISpecFile entity by IDs.
+func (m *OpenAPISpecBlobMutation) RemoveFileIDs(ids ...int) {
+	if m.removedfiles == nil {
+		m.removedfiles = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.files, ids[i])
+		m.removedfiles[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedFiles returns the removed IDs of the "files" edge to the OpenAPISpecFile entity.
+func (m *OpenAPISpecBlobMutation) RemovedFilesIDs() (ids []int) {
+	for id := range m.removedfiles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// FilesIDs returns the "files" edge IDs in the mutation.
+func (m *OpenAPISpecBlobMutation) FilesIDs() (ids []int) {
+	for id := range m.files {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetFiles resets all changes to the "files" edge.
+func (m *OpenAPISpecBlobMutation) ResetFiles() {
+	m.files = nil
+	m.clearedfiles = false
+	m.removedfiles = nil
+}
+
+// Where appends a list predicates to the OpenAPISpecBlobMutation builder.
+func (m *OpenAPISpecBlobMutation) Where(ps ...predicate.OpenAPISpecBlob) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecBlobMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecBlobMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpecBlob, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecBlobMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecBlobMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpecBlob).
+func (m *OpenAPISpecBlobMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecBlobMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.text != nil {
+		fields = append(fields, openapispecblob.FieldText)
+	}
+	if m.size != nil {
+		fields = append(fields, openapispecblob.FieldSize)
+	}
+	if m.created_at != nil {
+		fields = append(fields, openapispecblob.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecBlobMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecblob.FieldText:
+		return m.Text()
+	case openapispecblob.FieldSize:
+		return m.Size()
+	case openapispecblob.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecBlobMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispecblob.FieldText:
+		return m.OldText(ctx)
+	case openapispecblob.FieldSize:
+		return m.OldSize(ctx)
+	case openapispecblob.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpecBlob field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecBlobMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispecblob.FieldText:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetText(v)
+		return nil
+	case openapispecblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case openapispecblob.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecBlob field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecBlobMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, openapispecblob.FieldSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecBlobMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecblob.FieldSize:
+		return m.AddedSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecBlobMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case openapispecblob.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecBlob numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecBlobMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecBlobMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecBlobMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecBlob nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecBlobMutation) ResetField(name string) error {
+	switch name {
+	case openapispecblob.FieldText:
+		m.ResetText()
+		return nil
+	case openapispecblob.FieldSize:
+		m.ResetSize()
+		return nil
+	case openapispecblob.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecBlob field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecBlobMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.files != nil {
+		edges = append(edges, openapispecblob.EdgeFiles)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecBlobMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecblob.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.files))
+		for id := range m.files {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecBlobMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedfiles != nil {
+		edges = append(edges, openapispecblob.EdgeFiles)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecBlobMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecblob.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.removedfiles))
+		for id := range m.removedfiles {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecBlobMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedfiles {
+		edges = append(edges, openapispecblob.EdgeFiles)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecBlobMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispecblob.EdgeFiles:
+		return m.clearedfiles
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecBlobMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpecBlob unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecBlobMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispecblob.EdgeFiles:
+		m.ResetFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecBlob edge %s", name)
+}
+
+// OpenAPISpecFileMutation represents an operation that mutates the OpenAPISpecFile nodes in the graph.
+type OpenAPISpecFileMutation struct {
+	config
+	op             Op
+	typ            string
+	id             *int
+	_path          *string
+	clearedFields  map[string]struct{}
+	version        *string
+	clearedversion bool
+	blob           *string
+	clearedblob    bool
+	done           bool
+	oldValue       func(context.Context) (*OpenAPISpecFile, error)
+	predicates     []predicate.OpenAPISpecFile
+}
+
+var _ ent.Mutation = (*OpenAPISpecFileMutation)(nil)
+
+// openapispecfileOption allows management of the mutation configuration using functional options.
+type openapispecfileOption func(*OpenAPISpecFileMutation)
+
+// newOpenAPISpecFileMutation creates new mutation for the OpenAPISpecFile entity.
+func newOpenAPISpecFileMutation(c config, op Op, opts ...openapispecfileOption) *OpenAPISpecFileMutation {
+	m := &OpenAPISpecFileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpecFile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecFileID sets the ID field of the mutation.
+func withOpenAPISpecFileID(id int) openapispecfileOption {
+	return func(m *OpenAPISpecFileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpecFile
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpecFile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpecFile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpecFile sets the old OpenAPISpecFile of the mutation.
+func withOpenAPISpecFile(node *OpenAPISpecFile) openapispecfileOption {
+	return func(m *OpenAPISpecFileMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpecFile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecFileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecFileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecFileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecFileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpecFile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetVersionID sets the "version_id" field.
+func (m *OpenAPISpecFileMutation) SetVersionID(s string) {
+	m.version = &s
+}
+
+// VersionID returns the value of the "version_id" field in the mutation.
+func (m *OpenAPISpecFileMutation) VersionID() (r string, exists bool) {
+	v := m.version
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVersionID returns the old "version_id" field's value of the OpenAPISpecFile entity.
+// If the OpenAPISpecFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecFileMutation) OldVersionID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVersionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVersionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVersionID: %w", err)
+	}
+	return oldValue.VersionID, nil
+}
+
+// ResetVersionID resets all changes to the "version_id" field.
+func (m *OpenAPISpecFileMutation) ResetVersionID() {
+	m.version = nil
+}
+
+// SetPath sets the "path" field.
+func (m *OpenAPISpecFileMutation) SetPath(s string) {
+	m._path = &s
+}
+
+// Path returns the value of the "path" field in the mutation.
+func (m *OpenAPISpecFileMutation) Path() (r string, exists bool) {
+	v := m._path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPath returns the old "path" field's value of the OpenAPISpecFile entity.
+// If the OpenAPISpecFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecFileMutation) OldPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPath: %w", err)
+	}
+	return oldValue.Path, nil
+}
+
+// ResetPath resets all changes to the "path" field.
+func (m *OpenAPISpecFileMutation) ResetPath() {
+	m._path = nil
+}
+
+// SetBlobID sets the "blob_id" field.
+func (m *OpenAPISpecFileMutation) SetBlobID(s string) {
+	m.blob = &s
+}
+
+// BlobID returns the value of the "blob_id" field in the mutation.
+func (m *OpenAPISpecFileMutation) BlobID() (r string, exists bool) {
+	v := m.blob
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlobID returns the old "blob_id" field's value of the OpenAPISpecFile entity.
+// If the OpenAPISpecFile object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecFileMutation) OldBlobID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlobID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlobID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlobID: %w", err)
+	}
+	return oldValue.BlobID, nil
+}
+
+// ResetBlobID resets all changes to the "blob_id" field.
+func (m *OpenAPISpecFileMutation) ResetBlobID() {
+	m.blob = nil
+}
+
+// ClearVersion clears the "version" edge to the OpenAPISpecVersion entity.
+func (m *OpenAPISpecFileMutation) ClearVersion() {
+	m.clearedversion = true
+	m.clearedFields[openapispecfile.FieldVersionID] = struct{}{}
+}
+
+// VersionCleared reports if the "version" edge to the OpenAPISpecVersion entity was cleared.
+func (m *OpenAPISpecFileMutation) VersionCleared() bool {
+	return m.clearedversion
+}
+
+// VersionIDs returns the "version" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VersionID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecFileMutation) VersionIDs() (ids []string) {
+	if id := m.version; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVersion resets all changes to the "version" edge.
+func (m *OpenAPISpecFileMutation) ResetVersion() {
+	m.version = nil
+	m.clearedversion = false
+}
+
+// ClearBlob clears the "blob" edge to the OpenAPISpecBlob entity.
+func (m *OpenAPISpecFileMutation) ClearBlob() {
+	m.clearedblob = true
+	m.clearedFields[openapispecfile.FieldBlobID] = struct{}{}
+}
+
+// BlobCleared reports if the "blob" edge to the OpenAPISpecBlob entity was cleared.
+func (m *OpenAPISpecFileMutation) BlobCleared() bool {
+	return m.clearedblob
+}
+
+// BlobIDs returns the "blob" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BlobID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecFileMutation) BlobIDs() (ids []string) {
+	if id := m.blob; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBlob resets all changes to the "blob" edge.
+func (m *OpenAPISpecFileMutation) ResetBlob() {
+	m.blob = nil
+	m.clearedblob = false
+}
+
+// Where appends a list predicates to the OpenAPISpecFileMutation builder.
+func (m *OpenAPISpecFileMutation) Where(ps ...predicate.OpenAPISpecFile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecFileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecFileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpecFile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecFileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecFileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpecFile).
+func (m *OpenAPISpecFileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecFileMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.version != nil {
+		fields = append(fields, openapispecfile.FieldVersionID)
+	}
+	if m._path != nil {
+		fields = append(fields, openapispecfile.FieldPath)
+	}
+	if m.blob != nil {
+		fields = append(fields, openapispecfile.FieldBlobID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecFileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecfile.FieldVersionID:
+		return m.VersionID()
+	case openapispecfile.FieldPath:
+		return m.Path()
+	case openapispecfile.FieldBlobID:
+		return m.BlobID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecFileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispecfile.FieldVersionID:
+		return m.OldVersionID(ctx)
+	case openapispecfile.FieldPath:
+		return m.OldPath(ctx)
+	case openapispecfile.FieldBlobID:
+		return m.OldBlobID(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpecFile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecFileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispecfile.FieldVersionID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVersionID(v)
+		return nil
+	case openapispecfile.FieldPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPath(v)
+		return nil
+	case openapispecfile.FieldBlobID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlobID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecFile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecFileMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecFileMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecFileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OpenAPISpecFile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecFileMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecFileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecFileMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OpenAPISpecFile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecFileMutation) ResetField(name string) error {
+	switch name {
+	case openapispecfile.FieldVersionID:
+		m.ResetVersionID()
+		return nil
+	case openapispecfile.FieldPath:
+		m.ResetPath()
+		return nil
+	case openapispecfile.FieldBlobID:
+		m.ResetBlobID()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecFile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecFileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.version != nil {
+		edges = append(edges, openapispecfile.EdgeVersion)
+	}
+	if m.blob != nil {
+		edges = append(edges, openapispecfile.EdgeBlob)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecFileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecfile.EdgeVersion:
+		if id := m.version; id != nil {
+			return []ent.Value{*id}
+		}
+	case openapispecfile.EdgeBlob:
+		if id := m.blob; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecFileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecFileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecFileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedversion {
+		edges = append(edges, openapispecfile.EdgeVersion)
+	}
+	if m.clearedblob {
+		edges = append(edges, openapispecfile.EdgeBlob)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecFileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispecfile.EdgeVersion:
+		return m.clearedversion
+	case openapispecfile.EdgeBlob:
+		return m.clearedblob
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecFileMutation) ClearEdge(name string) error {
+	switch name {
+	case openapispecfile.EdgeVersion:
+		m.ClearVersion()
+		return nil
+	case openapispecfile.EdgeBlob:
+		m.ClearBlob()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecFile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecFileMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispecfile.EdgeVersion:
+		m.ResetVersion()
+		return nil
+	case openapispecfile.EdgeBlob:
+		m.ResetBlob()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecFile edge %s", name)
+}
+
+// OpenAPISpecVersionMutation represents an operation that mutates the OpenAPISpecVersion nodes in the graph.
+type OpenAPISpecVersionMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *string
+	root          *string
+	content_hash  *string
+	source_url    *string
+	size          *int64
+	addsize       *int64
+	file_count    *int
+	addfile_count *int
+	created_at    *time.Time
+	clearedFields map[string]struct{}
+	spec          *string
+	clearedspec   bool
+	files         map[int]struct{}
+	removedfiles  map[int]struct{}
+	clearedfiles  bool
+	done          bool
+	oldValue      func(context.Context) (*OpenAPISpecVersion, error)
+	predicates    []predicate.OpenAPISpecVersion
+}
+
+var _ ent.Mutation = (*OpenAPISpecVersionMutation)(nil)
+
+// openapispecversionOption allows management of the mutation configuration using functional options.
+type openapispecversionOption func(*OpenAPISpecVersionMutation)
+
+// newOpenAPISpecVersionMutation creates new mutation for the OpenAPISpecVersion entity.
+func newOpenAPISpecVersionMutation(c config, op Op, opts ...openapispecversionOption) *OpenAPISpecVersionMutation {
+	m := &OpenAPISpecVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOpenAPISpecVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOpenAPISpecVersionID sets the ID field of the mutation.
+func withOpenAPISpecVersionID(id string) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OpenAPISpecVersion
+		)
+		m.oldValue = func(ctx context.Context) (*OpenAPISpecVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OpenAPISpecVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOpenAPISpecVersion sets the old OpenAPISpecVersion of the mutation.
+func withOpenAPISpecVersion(node *OpenAPISpecVersion) openapispecversionOption {
+	return func(m *OpenAPISpecVersionMutation) {
+		m.oldValue = func(context.Context) (*OpenAPISpecVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OpenAPISpecVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OpenAPISpecVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of OpenAPISpecVersion entities.
+func (m *OpenAPISpecVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OpenAPISpecVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OpenAPISpecVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OpenAPISpecVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpecID sets the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) SetSpecID(s string) {
+	m.spec = &s
+}
+
+// SpecID returns the value of the "spec_id" field in the mutation.
+func (m *OpenAPISpecVersionMutation) SpecID() (r string, exists bool) {
+	v := m.spec
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpecID returns the old "spec_id" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSpecID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpecID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpecID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpecID: %w", err)
+	}
+	return oldValue.SpecID, nil
+}
+
+// ResetSpecID resets all changes to the "spec_id" field.
+func (m *OpenAPISpecVersionMutation) ResetSpecID() {
+	m.spec = nil
+}
+
+// SetRoot sets the "root" field.
+func (m *OpenAPISpecVersionMutation) SetRoot(s string) {
+	m.root = &s
+}
+
+// Root returns the value of the "root" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Root() (r string, exists bool) {
+	v := m.root
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoot returns the old "root" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldRoot(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoot is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoot requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoot: %w", err)
+	}
+	return oldValue.Root, nil
+}
+
+// ResetRoot resets all changes to the "root" field.
+func (m *OpenAPISpecVersionMutation) ResetRoot() {
+	m.root = nil
+}
+
+// SetContentHash sets the "content_hash" field.
+func (m *OpenAPISpecVersionMutation) SetContentHash(s string) {
+	m.content_hash = &s
+}
+
+// ContentHash returns the value of the "content_hash" field in the mutation.
+func (m *OpenAPISpecVersionMutation) ContentHash() (r string, exists bool) {
+	v := m.content_hash
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContentHash returns the old "content_hash" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldContentHash(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContentHash is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContentHash requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContentHash: %w", err)
+	}
+	return oldValue.ContentHash, nil
+}
+
+// ResetContentHash resets all changes to the "content_hash" field.
+func (m *OpenAPISpecVersionMutation) ResetContentHash() {
+	m.content_hash = nil
+}
+
+// SetSourceURL sets the "source_url" field.
+func (m *OpenAPISpecVersionMutation) SetSourceURL(s string) {
+	m.source_url = &s
+}
+
+// SourceURL returns the value of the "source_url" field in the mutation.
+func (m *OpenAPISpecVersionMutation) SourceURL() (r string, exists bool) {
+	v := m.source_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSourceURL returns the old "source_url" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSourceURL(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSourceURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSourceURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSourceURL: %w", err)
+	}
+	return oldValue.SourceURL, nil
+}
+
+// ClearSourceURL clears the value of the "source_url" field.
+func (m *OpenAPISpecVersionMutation) ClearSourceURL() {
+	m.source_url = nil
+	m.clearedFields[openapispecversion.FieldSourceURL] = struct{}{}
+}
+
+// SourceURLCleared returns if the "source_url" field was cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) SourceURLCleared() bool {
+	_, ok := m.clearedFields[openapispecversion.FieldSourceURL]
+	return ok
+}
+
+// ResetSourceURL resets all changes to the "source_url" field.
+func (m *OpenAPISpecVersionMutation) ResetSourceURL() {
+	m.source_url = nil
+	delete(m.clearedFields, openapispecversion.FieldSourceURL)
+}
+
+// SetSize sets the "size" field.
+func (m *OpenAPISpecVersionMutation) SetSize(i int64) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *OpenAPISpecVersionMutation) Size() (r int64, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSize returns the old "size" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldSize(ctx context.Context) (v int64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSize is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSize requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSize: %w", err)
+	}
+	return oldValue.Size, nil
+}
+
+// AddSize adds i to the "size" field.
+func (m *OpenAPISpecVersionMutation) AddSize(i int64) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedSize() (r int64, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *OpenAPISpecVersionMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetFileCount sets the "file_count" field.
+func (m *OpenAPISpecVersionMutation) SetFileCount(i int) {
+	m.file_count = &i
+	m.addfile_count = nil
+}
+
+// FileCount returns the value of the "file_count" field in the mutation.
+func (m *OpenAPISpecVersionMutation) FileCount() (r int, exists bool) {
+	v := m.file_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFileCount returns the old "file_count" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldFileCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFileCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFileCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFileCount: %w", err)
+	}
+	return oldValue.FileCount, nil
+}
+
+// AddFileCount adds i to the "file_count" field.
+func (m *OpenAPISpecVersionMutation) AddFileCount(i int) {
+	if m.addfile_count != nil {
+		*m.addfile_count += i
+	} else {
+		m.addfile_count = &i
+	}
+}
+
+// AddedFileCount returns the value that was added to the "file_count" field in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedFileCount() (r int, exists bool) {
+	v := m.addfile_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFileCount resets all changes to the "file_count" field.
+func (m *OpenAPISpecVersionMutation) ResetFileCount() {
+	m.file_count = nil
+	m.addfile_count = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *OpenAPISpecVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *OpenAPISpecVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the OpenAPISpecVersion entity.
+// If the OpenAPISpecVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OpenAPISpecVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *OpenAPISpecVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// ClearSpec clears the "spec" edge to the OpenAPISpec entity.
+func (m *OpenAPISpecVersionMutation) ClearSpec() {
+	m.clearedspec = true
+	m.clearedFields[openapispecversion.FieldSpecID] = struct{}{}
+}
+
+// SpecCleared reports if the "spec" edge to the OpenAPISpec entity was cleared.
+func (m *OpenAPISpecVersionMutation) SpecCleared() bool {
+	return m.clearedspec
+}
+
+// SpecIDs returns the "spec" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SpecID instead. It exists only for internal usage by the builders.
+func (m *OpenAPISpecVersionMutation) SpecIDs() (ids []string) {
+	if id := m.spec; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSpec resets all changes to the "spec" edge.
+func (m *OpenAPISpecVersionMutation) ResetSpec() {
+	m.spec = nil
+	m.clearedspec = false
+}
+
+// AddFileIDs adds the "files" edge to the OpenAPISpecFile entity by ids.
+func (m *OpenAPISpecVersionMutation) AddFileIDs(ids ...int) {
+	if m.files == nil {
+		m.files = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.files[ids[i]] = struct{}{}
+	}
+}
+
+// ClearFiles clears the "files" edge to the OpenAPISpecFile entity.
+func (m *OpenAPISpecVersionMutation) ClearFiles() {
+	m.clearedfiles = true
+}
+
+// FilesCleared reports if the "files" edge to the OpenAPISpecFile entity was cleared.
+func (m *OpenAPISpecVersionMutation) FilesCleared() bool {
+	return m.clearedfiles
+}
+
+// RemoveFileIDs removes the "files" edge to the OpenAPISpecFile entity by IDs.
+func (m *OpenAPISpecVersionMutation) RemoveFileIDs(ids ...int) {
+	if m.removedfiles == nil {
+		m.removedfiles = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.files, ids[i])
+		m.removedfiles[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedFiles returns the removed IDs of the "files" edge to the OpenAPISpecFile entity.
+func (m *OpenAPISpecVersionMutation) RemovedFilesIDs() (ids []int) {
+	for id := range m.removedfiles {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// FilesIDs returns the "files" edge IDs in the mutation.
+func (m *OpenAPISpecVersionMutation) FilesIDs() (ids []int) {
+	for id := range m.files {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetFiles resets all changes to the "files" edge.
+func (m *OpenAPISpecVersionMutation) ResetFiles() {
+	m.files = nil
+	m.clearedfiles = false
+	m.removedfiles = nil
+}
+
+// Where appends a list predicates to the OpenAPISpecVersionMutation builder.
+func (m *OpenAPISpecVersionMutation) Where(ps ...predicate.OpenAPISpecVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OpenAPISpecVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OpenAPISpecVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OpenAPISpecVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OpenAPISpecVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OpenAPISpecVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OpenAPISpecVersion).
+func (m *OpenAPISpecVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OpenAPISpecVersionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.spec != nil {
+		fields = append(fields, openapispecversion.FieldSpecID)
+	}
+	if m.root != nil {
+		fields = append(fields, openapispecversion.FieldRoot)
+	}
+	if m.content_hash != nil {
+		fields = append(fields, openapispecversion.FieldContentHash)
+	}
+	if m.source_url != nil {
+		fields = append(fields, openapispecversion.FieldSourceURL)
+	}
+	if m.size != nil {
+		fields = append(fields, openapispecversion.FieldSize)
+	}
+	if m.file_count != nil {
+		fields = append(fields, openapispecversion.FieldFileCount)
+	}
+	if m.created_at != nil {
+		fields = append(fields, openapispecversion.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OpenAPISpecVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecversion.FieldSpecID:
+		return m.SpecID()
+	case openapispecversion.FieldRoot:
+		return m.Root()
+	case openapispecversion.FieldContentHash:
+		return m.ContentHash()
+	case openapispecversion.FieldSourceURL:
+		return m.SourceURL()
+	case openapispecversion.FieldSize:
+		return m.Size()
+	case openapispecversion.FieldFileCount:
+		return m.FileCount()
+	case openapispecversion.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OpenAPISpecVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case openapispecversion.FieldSpecID:
+		return m.OldSpecID(ctx)
+	case openapispecversion.FieldRoot:
+		return m.OldRoot(ctx)
+	case openapispecversion.FieldContentHash:
+		return m.OldContentHash(ctx)
+	case openapispecversion.FieldSourceURL:
+		return m.OldSourceURL(ctx)
+	case openapispecversion.FieldSize:
+		return m.OldSize(ctx)
+	case openapispecversion.FieldFileCount:
+		return m.OldFileCount(ctx)
+	case openapispecversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case openapispecversion.FieldSpecID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpecID(v)
+		return nil
+	case openapispecversion.FieldRoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoot(v)
+		return nil
+	case openapispecversion.FieldContentHash:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContentHash(v)
+		return nil
+	case openapispecversion.FieldSourceURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSourceURL(v)
+		return nil
+	case openapispecversion.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case openapispecversion.FieldFileCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFileCount(v)
+		return nil
+	case openapispecversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OpenAPISpecVersionMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, openapispecversion.FieldSize)
+	}
+	if m.addfile_count != nil {
+		fields = append(fields, openapispecversion.FieldFileCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OpenAPISpecVersionMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case openapispecversion.FieldSize:
+		return m.AddedSize()
+	case openapispecversion.FieldFileCount:
+		return m.AddedFileCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OpenAPISpecVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case openapispecversion.FieldSize:
+		v, ok := value.(int64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	case openapispecversion.FieldFileCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFileCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OpenAPISpecVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(openapispecversion.FieldSourceURL) {
+		fields = append(fields, openapispecversion.FieldSourceURL)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearField(name string) error {
+	switch name {
+	case openapispecversion.FieldSourceURL:
+		m.ClearSourceURL()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetField(name string) error {
+	switch name {
+	case openapispecversion.FieldSpecID:
+		m.ResetSpecID()
+		return nil
+	case openapispecversion.FieldRoot:
+		m.ResetRoot()
+		return nil
+	case openapispecversion.FieldContentHash:
+		m.ResetContentHash()
+		return nil
+	case openapispecversion.FieldSourceURL:
+		m.ResetSourceURL()
+		return nil
+	case openapispecversion.FieldSize:
+		m.ResetSize()
+		return nil
+	case openapispecversion.FieldFileCount:
+		m.ResetFileCount()
+		return nil
+	case openapispecversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.spec != nil {
+		edges = append(edges, openapispecversion.EdgeSpec)
+	}
+	if m.files != nil {
+		edges = append(edges, openapispecversion.EdgeFiles)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OpenAPISpecVersionMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecversion.EdgeSpec:
+		if id := m.spec; id != nil {
+			return []ent.Value{*id}
+		}
+	case openapispecversion.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.files))
+		for id := range m.files {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedfiles != nil {
+		edges = append(edges, openapispecversion.EdgeFiles)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OpenAPISpecVersionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case openapispecversion.EdgeFiles:
+		ids := make([]ent.Value, 0, len(m.removedfiles))
+		for id := range m.removedfiles {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedspec {
+		edges = append(edges, openapispecversion.EdgeSpec)
+	}
+	if m.clearedfiles {
+		edges = append(edges, openapispecversion.EdgeFiles)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OpenAPISpecVersionMutation) EdgeCleared(name string) bool {
+	switch name {
+	case openapispecversion.EdgeSpec:
+		return m.clearedspec
+	case openapispecversion.EdgeFiles:
+		return m.clearedfiles
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ClearEdge(name string) error {
+	switch name {
+	case openapispecversion.EdgeSpec:
+		m.ClearSpec()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OpenAPISpecVersionMutation) ResetEdge(name string) error {
+	switch name {
+	case openapispecversion.EdgeSpec:
+		m.ResetSpec()
+		return nil
+	case openapispecversion.EdgeFiles:
+		m.ResetFiles()
+		return nil
+	}
+	return fmt.Errorf("unknown OpenAPISpecVersion edge %s", name)
 }
 
 // OrganizationMutation represents an operation that mutates the Organization nodes in the graph.

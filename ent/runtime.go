@@ -22,6 +22,9 @@ import (
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
@@ -346,6 +349,60 @@ func init() {
 	memberDescID := memberFields[0].Descriptor()
 	// member.DefaultID holds the default value on creation for the id field.
 	member.DefaultID = memberDescID.Default.(func() string)
+	openapispecFields := schema.OpenAPISpec{}.Fields()
+	_ = openapispecFields
+	// openapispecDescVisibility is the schema descriptor for visibility field.
+	openapispecDescVisibility := openapispecFields[5].Descriptor()
+	// openapispec.DefaultVisibility holds the default value on creation for the visibility field.
+	openapispec.DefaultVisibility = openapispecDescVisibility.Default.(string)
+	// openapispecDescProcessingState is the schema descriptor for processing_state field.
+	openapispecDescProcessingState := openapispecFields[6].Descriptor()
+	// openapispec.DefaultProcessingState holds the default value on creation for the processing_state field.
+	openapispec.DefaultProcessingState = openapispecDescProcessingState.Default.(string)
+	// openapispecDescGeneration is the schema descriptor for generation field.
+	openapispecDescGeneration := openapispecFields[7].Descriptor()
+	// openapispec.DefaultGeneration holds the default value on creation for the generation field.
+	openapispec.DefaultGeneration = openapispecDescGeneration.Default.(int)
+	// openapispecDescLastProcessedErrors is the schema descriptor for last_processed_errors field.
+	openapispecDescLastProcessedErrors := openapispecFields[11].Descriptor()
+	// openapispec.DefaultLastProcessedErrors holds the default value on creation for the last_processed_errors field.
+	openapispec.DefaultLastProcessedErrors = openapispecDescLastProcessedErrors.Default.([]types.SpecError)
+	// openapispecDescCreatedBy is the schema descriptor for created_by field.
+	openapispecDescCreatedBy := openapispecFields[12].Descriptor()
+	// openapispec.DefaultCreatedBy holds the default value on creation for the created_by field.
+	openapispec.DefaultCreatedBy = openapispecDescCreatedBy.Default.(string)
+	// openapispecDescCreatedAt is the schema descriptor for created_at field.
+	openapispecDescCreatedAt := openapispecFields[13].Descriptor()
+	// openapispec.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispec.DefaultCreatedAt = openapispecDescCreatedAt.Default.(func() time.Time)
+	// openapispecDescUpdatedAt is the schema descriptor for updated_at field.
+	openapispecDescUpdatedAt := openapispecFields[14].Descriptor()
+	// openapispec.DefaultUpdatedAt holds the default value on creation for the updated_at field.
+	openapispec.DefaultUpdatedAt = openapispecDescUpdatedAt.Default.(func() time.Time)
+	// openapispecDescID is the schema descriptor for id field.
+	openapispecDescID := openapispecFields[0].Descriptor()
+	// openapispec.DefaultID holds the default value on creation for the id field.
+	openapispec.DefaultID = openapispecDescID.Default.(func() string)
+	openapispecblobFields := schema.OpenAPISpecBlob{}.Fields()
+	_ = openapispecblobFields
+	// openapispecblobDescCreatedAt is the schema descriptor for created_at field.
+	openapispecblobDescCreatedAt := openapispecblobFields[3].Descriptor()
+	// openapispecblob.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispecblob.DefaultCreatedAt = openapispecblobDescCreatedAt.Default.(func() time.Time)
+	// openapispecblobDescID is the schema descriptor for id field.
+	openapispecblobDescID := openapispecblobFields[0].Descriptor()
+	// openapispecblob.IDValidator is a validator for the "id" field. It is called by the builders before save.
+	openapispecblob.IDValidator = openapispecblobDescID.Validators[0].(func(string) error)
+	openapispecversionFields := schema.OpenAPISpecVersion{}.Fields()
+	_ = openapispecversionFields
+	// openapispecversionDescCreatedAt is the schema descriptor for created_at field.
+	openapispecversionDescCreatedAt := openapispecversionFields[7].Descriptor()
+	// openapispecversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	openapispecversion.DefaultCreatedAt = openapispecversionDescCreatedAt.Default.(func() time.Time)
+	// openapispecversionDescID is the schema descriptor for id field.
+	openapispecversionDescID := openapispecversionFields[0].Descriptor()
+	// openapispecversion.DefaultID holds the default value on creation for the id field.
+	openapispecversion.DefaultID = openapispecversionDescID.Default.(func() string)
 	organizationFields := schema.Organization{}.Fields()
 	_ = organizationFields
 	// organizationDescTitle is the schema descriptor for title field.

@@ -52,6 +52,14 @@ type Tx struct {
 	Job *JobClient
 	// Member is the client for interacting with the Member builders.
 	Member *MemberClient
+	// OpenAPISpec is the client for interacting with the OpenAPISpec builders.
+	OpenAPISpec *OpenAPISpecClient
+	// OpenAPISpecBlob is the client for interacting with the OpenAPISpecBlob builders.
+	OpenAPISpecBlob *OpenAPISpecBlobClient
+	// OpenAPISpecFile is the client for interacting with the OpenAPISpecFile builders.
+	OpenAPISpecFile *OpenAPISpecFileClient
+	// OpenAPISpecVersion is the client for interacting with the OpenAPISpecVersion builders.
+	OpenAPISpecVersion *OpenAPISpecVersionClient
 	// Organization is the client for interacting with the Organization builders.
 	Organization *OrganizationClient
 	// PageVersion is the client for interacting with the PageVersion builders.
@@ -242,6 +250,10 @@ func (tx *Tx) init() {
 	tx.IssuesCluster = NewIssuesClusterClient(tx.config)
 	tx.Job = NewJobClient(tx.config)
 	tx.Member = NewMemberClient(tx.config)
+	tx.OpenAPISpec = NewOpenAPISpecClient(tx.config)
+	tx.OpenAPISpecBlob = NewOpenAPISpecBlobClient(tx.config)
+	tx.OpenAPISpecFile = NewOpenAPISpecFileClient(tx.config)
+	tx.OpenAPISpecVersion = NewOpenAPISpecVersionClient(tx.config)
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.PageVersion = NewPageVersionClient(tx.config)
 	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)

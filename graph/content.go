@@ -95,6 +95,9 @@ func (r *Resolver) WarmLinkTargets(ctx context.Context, links []*content.Link) {
 	}
 	var spaces, collections, users []string
 	for _, link := range links {
+		if link.OpenAPISpec != "" && r.OpenAPI != nil {
+			r.OpenAPI.Queue(ctx, link.OpenAPISpec)
+		}
 		switch ref := link.Ref; ref.Kind {
 		case document.RefSpace:
 			spaces = append(spaces, ref.Space)

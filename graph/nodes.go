@@ -78,6 +78,11 @@ func (r *Resolver) nodeOf(ctx context.Context, id string, sitesOf map[string]str
 		return r.Reviews.ReviewByID(ctx, id)
 	case ids.Team, ids.InviteLink, ids.SAMLProvider:
 		return r.adminNode(ctx, kind, id)
+	case ids.OpenAPISpec:
+		return r.OpenAPI.SpecByID(ctx, id)
+	case ids.OpenAPISpecVersion:
+		v, _, err := r.OpenAPI.VersionByID(ctx, id)
+		return v, err
 	case ids.Site:
 		st, err := r.Sites.SiteByID(ctx, id)
 		if err != nil {
@@ -214,6 +219,10 @@ func (r *Resolver) nodes(ctx context.Context, list []string) ([]types.Node, erro
 			l.Comments.ReplyByID.Load(ctx, id)
 		case ids.Site:
 			l.Sites.SiteByID.Load(ctx, id)
+		case ids.OpenAPISpec:
+			r.OpenAPI.Queue(ctx, id)
+		case ids.OpenAPISpecVersion:
+			r.OpenAPI.QueueVersion(ctx, id)
 		case ids.SiteSection, ids.SectionGroup, ids.SiteSpace, ids.ShareLink:
 			if siteID, ok := sitesOf[id]; ok {
 				l.Sites.SiteByID.Load(ctx, siteID)

@@ -133,7 +133,7 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		}
 		return id
 	}
-	var space, site, section string
+	var space, site, section, spec string
 	spaceOf := func(t *testing.T) string {
 		if space == "" {
 			col := do(t, `mutation($o: ID!) { createCollection(input: {organization: $o, title: "Nodes"}) { id } }`, map[string]any{"o": team.Org.ID}, "createCollection", "id")
@@ -171,6 +171,13 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		}
 		return conv
 	}
+	specOf := func(t *testing.T) string {
+		if spec == "" {
+			spec = do(t, `mutation($o: ID!) { createOpenAPISpec(input: {organization: $o, slug: "nodes", source: {text: "openapi: 3.1.0\ninfo: {title: Nodes, version: '1'}\npaths: {}\n"}}) { id } }`,
+				map[string]any{"o": team.Org.ID}, "createOpenAPISpec", "id")
+		}
+		return spec
+	}
 	return map[string]nodeFixture{
 		"Conversation":      func(t *testing.T) (string, bool) { return analysed(t).ConversationID, true },
 		"ConversationIssue": func(t *testing.T) (string, bool) { return analysed(t).ID, true },
@@ -180,6 +187,14 @@ func nodeFixtures(e *testenv.Env, team *testenv.Team) map[string]nodeFixture {
 		"Translation": func(t *testing.T) (string, bool) {
 			return do(t, `mutation($o: ID!, $s: ID!) { createTranslation(input: {organization: $o, source: {space: $s, language: en}, language: fr}) { id } }`,
 				map[string]any{"o": team.Org.ID, "s": spaceOf(t)}, "createTranslation", "id"), true
+		},
+		"OpenAPISpec": func(t *testing.T) (string, bool) { return specOf(t), true },
+		// A version is made by the specification's processing job.
+		"OpenAPISpecVersion": func(t *testing.T) (string, bool) {
+			id := specOf(t)
+			e.StartJobs()
+			oaSettle(t, e, id)
+			return do(t, `query($o: ID!) { openAPISpec(organization: $o, slug: "nodes") { lastVersion { id } } }`, map[string]any{"o": team.Org.ID}, "openAPISpec", "lastVersion", "id"), true
 		},
 		"Organization": func(t *testing.T) (string, bool) { return team.Org.ID, true },
 		"User":         func(t *testing.T) (string, bool) { return team.Admin.User.ID, true },

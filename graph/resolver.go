@@ -15,6 +15,7 @@ import (
 	"quire/internal/grants"
 	"quire/internal/jobs"
 	"quire/internal/members"
+	"quire/internal/openapispec"
 	"quire/internal/orgs"
 	"quire/internal/reviews"
 	"quire/internal/search"
@@ -60,4 +61,6 @@ type Resolver struct {
 	Search *search.Service
 	// Events is the event bus GraphQL subscriptions listen to.
 	Events *events.Bus
+	// OpenAPI holds the organizations' OpenAPI specifications.
+	OpenAPI *openapispec.Service
 }

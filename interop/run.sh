@@ -5,7 +5,7 @@
 # interop/package.json). Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, openapi, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 
@@ -107,10 +107,12 @@ LT_PID=$!
 PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
 QUIRE_URL="http://127.0.0.1:$PORT"
 log "serving on $QUIRE_URL"
-# The git area imports from and exports to local repositories there.
+# The git area imports from and exports to local repositories there;
+# --openapi-fetch-private: the openapi area serves its specification files
+# on loopback, which Quire refuses to fetch from by default.
 QUIRE_GIT_DIR="$TMP/git"
 mkdir -p "$QUIRE_GIT_DIR"
-QUIRE_TRANSLATE_URL="http://127.0.0.1:$LT_PORT" "$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-file-roots "$QUIRE_GIT_DIR" >"$TMP/server.log" 2>&1 &
+QUIRE_TRANSLATE_URL="http://127.0.0.1:$LT_PORT" "$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-file-roots "$QUIRE_GIT_DIR" --openapi-fetch-private >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 healthy=""
 for _ in $(seq 1 150); do

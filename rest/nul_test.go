@@ -81,6 +81,10 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	ids["inviteId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/link-invites", map[string]any{"role": "read"}), "invite link")
 	ids["samlProviderId"] = id(e.Do(tok, "POST", "/v1/orgs/"+org+"/saml", map[string]any{"label": "IdP"}), "SAML provider")
 	ids["emailDomain"] = "acme.test"
+	// An OpenAPI specification; a NUL is refused before its version (which
+	// no job made) would be looked up.
+	e.Do(tok, "POST", "/v1/orgs/"+org+"/openapi", map[string]any{"slug": "nul-spec", "source": map[string]any{"text": "openapi: 3.1.0\n"}})
+	ids["specSlug"], ids["versionId"] = "nul-spec", "B0000000000000000000"
 	for k, v := range ids {
 		if v == "" {
 			t.Fatalf("fixture: no %s", k)

@@ -142,11 +142,13 @@ func (g *schemaGen) operation(rt Route) map[string]any {
 				},
 			}
 		}
-		resp := map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
-		if rt.Status == http.StatusCreated {
-			resp["headers"] = map[string]any{"Location": map[string]any{"description": "API URL of the new object.", "schema": map[string]any{"type": "string"}}}
+		for _, status := range append([]int{rt.Status}, rt.Also...) {
+			resp := map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": schema}}}
+			if status == http.StatusCreated {
+				resp["headers"] = map[string]any{"Location": map[string]any{"description": "API URL of the new object.", "schema": map[string]any{"type": "string"}}}
+			}
+			responses[strconv.Itoa(status)] = resp
 		}
-		responses[strconv.Itoa(rt.Status)] = resp
 	}
 	for _, r := range responses {
 		withRateLimitHeaders(r.(map[string]any), false)

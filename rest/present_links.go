@@ -271,6 +271,19 @@ func (l *locator) target(ctx context.Context, link *graph.ContentLink) (*Content
 			return nil, err
 		}
 		return &ContentLocation{Kind: "collection", Organization: org, Collection: coll}, nil
+	case "openapi":
+		sp, err := l.a.r.ContentLink().OpenAPISpec(ctx, link)
+		if err != nil || sp == nil {
+			return nil, hidden(err)
+		}
+		if err := l.load(ctx); err != nil {
+			return nil, err
+		}
+		spec, err := l.a.presentOpenAPISpec(ctx, sp)
+		if err != nil {
+			return nil, err
+		}
+		return &ContentLocation{Kind: "openapi", Organization: l.org, OpenAPISpec: spec}, nil
 	case "user":
 		n, err := l.a.r.Query().Node(ctx, ref.User)
 		if err != nil {
@@ -324,6 +337,7 @@ type ContentLocation struct {
 	File             *File             `json:"file,omitempty"`
 	User             *User             `json:"user,omitempty"`
 	Collection       *Collection       `json:"collection,omitempty"`
+	OpenAPISpec      *OpenAPISpec      `json:"openAPISpec,omitempty"`
 	VersionContext   *VersionContext   `json:"versionContext,omitempty" doc:"Set when the location is in a change request."`
 	InternalLocation *InternalLocation `json:"internalLocation,omitempty"`
 }

@@ -36,6 +36,9 @@ type Route struct {
 	Params []Param
 	// Extra are error statuses beyond those every operation has.
 	Extra []int
+	// Also are further success statuses, with the same body as Status
+	// (a PUT that answers 201 when it creates, 200 when it updates).
+	Also []int
 	// Obsolete marks a deprecated operation.
 	Obsolete bool
 	// CreatesContent marks an operation that creates content (a change
@@ -160,6 +163,8 @@ func (r Route) WithQuery(params ...Param) Route {
 	r.Params = append(append([]Param(nil), r.Params...), params...)
 	return r
 }
+// AlsoAnswers documents further success statuses, with the same body.
+func (r Route) AlsoAnswers(codes ...int) Route { r.Also = append(r.Also, codes...); return r }
 
 // Deprecated marks the operation deprecated.
 func (r Route) Deprecated() Route { r.Obsolete = true; return r }

@@ -16,7 +16,7 @@ func (a *API) table() []Route {
 		a.gitRoutes(), a.conversationRoutes(), a.translationRoutes(),
 		a.commentRoutes(), a.reviewRoutes(),
 		a.orgAdminRoutes(), a.memberRoutes(), a.permissionRoutes(), a.ssoRoutes(),
-		a.searchRoutes()} {
+		a.searchRoutes(), a.openAPIRoutes()} {
 		t = append(t, part...)
 	}
 	return t

@@ -48,6 +48,9 @@ const (
 	// The LibreTranslate server translation runs use, and its API key.
 	envTranslateURL = "QUIRE_TRANSLATE_URL"
 	envTranslateKey = "QUIRE_TRANSLATE_KEY"
+	// envOpenAPIFetchPrivate lets specifications be fetched from inside
+	// the server's network.
+	envOpenAPIFetchPrivate = "QUIRE_OPENAPI_FETCH_PRIVATE"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"

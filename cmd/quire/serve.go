@@ -21,6 +21,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/translate"
@@ -82,7 +83,7 @@ func fileRoots(list string) ([]string, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--translate-url URL]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--translate-url URL] [--openapi-fetch-private]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -97,8 +98,14 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"directories (comma-separated) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
 	translateURL := fs.String("translate-url", e.getenv(envTranslateURL),
 		"base URL of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
+	privateEnv, envErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envOpenAPIFetchPrivate, "false")))
+	fetchPrivate := fs.Bool("openapi-fetch-private", privateEnv,
+		"let OpenAPI specifications be fetched from loopback, private and link-local addresses, inside the server's network (env "+envOpenAPIFetchPrivate+"=true)")
 	if code, done := e.parse(fs, args); done {
 		return code
+	}
+	if envErr != nil {
+		return e.usageError(fs, "%s %q: must be true or false", envOpenAPIFetchPrivate, e.getenv(envOpenAPIFetchPrivate))
 	}
 	roots, err := fileRoots(*gitRoots)
 	if err != nil {
@@ -165,7 +172,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
 		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
-		Git: gitsync.Config{FileRoots: roots}, Translator: translator})
+		Git: gitsync.Config{FileRoots: roots}, Translator: translator,
+		OpenAPI: openapispec.Config{FetchPrivate: *fetchPrivate}})
 	srv := &http.Server{
 		Handler: server.New(server.Config{
 			DB:             d,

@@ -236,6 +236,54 @@ func (f MemberFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MemberMutation", m)
 }
 
+// The OpenAPISpecFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpec mutator.
+type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecMutation", m)
+}
+
+// The OpenAPISpecBlobFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpecBlob mutator.
+type OpenAPISpecBlobFunc func(context.Context, *ent.OpenAPISpecBlobMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecBlobFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecBlobMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecBlobMutation", m)
+}
+
+// The OpenAPISpecFileFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpecFile mutator.
+type OpenAPISpecFileFunc func(context.Context, *ent.OpenAPISpecFileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecFileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecFileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecFileMutation", m)
+}
+
+// The OpenAPISpecVersionFunc type is an adapter to allow the use of ordinary
+// function as OpenAPISpecVersion mutator.
+type OpenAPISpecVersionFunc func(context.Context, *ent.OpenAPISpecVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f OpenAPISpecVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.OpenAPISpecVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OpenAPISpecVersionMutation", m)
+}
+
 // The OrganizationFunc type is an adapter to allow the use of ordinary
 // function as Organization mutator.
 type OrganizationFunc func(context.Context, *ent.OrganizationMutation) (ent.Value, error)

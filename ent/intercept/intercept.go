@@ -26,6 +26,10 @@ import (
 	"quire/ent/issuescluster"
 	"quire/ent/job"
 	"quire/ent/member"
+	"quire/ent/openapispec"
+	"quire/ent/openapispecblob"
+	"quire/ent/openapispecfile"
+	"quire/ent/openapispecversion"
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/predicate"
@@ -620,6 +624,114 @@ func (f TraverseMember) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.MemberQuery", q)
 }
 
+// The OpenAPISpecFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecFunc func(context.Context, *ent.OpenAPISpecQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecQuery", q)
+}
+
+// The TraverseOpenAPISpec type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpec func(context.Context, *ent.OpenAPISpecQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpec) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpec) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecQuery", q)
+}
+
+// The OpenAPISpecBlobFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecBlobFunc func(context.Context, *ent.OpenAPISpecBlobQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecBlobFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecBlobQuery", q)
+}
+
+// The TraverseOpenAPISpecBlob type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpecBlob func(context.Context, *ent.OpenAPISpecBlobQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpecBlob) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpecBlob) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecBlobQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecBlobQuery", q)
+}
+
+// The OpenAPISpecFileFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecFileFunc func(context.Context, *ent.OpenAPISpecFileQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecFileFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecFileQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecFileQuery", q)
+}
+
+// The TraverseOpenAPISpecFile type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpecFile func(context.Context, *ent.OpenAPISpecFileQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpecFile) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpecFile) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecFileQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecFileQuery", q)
+}
+
+// The OpenAPISpecVersionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OpenAPISpecVersionFunc func(context.Context, *ent.OpenAPISpecVersionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OpenAPISpecVersionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OpenAPISpecVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecVersionQuery", q)
+}
+
+// The TraverseOpenAPISpecVersion type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOpenAPISpecVersion func(context.Context, *ent.OpenAPISpecVersionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOpenAPISpecVersion) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOpenAPISpecVersion) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OpenAPISpecVersionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OpenAPISpecVersionQuery", q)
+}
+
 // The OrganizationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type OrganizationFunc func(context.Context, *ent.OrganizationQuery) (ent.Value, error)
 
@@ -1201,6 +1313,14 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.JobQuery, predicate.Job, job.OrderOption]{typ: ent.TypeJob, tq: q}, nil
 	case *ent.MemberQuery:
 		return &query[*ent.MemberQuery, predicate.Member, member.OrderOption]{typ: ent.TypeMember, tq: q}, nil
+	case *ent.OpenAPISpecQuery:
+		return &query[*ent.OpenAPISpecQuery, predicate.OpenAPISpec, openapispec.OrderOption]{typ: ent.TypeOpenAPISpec, tq: q}, nil
+	case *ent.OpenAPISpecBlobQuery:
+		return &query[*ent.OpenAPISpecBlobQuery, predicate.OpenAPISpecBlob, openapispecblob.OrderOption]{typ: ent.TypeOpenAPISpecBlob, tq: q}, nil
+	case *ent.OpenAPISpecFileQuery:
+		return &query[*ent.OpenAPISpecFileQuery, predicate.OpenAPISpecFile, openapispecfile.OrderOption]{typ: ent.TypeOpenAPISpecFile, tq: q}, nil
+	case *ent.OpenAPISpecVersionQuery:
+		return &query[*ent.OpenAPISpecVersionQuery, predicate.OpenAPISpecVersion, openapispecversion.OrderOption]{typ: ent.TypeOpenAPISpecVersion, tq: q}, nil
 	case *ent.OrganizationQuery:
 		return &query[*ent.OrganizationQuery, predicate.Organization, organization.OrderOption]{typ: ent.TypeOrganization, tq: q}, nil
 	case *ent.PageVersionQuery:

@@ -3,6 +3,7 @@
 package migrate
 
 import (
+	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/dialect/sql/schema"
 	"entgo.io/ent/schema/field"
 )
@@ -742,6 +743,121 @@ var (
 			},
 		},
 	}
+	// OpenapiSpecsColumns holds the columns for the "openapi_specs" table.
+	OpenapiSpecsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "organization_id", Type: field.TypeString},
+		{Name: "slug", Type: field.TypeString},
+		{Name: "source_url", Type: field.TypeString, Nullable: true},
+		{Name: "source_text", Type: field.TypeString, Nullable: true, Size: 2147483647},
+		{Name: "visibility", Type: field.TypeString, Default: "private"},
+		{Name: "processing_state", Type: field.TypeString, Default: "pending"},
+		{Name: "generation", Type: field.TypeInt, Default: 1},
+		{Name: "last_version_id", Type: field.TypeString, Nullable: true},
+		{Name: "last_processed_at", Type: field.TypeTime, Nullable: true},
+		{Name: "last_process_error_code", Type: field.TypeString, Nullable: true},
+		{Name: "last_processed_errors", Type: field.TypeJSON},
+		{Name: "created_by", Type: field.TypeString, Default: ""},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "updated_at", Type: field.TypeTime},
+	}
+	// OpenapiSpecsTable holds the schema information for the "openapi_specs" table.
+	OpenapiSpecsTable = &schema.Table{
+		Name:       "openapi_specs",
+		Columns:    OpenapiSpecsColumns,
+		PrimaryKey: []*schema.Column{OpenapiSpecsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispec_organization_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{OpenapiSpecsColumns[1], OpenapiSpecsColumns[2]},
+			},
+		},
+	}
+	// OpenapiSpecBlobsColumns holds the columns for the "openapi_spec_blobs" table.
+	OpenapiSpecBlobsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "text", Type: field.TypeString, Size: 2147483647},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// OpenapiSpecBlobsTable holds the schema information for the "openapi_spec_blobs" table.
+	OpenapiSpecBlobsTable = &schema.Table{
+		Name:       "openapi_spec_blobs",
+		Columns:    OpenapiSpecBlobsColumns,
+		PrimaryKey: []*schema.Column{OpenapiSpecBlobsColumns[0]},
+	}
+	// OpenapiSpecFilesColumns holds the columns for the "openapi_spec_files" table.
+	OpenapiSpecFilesColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "path", Type: field.TypeString},
+		{Name: "blob_id", Type: field.TypeString},
+		{Name: "version_id", Type: field.TypeString},
+	}
+	// OpenapiSpecFilesTable holds the schema information for the "openapi_spec_files" table.
+	OpenapiSpecFilesTable = &schema.Table{
+		Name:       "openapi_spec_files",
+		Columns:    OpenapiSpecFilesColumns,
+		PrimaryKey: []*schema.Column{OpenapiSpecFilesColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "openapi_spec_files_openapi_spec_blobs_files",
+				Columns:    []*schema.Column{OpenapiSpecFilesColumns[2]},
+				RefColumns: []*schema.Column{OpenapiSpecBlobsColumns[0]},
+				OnDelete:   schema.NoAction,
+			},
+			{
+				Symbol:     "openapi_spec_files_openapi_spec_versions_files",
+				Columns:    []*schema.Column{OpenapiSpecFilesColumns[3]},
+				RefColumns: []*schema.Column{OpenapiSpecVersionsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispecfile_version_id_path",
+				Unique:  true,
+				Columns: []*schema.Column{OpenapiSpecFilesColumns[3], OpenapiSpecFilesColumns[1]},
+			},
+			{
+				Name:    "openapispecfile_blob_id",
+				Unique:  false,
+				Columns: []*schema.Column{OpenapiSpecFilesColumns[2]},
+			},
+		},
+	}
+	// OpenapiSpecVersionsColumns holds the columns for the "openapi_spec_versions" table.
+	OpenapiSpecVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "root", Type: field.TypeString},
+		{Name: "content_hash", Type: field.TypeString},
+		{Name: "source_url", Type: field.TypeString, Nullable: true},
+		{Name: "size", Type: field.TypeInt64},
+		{Name: "file_count", Type: field.TypeInt},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "spec_id", Type: field.TypeString},
+	}
+	// OpenapiSpecVersionsTable holds the schema information for the "openapi_spec_versions" table.
+	OpenapiSpecVersionsTable = &schema.Table{
+		Name:       "openapi_spec_versions",
+		Columns:    OpenapiSpecVersionsColumns,
+		PrimaryKey: []*schema.Column{OpenapiSpecVersionsColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "openapi_spec_versions_openapi_specs_versions",
+				Columns:    []*schema.Column{OpenapiSpecVersionsColumns[7]},
+				RefColumns: []*schema.Column{OpenapiSpecsColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "openapispecversion_spec_id_created_at",
+				Unique:  false,
+				Columns: []*schema.Column{OpenapiSpecVersionsColumns[7], OpenapiSpecVersionsColumns[6]},
+			},
+		},
+	}
 	// OrganizationsColumns holds the columns for the "organizations" table.
 	OrganizationsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1429,6 +1545,10 @@ var (
 		IssuesClustersTable,
 		JobsTable,
 		MembersTable,
+		OpenapiSpecsTable,
+		OpenapiSpecBlobsTable,
+		OpenapiSpecFilesTable,
+		OpenapiSpecVersionsTable,
 		OrganizationsTable,
 		PageVersionsTable,
 		RateLimitCountersTable,
@@ -1475,6 +1595,21 @@ func init() {
 	InviteLinksTable.ForeignKeys[2].RefTable = SpacesTable
 	MembersTable.ForeignKeys[0].RefTable = OrganizationsTable
 	MembersTable.ForeignKeys[1].RefTable = UsersTable
+	OpenapiSpecsTable.Annotation = &entsql.Annotation{
+		Table: "openapi_specs",
+	}
+	OpenapiSpecBlobsTable.Annotation = &entsql.Annotation{
+		Table: "openapi_spec_blobs",
+	}
+	OpenapiSpecFilesTable.ForeignKeys[0].RefTable = OpenapiSpecBlobsTable
+	OpenapiSpecFilesTable.ForeignKeys[1].RefTable = OpenapiSpecVersionsTable
+	OpenapiSpecFilesTable.Annotation = &entsql.Annotation{
+		Table: "openapi_spec_files",
+	}
+	OpenapiSpecVersionsTable.ForeignKeys[0].RefTable = OpenapiSpecsTable
+	OpenapiSpecVersionsTable.Annotation = &entsql.Annotation{
+		Table: "openapi_spec_versions",
+	}
 	RevisionsTable.ForeignKeys[0].RefTable = SpacesTable
 	RevisionEntriesTable.ForeignKeys[0].RefTable = RevisionsTable
 	SamlProvidersTable.ForeignKeys[0].RefTable = OrganizationsTable

@@ -63,6 +63,18 @@ type Job func(*sql.Selector)
 // Member is the predicate function for member builders.
 type Member func(*sql.Selector)
 
+// OpenAPISpec is the predicate function for openapispec builders.
+type OpenAPISpec func(*sql.Selector)
+
+// OpenAPISpecBlob is the predicate function for openapispecblob builders.
+type OpenAPISpecBlob func(*sql.Selector)
+
+// OpenAPISpecFile is the predicate function for openapispecfile builders.
+type OpenAPISpecFile func(*sql.Selector)
+
+// OpenAPISpecVersion is the predicate function for openapispecversion builders.
+type OpenAPISpecVersion func(*sql.Selector)
+
 // Organization is the predicate function for organization builders.
 type Organization func(*sql.Selector)
 

@@ -25,6 +25,7 @@ type ContentLinkResolver interface {
 
 	Target(ctx context.Context, obj *content.Link) (types.JSON, error)
 	Text(ctx context.Context, obj *content.Link) (*string, error)
+	OpenAPISpec(ctx context.Context, obj *content.Link) (*ent.OpenAPISpec, error)
 }
 type FileResolver interface {
 	Object(ctx context.Context, obj *content.File) (string, error)
@@ -286,6 +287,38 @@ func (ec *executionContext) _ContentLink_text(ctx context.Context, field graphql
 }
 func (ec *executionContext) fieldContext_ContentLink_text(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentLink", field, true, true, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _ContentLink_openAPISpec(ctx context.Context, field graphql.CollectedField, obj *content.Link) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLink_openAPISpec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.ContentLink().OpenAPISpec(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *ent.OpenAPISpec) graphql.Marshaler {
+			return ec.marshalOOpenAPISpec2ᚖquireᚋentᚐOpenAPISpec(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLink_openAPISpec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "ContentLink",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OpenAPISpec(ctx, field)
+		},
+	}
+	return fc, nil
 }
 
 func (ec *executionContext) _ContentLinkReport_items(ctx context.Context, field graphql.CollectedField, obj *model.ContentLinkReport) (ret graphql.Marshaler) {
@@ -2200,6 +2233,39 @@ func (ec *executionContext) _ContentLink(ctx context.Context, sel ast.SelectionS
 					}
 				}()
 				res = ec._ContentLink_text(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
+		case "openAPISpec":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._ContentLink_openAPISpec(ctx, field, obj)
 				return res
 			}
 

@@ -44,6 +44,8 @@ type ResolverRoot interface {
 	Member() MemberResolver
 	MemberSpace() MemberSpaceResolver
 	Mutation() MutationResolver
+	OpenAPISpec() OpenAPISpecResolver
+	OpenAPISpecVersion() OpenAPISpecVersionResolver
 	Organization() OrganizationResolver
 	Page() PageResolver
 	Query() QueryResolver
@@ -339,11 +341,12 @@ type ComplexityRoot struct {
 	}
 
 	ContentLink struct {
-		Node   func(childComplexity int) int
-		Page   func(childComplexity int) int
-		Status func(childComplexity int) int
-		Target func(childComplexity int) int
-		Text   func(childComplexity int) int
+		Node        func(childComplexity int) int
+		OpenAPISpec func(childComplexity int) int
+		Page        func(childComplexity int) int
+		Status      func(childComplexity int) int
+		Target      func(childComplexity int) int
+		Text        func(childComplexity int) int
 	}
 
 	ContentLinkReport struct {
@@ -479,6 +482,11 @@ type ComplexityRoot struct {
 	ConversationsIssuesClusterUrls struct {
 		App      func(childComplexity int) int
 		Location func(childComplexity int) int
+	}
+
+	CreateOrUpdateOpenAPISpecPayload struct {
+		Created func(childComplexity int) int
+		Spec    func(childComplexity int) int
 	}
 
 	DeletePayload struct {
@@ -730,6 +738,8 @@ type ComplexityRoot struct {
 		CreateChangeRequest                      func(childComplexity int, input model.CreateChangeRequestInput) int
 		CreateCollection                         func(childComplexity int, input model.CreateCollectionInput) int
 		CreateInviteLink                         func(childComplexity int, organization string, input model.CreateInviteLinkInput) int
+		CreateOpenAPISpec                        func(childComplexity int, input model.CreateOpenAPISpecInput) int
+		CreateOrUpdateOpenAPISpec                func(childComplexity int, input model.CreateOrUpdateOpenAPISpecInput) int
 		CreatePage                               func(childComplexity int, input model.CreatePageInput) int
 		CreateSAMLProvider                       func(childComplexity int, organization string, input model.SAMLProviderInput) int
 		CreateSite                               func(childComplexity int, input model.CreateSiteInput) int
@@ -744,6 +754,7 @@ type ComplexityRoot struct {
 		DeleteFile                               func(childComplexity int, changeRequest string, file string, revision *string) int
 		DeleteInviteLink                         func(childComplexity int, organization string, id string) int
 		DeleteLegacyGitInstallation              func(childComplexity int, space string) int
+		DeleteOpenAPISpec                        func(childComplexity int, id string) int
 		DeletePage                               func(childComplexity int, changeRequest string, page string, revision *string) int
 		DeleteSAMLProvider                       func(childComplexity int, organization string, id string) int
 		DeleteSite                               func(childComplexity int, id string) int
@@ -799,6 +810,7 @@ type ComplexityRoot struct {
 		UpdateConversationsIssuesCluster         func(childComplexity int, id string, muted bool) int
 		UpdateInviteLink                         func(childComplexity int, organization string, id string, input model.UpdateInviteLinkInput) int
 		UpdateMember                             func(childComplexity int, organization string, user string, input model.UpdateMemberInput) int
+		UpdateOpenAPISpec                        func(childComplexity int, id string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization                       func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                               func(childComplexity int, input model.UpdatePageInput) int
 		UpdateSAMLProvider                       func(childComplexity int, organization string, id string, input model.SAMLProviderInput) int
@@ -818,6 +830,91 @@ type ComplexityRoot struct {
 		UpdateUserPermissionInCollection         func(childComplexity int, collection string, user string, input model.UpdatePermissionInput) int
 		UpdateUserPermissionInSpace              func(childComplexity int, space string, user string, input model.UpdatePermissionInput) int
 		UploadFile                               func(childComplexity int, input model.UploadFileInput) int
+	}
+
+	OpenAPISpec struct {
+		CreatedAt            func(childComplexity int) int
+		ID                   func(childComplexity int) int
+		Job                  func(childComplexity int) int
+		LastProcessErrorCode func(childComplexity int) int
+		LastProcessedAt      func(childComplexity int) int
+		LastProcessedErrors  func(childComplexity int) int
+		LastVersion          func(childComplexity int) int
+		Object               func(childComplexity int) int
+		Organization         func(childComplexity int) int
+		Permissions          func(childComplexity int) int
+		ProcessingState      func(childComplexity int) int
+		Slug                 func(childComplexity int) int
+		SourceText           func(childComplexity int) int
+		SourceURL            func(childComplexity int) int
+		UpdatedAt            func(childComplexity int) int
+		Urls                 func(childComplexity int) int
+		Version              func(childComplexity int, id string) int
+		Versions             func(childComplexity int, first *int, after *string, last *int, before *string) int
+		Visibility           func(childComplexity int) int
+	}
+
+	OpenAPISpecConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OpenAPISpecError struct {
+		Code    func(childComplexity int) int
+		Message func(childComplexity int) int
+	}
+
+	OpenAPISpecFile struct {
+		Path func(childComplexity int) int
+		Text func(childComplexity int) int
+	}
+
+	OpenAPISpecPermissions struct {
+		Edit func(childComplexity int) int
+		View func(childComplexity int) int
+	}
+
+	OpenAPISpecUrls struct {
+		App       func(childComplexity int) int
+		Location  func(childComplexity int) int
+		Published func(childComplexity int) int
+	}
+
+	OpenAPISpecVersion struct {
+		CreatedAt  func(childComplexity int) int
+		FileCount  func(childComplexity int) int
+		Files      func(childComplexity int) int
+		Filesystem func(childComplexity int) int
+		ID         func(childComplexity int) int
+		Object     func(childComplexity int) int
+		Root       func(childComplexity int) int
+		Size       func(childComplexity int) int
+		Spec       func(childComplexity int) int
+		URL        func(childComplexity int) int
+		Urls       func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionConnection struct {
+		Edges      func(childComplexity int) int
+		Nodes      func(childComplexity int) int
+		PageInfo   func(childComplexity int) int
+		TotalCount func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionEdge struct {
+		Cursor func(childComplexity int) int
+		Node   func(childComplexity int) int
+	}
+
+	OpenAPISpecVersionUrls struct {
+		Location func(childComplexity int) int
 	}
 
 	Organization struct {
@@ -843,6 +940,7 @@ type ComplexityRoot struct {
 		Members                     func(childComplexity int, first *int, after *string, last *int, before *string, role *string, search *string, sort *string, order *string) int
 		MergeRules                  func(childComplexity int) int
 		Object                      func(childComplexity int) int
+		OpenAPISpecs                func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Permissions                 func(childComplexity int) int
 		Plan                        func(childComplexity int) int
 		SSO                         func(childComplexity int) int
@@ -1008,6 +1106,7 @@ type ComplexityRoot struct {
 		ConversationsIssuesCluster  func(childComplexity int, id string) int
 		Node                        func(childComplexity int, id string) int
 		Nodes                       func(childComplexity int, ids []string) int
+		OpenAPISpec                 func(childComplexity int, organization string, slug string) int
 		Organization                func(childComplexity int, id string) int
 		Organizations               func(childComplexity int, first *int, after *string, last *int, before *string) int
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
@@ -2883,6 +2982,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.ContentLink.Node(childComplexity), true
 
+	case "ContentLink.openAPISpec":
+		if e.ComplexityRoot.ContentLink.OpenAPISpec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLink.OpenAPISpec(childComplexity), true
+
 	case "ContentLink.page":
 		if e.ComplexityRoot.ContentLink.Page == nil {
 			break
@@ -3477,6 +3583,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ConversationsIssuesClusterUrls.Location(childComplexity), true
+
+	case "CreateOrUpdateOpenAPISpecPayload.created":
+		if e.ComplexityRoot.CreateOrUpdateOpenAPISpecPayload.Created == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateOrUpdateOpenAPISpecPayload.Created(childComplexity), true
+
+	case "CreateOrUpdateOpenAPISpecPayload.spec":
+		if e.ComplexityRoot.CreateOrUpdateOpenAPISpecPayload.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.CreateOrUpdateOpenAPISpecPayload.Spec(childComplexity), true
 
 	case "DeletePayload.deleted":
 		if e.ComplexityRoot.DeletePayload.Deleted == nil {
@@ -4550,6 +4670,30 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.CreateInviteLink(childComplexity, args["organization"].(string), args["input"].(model.CreateInviteLinkInput)), true
 
+	case "Mutation.createOpenAPISpec":
+		if e.ComplexityRoot.Mutation.CreateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOpenAPISpec(childComplexity, args["input"].(model.CreateOpenAPISpecInput)), true
+
+	case "Mutation.createOrUpdateOpenAPISpec":
+		if e.ComplexityRoot.Mutation.CreateOrUpdateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createOrUpdateOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateOrUpdateOpenAPISpec(childComplexity, args["input"].(model.CreateOrUpdateOpenAPISpecInput)), true
+
 	case "Mutation.createPage":
 		if e.ComplexityRoot.Mutation.CreatePage == nil {
 			break
@@ -4717,6 +4861,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeleteLegacyGitInstallation(childComplexity, args["space"].(string)), true
+
+	case "Mutation.deleteOpenAPISpec":
+		if e.ComplexityRoot.Mutation.DeleteOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteOpenAPISpec(childComplexity, args["id"].(string)), true
 
 	case "Mutation.deletePage":
 		if e.ComplexityRoot.Mutation.DeletePage == nil {
@@ -5378,6 +5534,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UpdateMember(childComplexity, args["organization"].(string), args["user"].(string), args["input"].(model.UpdateMemberInput)), true
 
+	case "Mutation.updateOpenAPISpec":
+		if e.ComplexityRoot.Mutation.UpdateOpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateOpenAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateOpenAPISpec(childComplexity, args["id"].(string), args["input"].(model.UpdateOpenAPISpecInput)), true
+
 	case "Mutation.updateOrganization":
 		if e.ComplexityRoot.Mutation.UpdateOrganization == nil {
 			break
@@ -5606,6 +5774,380 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.UploadFile(childComplexity, args["input"].(model.UploadFileInput)), true
 
+	case "OpenAPISpec.createdAt":
+		if e.ComplexityRoot.OpenAPISpec.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.CreatedAt(childComplexity), true
+
+	case "OpenAPISpec.id":
+		if e.ComplexityRoot.OpenAPISpec.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ID(childComplexity), true
+
+	case "OpenAPISpec.job":
+		if e.ComplexityRoot.OpenAPISpec.Job == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Job(childComplexity), true
+
+	case "OpenAPISpec.lastProcessErrorCode":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessErrorCode(childComplexity), true
+
+	case "OpenAPISpec.lastProcessedAt":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedAt(childComplexity), true
+
+	case "OpenAPISpec.lastProcessedErrors":
+		if e.ComplexityRoot.OpenAPISpec.LastProcessedErrors == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastProcessedErrors(childComplexity), true
+
+	case "OpenAPISpec.lastVersion":
+		if e.ComplexityRoot.OpenAPISpec.LastVersion == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.LastVersion(childComplexity), true
+
+	case "OpenAPISpec.object":
+		if e.ComplexityRoot.OpenAPISpec.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Object(childComplexity), true
+
+	case "OpenAPISpec.organization":
+		if e.ComplexityRoot.OpenAPISpec.Organization == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Organization(childComplexity), true
+
+	case "OpenAPISpec.permissions":
+		if e.ComplexityRoot.OpenAPISpec.Permissions == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Permissions(childComplexity), true
+
+	case "OpenAPISpec.processingState":
+		if e.ComplexityRoot.OpenAPISpec.ProcessingState == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.ProcessingState(childComplexity), true
+
+	case "OpenAPISpec.slug":
+		if e.ComplexityRoot.OpenAPISpec.Slug == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Slug(childComplexity), true
+
+	case "OpenAPISpec.sourceText":
+		if e.ComplexityRoot.OpenAPISpec.SourceText == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.SourceText(childComplexity), true
+
+	case "OpenAPISpec.sourceURL":
+		if e.ComplexityRoot.OpenAPISpec.SourceURL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.SourceURL(childComplexity), true
+
+	case "OpenAPISpec.updatedAt":
+		if e.ComplexityRoot.OpenAPISpec.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.UpdatedAt(childComplexity), true
+
+	case "OpenAPISpec.urls":
+		if e.ComplexityRoot.OpenAPISpec.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Urls(childComplexity), true
+
+	case "OpenAPISpec.version":
+		if e.ComplexityRoot.OpenAPISpec.Version == nil {
+			break
+		}
+
+		args, err := ec.field_OpenAPISpec_version_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Version(childComplexity, args["id"].(string)), true
+
+	case "OpenAPISpec.versions":
+		if e.ComplexityRoot.OpenAPISpec.Versions == nil {
+			break
+		}
+
+		args, err := ec.field_OpenAPISpec_versions_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Versions(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
+
+	case "OpenAPISpec.visibility":
+		if e.ComplexityRoot.OpenAPISpec.Visibility == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpec.Visibility(childComplexity), true
+
+	case "OpenAPISpecConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Edges(childComplexity), true
+
+	case "OpenAPISpecConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.Nodes(childComplexity), true
+
+	case "OpenAPISpecConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.PageInfo(childComplexity), true
+
+	case "OpenAPISpecConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Cursor(childComplexity), true
+
+	case "OpenAPISpecEdge.node":
+		if e.ComplexityRoot.OpenAPISpecEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecEdge.Node(childComplexity), true
+
+	case "OpenAPISpecError.code":
+		if e.ComplexityRoot.OpenAPISpecError.Code == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecError.Code(childComplexity), true
+
+	case "OpenAPISpecError.message":
+		if e.ComplexityRoot.OpenAPISpecError.Message == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecError.Message(childComplexity), true
+
+	case "OpenAPISpecFile.path":
+		if e.ComplexityRoot.OpenAPISpecFile.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecFile.Path(childComplexity), true
+
+	case "OpenAPISpecFile.text":
+		if e.ComplexityRoot.OpenAPISpecFile.Text == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecFile.Text(childComplexity), true
+
+	case "OpenAPISpecPermissions.edit":
+		if e.ComplexityRoot.OpenAPISpecPermissions.Edit == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.Edit(childComplexity), true
+
+	case "OpenAPISpecPermissions.view":
+		if e.ComplexityRoot.OpenAPISpecPermissions.View == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecPermissions.View(childComplexity), true
+
+	case "OpenAPISpecUrls.app":
+		if e.ComplexityRoot.OpenAPISpecUrls.App == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecUrls.App(childComplexity), true
+
+	case "OpenAPISpecUrls.location":
+		if e.ComplexityRoot.OpenAPISpecUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecUrls.Location(childComplexity), true
+
+	case "OpenAPISpecUrls.published":
+		if e.ComplexityRoot.OpenAPISpecUrls.Published == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecUrls.Published(childComplexity), true
+
+	case "OpenAPISpecVersion.createdAt":
+		if e.ComplexityRoot.OpenAPISpecVersion.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.CreatedAt(childComplexity), true
+
+	case "OpenAPISpecVersion.fileCount":
+		if e.ComplexityRoot.OpenAPISpecVersion.FileCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.FileCount(childComplexity), true
+
+	case "OpenAPISpecVersion.files":
+		if e.ComplexityRoot.OpenAPISpecVersion.Files == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Files(childComplexity), true
+
+	case "OpenAPISpecVersion.filesystem":
+		if e.ComplexityRoot.OpenAPISpecVersion.Filesystem == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Filesystem(childComplexity), true
+
+	case "OpenAPISpecVersion.id":
+		if e.ComplexityRoot.OpenAPISpecVersion.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.ID(childComplexity), true
+
+	case "OpenAPISpecVersion.object":
+		if e.ComplexityRoot.OpenAPISpecVersion.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Object(childComplexity), true
+
+	case "OpenAPISpecVersion.root":
+		if e.ComplexityRoot.OpenAPISpecVersion.Root == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Root(childComplexity), true
+
+	case "OpenAPISpecVersion.size":
+		if e.ComplexityRoot.OpenAPISpecVersion.Size == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Size(childComplexity), true
+
+	case "OpenAPISpecVersion.spec":
+		if e.ComplexityRoot.OpenAPISpecVersion.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Spec(childComplexity), true
+
+	case "OpenAPISpecVersion.url":
+		if e.ComplexityRoot.OpenAPISpecVersion.URL == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.URL(childComplexity), true
+
+	case "OpenAPISpecVersion.urls":
+		if e.ComplexityRoot.OpenAPISpecVersion.Urls == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersion.Urls(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.edges":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Edges == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Edges(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.nodes":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.Nodes(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.pageInfo":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.PageInfo(childComplexity), true
+
+	case "OpenAPISpecVersionConnection.totalCount":
+		if e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionConnection.TotalCount(childComplexity), true
+
+	case "OpenAPISpecVersionEdge.cursor":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Cursor(childComplexity), true
+
+	case "OpenAPISpecVersionEdge.node":
+		if e.ComplexityRoot.OpenAPISpecVersionEdge.Node == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionEdge.Node(childComplexity), true
+
+	case "OpenAPISpecVersionUrls.location":
+		if e.ComplexityRoot.OpenAPISpecVersionUrls.Location == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OpenAPISpecVersionUrls.Location(childComplexity), true
+
 	case "Organization.agentInstructions":
 		if e.ComplexityRoot.Organization.AgentInstructions == nil {
 			break
@@ -5804,6 +6346,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Object(childComplexity), true
+
+	case "Organization.openAPISpecs":
+		if e.ComplexityRoot.Organization.OpenAPISpecs == nil {
+			break
+		}
+
+		args, err := ec.field_Organization_openAPISpecs_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Organization.OpenAPISpecs(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string)), true
 
 	case "Organization.permissions":
 		if e.ComplexityRoot.Organization.Permissions == nil {
@@ -6650,6 +7204,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Query.Nodes(childComplexity, args["ids"].([]string)), true
+
+	case "Query.openAPISpec":
+		if e.ComplexityRoot.Query.OpenAPISpec == nil {
+			break
+		}
+
+		args, err := ec.field_Query_openAPISpec_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.OpenAPISpec(childComplexity, args["organization"].(string), args["slug"].(string)), true
 
 	case "Query.organization":
 		if e.ComplexityRoot.Query.Organization == nil {
@@ -9433,6 +9999,8 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateChangeRequestInput,
 		ec.unmarshalInputCreateCollectionInput,
 		ec.unmarshalInputCreateInviteLinkInput,
+		ec.unmarshalInputCreateOpenAPISpecInput,
+		ec.unmarshalInputCreateOrUpdateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
@@ -9447,6 +10015,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputMergeRulesInput,
 		ec.unmarshalInputMoveInput,
 		ec.unmarshalInputMovePageInput,
+		ec.unmarshalInputOpenAPISpecSourceInput,
 		ec.unmarshalInputOrganizationDefaultContentInput,
 		ec.unmarshalInputPagePositionInput,
 		ec.unmarshalInputPatchChangeRequestInput,
@@ -9466,6 +10035,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateCommentReplyInput,
 		ec.unmarshalInputUpdateInviteLinkInput,
 		ec.unmarshalInputUpdateMemberInput,
+		ec.unmarshalInputUpdateOpenAPISpecInput,
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdatePermissionInput,
@@ -12537,6 +13107,198 @@ type Event {
   actor: User
 }
 `, BuiltIn: false},
+	{Name: "../schema/openapi.graphql", Input: `# OpenAPI specifications: an organization's API descriptions, each read
+# from a URL or from text by a background job, with a version for each
+# distinct content read.
+
+"Where an OpenAPI specification's processing stands."
+enum OpenAPISpecProcessingState {
+  "Waiting for its job (also between attempts after a transient failure)."
+  pending
+  "Being fetched, read and validated."
+  progress
+  "Done: lastProcessErrorCode is set when it failed."
+  complete
+}
+
+"Why an OpenAPI specification's last processing failed."
+enum OpenAPISpecProcessingErrorCode {
+  "A file took longer than the fetch timeout."
+  FETCH_TIMEOUT
+  "A file could not be fetched (refused address, an error answer, too large, too many files)."
+  FETCH_ERROR
+  "The specification does not parse or validate as OpenAPI 3.0 or 3.1."
+  PARSE_ERROR
+}
+
+enum OpenAPISpecVisibility {
+  "Only members of the organization see it."
+  private
+  "Its latest version is served to anyone at urls.published."
+  public
+}
+
+extend type Query {
+  "An organization's OpenAPI specification, by its slug."
+  openAPISpec(organization: ID!, slug: String!): OpenAPISpec!
+}
+
+extend type Organization {
+  "OpenAPI specifications of the organization, oldest first."
+  openAPISpecs(first: Int, after: String, last: Int, before: String): OpenAPISpecConnection!
+}
+
+"""
+An OpenAPI specification of an organization, named by a slug unique in it.
+Members see it; members with the create or admin role change it.
+"""
+type OpenAPISpec implements Node {
+  object: String!
+  id: ID!
+  slug: String!
+  "The URL it is fetched from; null when it was given as text."
+  sourceURL: String
+  "The text it was given as; null when it is fetched from a URL."
+  sourceText: String
+  processingState: OpenAPISpecProcessingState!
+  visibility: OpenAPISpecVisibility!
+  "Its latest version; null until a processing succeeded."
+  lastVersion: OpenAPISpecVersion
+  lastProcessedAt: DateTime
+  "Why the last processing failed; null when it succeeded (or none ended yet)."
+  lastProcessErrorCode: OpenAPISpecProcessingErrorCode
+  "What went wrong in the last processing, each with where (file:line:column) when known."
+  lastProcessedErrors: [OpenAPISpecError!]!
+  permissions: OpenAPISpecPermissions!
+  urls: OpenAPISpecUrls!
+  organization: Organization!
+  "Its versions, newest first."
+  versions(first: Int, after: String, last: Int, before: String): OpenAPISpecVersionConnection!
+  "One of its versions; null with NOT_FOUND for a version of another specification."
+  version(id: ID!): OpenAPISpecVersion
+  "Its latest processing job (null before the first)."
+  job: Job
+  createdAt: DateTime!
+  updatedAt: DateTime!
+}
+
+type OpenAPISpecError {
+  message: String!
+  "INVALID_SYNTAX, UNSUPPORTED_VERSION, BROKEN_REFERENCE, INVALID_DOCUMENT, FETCH_TIMEOUT, FETCH_ERROR, CANCELLED or MORE."
+  code: String
+}
+
+type OpenAPISpecPermissions {
+  view: Boolean!
+  edit: Boolean!
+}
+
+type OpenAPISpecUrls {
+  location: String!
+  app: String!
+  "Where anyone reads its latest version; null unless it is public."
+  published: String
+}
+
+"One content of an OpenAPI specification: its root file and the files its references reach."
+type OpenAPISpecVersion implements Node {
+  object: String!
+  id: ID!
+  createdAt: DateTime!
+  "Where Quire serves its root file, its other files beside it (a signed link valid for an hour when the specification is private)."
+  url: String!
+  urls: OpenAPISpecVersionUrls!
+  spec: OpenAPISpec!
+  "The path of the root file among files."
+  root: String!
+  "Its files, by path."
+  files: [OpenAPISpecFile!]!
+  "Its files as one object, path to text (REST content.filesystem)."
+  filesystem: JSON!
+  "Bytes of all its files."
+  size: Int!
+  fileCount: Int!
+}
+
+type OpenAPISpecFile {
+  path: String!
+  text: String!
+}
+
+type OpenAPISpecVersionUrls {
+  location: String!
+}
+
+type OpenAPISpecConnection {
+  edges: [OpenAPISpecEdge!]!
+  nodes: [OpenAPISpec!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type OpenAPISpecEdge {
+  node: OpenAPISpec!
+  cursor: String!
+}
+
+type OpenAPISpecVersionConnection {
+  edges: [OpenAPISpecVersionEdge!]!
+  nodes: [OpenAPISpecVersion!]!
+  pageInfo: PageInfo!
+  totalCount: Int!
+}
+
+type OpenAPISpecVersionEdge {
+  node: OpenAPISpecVersion!
+  cursor: String!
+}
+
+"Where a specification is read from: exactly one of url and text."
+input OpenAPISpecSourceInput {
+  "An http or https URL, at most 2048 characters."
+  url: String
+  "The specification itself (YAML or JSON), at most 1 MiB."
+  text: String
+}
+
+input CreateOpenAPISpecInput {
+  organization: ID!
+  "1 to 100 letters, digits and single dashes between them."
+  slug: String!
+  source: OpenAPISpecSourceInput!
+}
+
+input CreateOrUpdateOpenAPISpecInput {
+  organization: ID!
+  slug: String!
+  source: OpenAPISpecSourceInput!
+}
+
+type CreateOrUpdateOpenAPISpecPayload {
+  spec: OpenAPISpec!
+  "True when no specification had the slug."
+  created: Boolean!
+}
+
+input UpdateOpenAPISpecInput {
+  visibility: OpenAPISpecVisibility!
+}
+
+extend type Mutation {
+  "Creates a specification and starts its processing."
+  createOpenAPISpec(input: CreateOpenAPISpecInput!): OpenAPISpec!
+  "Sets the source of the specification with the slug, creating it when there is none, and processes it again."
+  createOrUpdateOpenAPISpec(input: CreateOrUpdateOpenAPISpecInput!): CreateOrUpdateOpenAPISpecPayload!
+  updateOpenAPISpec(id: ID!, input: UpdateOpenAPISpecInput!): OpenAPISpec!
+  "Deletes a specification with its versions; references to it become broken."
+  deleteOpenAPISpec(id: ID!): DeletePayload!
+}
+
+extend type ContentLink {
+  "For a reference to an OpenAPI specification: the specification, when it exists and the caller may see it."
+  openAPISpec: OpenAPISpec
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -13090,6 +13852,8 @@ func (ec *executionContext) childFields_ContentLink(ctx context.Context, field g
 		return ec.fieldContext_ContentLink_target(ctx, field)
 	case "text":
 		return ec.fieldContext_ContentLink_text(ctx, field)
+	case "openAPISpec":
+		return ec.fieldContext_ContentLink_openAPISpec(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentLink", field.Name)
 }
@@ -13362,6 +14126,16 @@ func (ec *executionContext) childFields_ConversationsIssuesClusterUrls(ctx conte
 		return ec.fieldContext_ConversationsIssuesClusterUrls_app(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ConversationsIssuesClusterUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_CreateOrUpdateOpenAPISpecPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "spec":
+		return ec.fieldContext_CreateOrUpdateOpenAPISpecPayload_spec(ctx, field)
+	case "created":
+		return ec.fieldContext_CreateOrUpdateOpenAPISpecPayload_created(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type CreateOrUpdateOpenAPISpecPayload", field.Name)
 }
 
 func (ec *executionContext) childFields_DeletePayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -13794,6 +14568,176 @@ func (ec *executionContext) childFields_MergeRules(ctx context.Context, field gr
 	return nil, fmt.Errorf("no field named %q was found under type MergeRules", field.Name)
 }
 
+func (ec *executionContext) childFields_OpenAPISpec(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_OpenAPISpec_object(ctx, field)
+	case "id":
+		return ec.fieldContext_OpenAPISpec_id(ctx, field)
+	case "slug":
+		return ec.fieldContext_OpenAPISpec_slug(ctx, field)
+	case "sourceURL":
+		return ec.fieldContext_OpenAPISpec_sourceURL(ctx, field)
+	case "sourceText":
+		return ec.fieldContext_OpenAPISpec_sourceText(ctx, field)
+	case "processingState":
+		return ec.fieldContext_OpenAPISpec_processingState(ctx, field)
+	case "visibility":
+		return ec.fieldContext_OpenAPISpec_visibility(ctx, field)
+	case "lastVersion":
+		return ec.fieldContext_OpenAPISpec_lastVersion(ctx, field)
+	case "lastProcessedAt":
+		return ec.fieldContext_OpenAPISpec_lastProcessedAt(ctx, field)
+	case "lastProcessErrorCode":
+		return ec.fieldContext_OpenAPISpec_lastProcessErrorCode(ctx, field)
+	case "lastProcessedErrors":
+		return ec.fieldContext_OpenAPISpec_lastProcessedErrors(ctx, field)
+	case "permissions":
+		return ec.fieldContext_OpenAPISpec_permissions(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpec_urls(ctx, field)
+	case "organization":
+		return ec.fieldContext_OpenAPISpec_organization(ctx, field)
+	case "versions":
+		return ec.fieldContext_OpenAPISpec_versions(ctx, field)
+	case "version":
+		return ec.fieldContext_OpenAPISpec_version(ctx, field)
+	case "job":
+		return ec.fieldContext_OpenAPISpec_job(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpec_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_OpenAPISpec_updatedAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpec", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OpenAPISpecEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecError(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "message":
+		return ec.fieldContext_OpenAPISpecError_message(ctx, field)
+	case "code":
+		return ec.fieldContext_OpenAPISpecError_code(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecError", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecFile(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "path":
+		return ec.fieldContext_OpenAPISpecFile_path(ctx, field)
+	case "text":
+		return ec.fieldContext_OpenAPISpecFile_text(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecFile", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecPermissions(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "view":
+		return ec.fieldContext_OpenAPISpecPermissions_view(ctx, field)
+	case "edit":
+		return ec.fieldContext_OpenAPISpecPermissions_edit(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecPermissions", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecUrls_location(ctx, field)
+	case "app":
+		return ec.fieldContext_OpenAPISpecUrls_app(ctx, field)
+	case "published":
+		return ec.fieldContext_OpenAPISpecUrls_published(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersion(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_OpenAPISpecVersion_object(ctx, field)
+	case "id":
+		return ec.fieldContext_OpenAPISpecVersion_id(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_OpenAPISpecVersion_createdAt(ctx, field)
+	case "url":
+		return ec.fieldContext_OpenAPISpecVersion_url(ctx, field)
+	case "urls":
+		return ec.fieldContext_OpenAPISpecVersion_urls(ctx, field)
+	case "spec":
+		return ec.fieldContext_OpenAPISpecVersion_spec(ctx, field)
+	case "root":
+		return ec.fieldContext_OpenAPISpecVersion_root(ctx, field)
+	case "files":
+		return ec.fieldContext_OpenAPISpecVersion_files(ctx, field)
+	case "filesystem":
+		return ec.fieldContext_OpenAPISpecVersion_filesystem(ctx, field)
+	case "size":
+		return ec.fieldContext_OpenAPISpecVersion_size(ctx, field)
+	case "fileCount":
+		return ec.fieldContext_OpenAPISpecVersion_fileCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersion", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "edges":
+		return ec.fieldContext_OpenAPISpecVersionConnection_edges(ctx, field)
+	case "nodes":
+		return ec.fieldContext_OpenAPISpecVersionConnection_nodes(ctx, field)
+	case "pageInfo":
+		return ec.fieldContext_OpenAPISpecVersionConnection_pageInfo(ctx, field)
+	case "totalCount":
+		return ec.fieldContext_OpenAPISpecVersionConnection_totalCount(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionConnection", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionEdge(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "node":
+		return ec.fieldContext_OpenAPISpecVersionEdge_node(ctx, field)
+	case "cursor":
+		return ec.fieldContext_OpenAPISpecVersionEdge_cursor(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionEdge", field.Name)
+}
+
+func (ec *executionContext) childFields_OpenAPISpecVersionUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "location":
+		return ec.fieldContext_OpenAPISpecVersionUrls_location(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OpenAPISpecVersionUrls", field.Name)
+}
+
 func (ec *executionContext) childFields_Organization(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -13870,6 +14814,8 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_samlProvider(ctx, field)
 	case "search":
 		return ec.fieldContext_Organization_search(ctx, field)
+	case "openAPISpecs":
+		return ec.fieldContext_Organization_openAPISpecs(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Organization", field.Name)
 }

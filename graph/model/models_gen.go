@@ -348,6 +348,25 @@ type CreateInviteLinkInput struct {
 	Collection graphql.Omittable[*string]     `json:"collection,omitempty"`
 }
 
+type CreateOpenAPISpecInput struct {
+	Organization string `json:"organization"`
+	// 1 to 100 letters, digits and single dashes between them.
+	Slug   string                  `json:"slug"`
+	Source *OpenAPISpecSourceInput `json:"source"`
+}
+
+type CreateOrUpdateOpenAPISpecInput struct {
+	Organization string                  `json:"organization"`
+	Slug         string                  `json:"slug"`
+	Source       *OpenAPISpecSourceInput `json:"source"`
+}
+
+type CreateOrUpdateOpenAPISpecPayload struct {
+	Spec *ent.OpenAPISpec `json:"spec"`
+	// True when no specification had the slug.
+	Created bool `json:"created"`
+}
+
 type CreatePageInput struct {
 	ChangeRequest string `json:"changeRequest"`
 	// The change request's revision the edit was made against (its `revision` when read): when given and the change request has moved on since, the edit is refused with CONFLICT and nothing is written.
@@ -593,6 +612,54 @@ type MovePageInput struct {
 	// New parent; null for the root level; omit to stay under the same parent.
 	Parent   graphql.Omittable[*string]            `json:"parent,omitempty"`
 	Position graphql.Omittable[*PagePositionInput] `json:"position,omitempty"`
+}
+
+type OpenAPISpecConnection struct {
+	Edges      []*OpenAPISpecEdge `json:"edges"`
+	Nodes      []*ent.OpenAPISpec `json:"nodes"`
+	PageInfo   *PageInfo          `json:"pageInfo"`
+	TotalCount int                `json:"totalCount"`
+}
+
+type OpenAPISpecEdge struct {
+	Node   *ent.OpenAPISpec `json:"node"`
+	Cursor string           `json:"cursor"`
+}
+
+type OpenAPISpecPermissions struct {
+	View bool `json:"view"`
+	Edit bool `json:"edit"`
+}
+
+// Where a specification is read from: exactly one of url and text.
+type OpenAPISpecSourceInput struct {
+	// An http or https URL, at most 2048 characters.
+	URL graphql.Omittable[*string] `json:"url,omitempty"`
+	// The specification itself (YAML or JSON), at most 1 MiB.
+	Text graphql.Omittable[*string] `json:"text,omitempty"`
+}
+
+type OpenAPISpecUrls struct {
+	Location string `json:"location"`
+	App      string `json:"app"`
+	// Where anyone reads its latest version; null unless it is public.
+	Published *string `json:"published,omitempty"`
+}
+
+type OpenAPISpecVersionConnection struct {
+	Edges      []*OpenAPISpecVersionEdge `json:"edges"`
+	Nodes      []*ent.OpenAPISpecVersion `json:"nodes"`
+	PageInfo   *PageInfo                 `json:"pageInfo"`
+	TotalCount int                       `json:"totalCount"`
+}
+
+type OpenAPISpecVersionEdge struct {
+	Node   *ent.OpenAPISpecVersion `json:"node"`
+	Cursor string                  `json:"cursor"`
+}
+
+type OpenAPISpecVersionUrls struct {
+	Location string `json:"location"`
 }
 
 type OrganizationBilling struct {
@@ -1141,6 +1208,10 @@ type UpdateInviteLinkInput struct {
 type UpdateMemberInput struct {
 	// null makes the member a guest.
 	Role graphql.Omittable[*types.Role] `json:"role,omitempty"`
+}
+
+type UpdateOpenAPISpecInput struct {
+	Visibility OpenAPISpecVisibility `json:"visibility"`
 }
 
 type UpdateOrganizationInput struct {
@@ -2214,6 +2285,185 @@ func (e *MergeOutcome) UnmarshalJSON(b []byte) error {
 }
 
 func (e MergeOutcome) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Why an OpenAPI specification's last processing failed.
+type OpenAPISpecProcessingErrorCode string
+
+const (
+	// A file took longer than the fetch timeout.
+	OpenAPISpecProcessingErrorCodeFetchTimeout OpenAPISpecProcessingErrorCode = "FETCH_TIMEOUT"
+	// A file could not be fetched (refused address, an error answer, too large, too many files).
+	OpenAPISpecProcessingErrorCodeFetchError OpenAPISpecProcessingErrorCode = "FETCH_ERROR"
+	// The specification does not parse or validate as OpenAPI 3.0 or 3.1.
+	OpenAPISpecProcessingErrorCodeParseError OpenAPISpecProcessingErrorCode = "PARSE_ERROR"
+)
+
+var AllOpenAPISpecProcessingErrorCode = []OpenAPISpecProcessingErrorCode{
+	OpenAPISpecProcessingErrorCodeFetchTimeout,
+	OpenAPISpecProcessingErrorCodeFetchError,
+	OpenAPISpecProcessingErrorCodeParseError,
+}
+
+func (e OpenAPISpecProcessingErrorCode) IsValid() bool {
+	switch e {
+	case OpenAPISpecProcessingErrorCodeFetchTimeout, OpenAPISpecProcessingErrorCodeFetchError, OpenAPISpecProcessingErrorCodeParseError:
+		return true
+	}
+	return false
+}
+
+func (e OpenAPISpecProcessingErrorCode) String() string {
+	return string(e)
+}
+
+func (e *OpenAPISpecProcessingErrorCode) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OpenAPISpecProcessingErrorCode(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OpenAPISpecProcessingErrorCode", str)
+	}
+	return nil
+}
+
+func (e OpenAPISpecProcessingErrorCode) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OpenAPISpecProcessingErrorCode) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OpenAPISpecProcessingErrorCode) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+// Where an OpenAPI specification's processing stands.
+type OpenAPISpecProcessingState string
+
+const (
+	// Waiting for its job (also between attempts after a transient failure).
+	OpenAPISpecProcessingStatePending OpenAPISpecProcessingState = "pending"
+	// Being fetched, read and validated.
+	OpenAPISpecProcessingStateProgress OpenAPISpecProcessingState = "progress"
+	// Done: lastProcessErrorCode is set when it failed.
+	OpenAPISpecProcessingStateComplete OpenAPISpecProcessingState = "complete"
+)
+
+var AllOpenAPISpecProcessingState = []OpenAPISpecProcessingState{
+	OpenAPISpecProcessingStatePending,
+	OpenAPISpecProcessingStateProgress,
+	OpenAPISpecProcessingStateComplete,
+}
+
+func (e OpenAPISpecProcessingState) IsValid() bool {
+	switch e {
+	case OpenAPISpecProcessingStatePending, OpenAPISpecProcessingStateProgress, OpenAPISpecProcessingStateComplete:
+		return true
+	}
+	return false
+}
+
+func (e OpenAPISpecProcessingState) String() string {
+	return string(e)
+}
+
+func (e *OpenAPISpecProcessingState) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OpenAPISpecProcessingState(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OpenAPISpecProcessingState", str)
+	}
+	return nil
+}
+
+func (e OpenAPISpecProcessingState) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OpenAPISpecProcessingState) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OpenAPISpecProcessingState) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	e.MarshalGQL(&buf)
+	return buf.Bytes(), nil
+}
+
+type OpenAPISpecVisibility string
+
+const (
+	// Only members of the organization see it.
+	OpenAPISpecVisibilityPrivate OpenAPISpecVisibility = "private"
+	// Its latest version is served to anyone at urls.published.
+	OpenAPISpecVisibilityPublic OpenAPISpecVisibility = "public"
+)
+
+var AllOpenAPISpecVisibility = []OpenAPISpecVisibility{
+	OpenAPISpecVisibilityPrivate,
+	OpenAPISpecVisibilityPublic,
+}
+
+func (e OpenAPISpecVisibility) IsValid() bool {
+	switch e {
+	case OpenAPISpecVisibilityPrivate, OpenAPISpecVisibilityPublic:
+		return true
+	}
+	return false
+}
+
+func (e OpenAPISpecVisibility) String() string {
+	return string(e)
+}
+
+func (e *OpenAPISpecVisibility) UnmarshalGQL(v any) error {
+	str, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("enums must be strings")
+	}
+
+	*e = OpenAPISpecVisibility(str)
+	if !e.IsValid() {
+		return fmt.Errorf("%s is not a valid OpenAPISpecVisibility", str)
+	}
+	return nil
+}
+
+func (e OpenAPISpecVisibility) MarshalGQL(w io.Writer) {
+	fmt.Fprint(w, strconv.Quote(e.String()))
+}
+
+func (e *OpenAPISpecVisibility) UnmarshalJSON(b []byte) error {
+	s, err := strconv.Unquote(string(b))
+	if err != nil {
+		return err
+	}
+	return e.UnmarshalGQL(s)
+}
+
+func (e OpenAPISpecVisibility) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	e.MarshalGQL(&buf)
 	return buf.Bytes(), nil

@@ -4,7 +4,8 @@
 // content.Reviews, content.Indexer, content.Publisher, search.Spaces,
 // comments.Notifier, sites.Spaces, comments.Spaces, comments.Content,
 // reviews.Spaces, reviews.Content, reviews.Comments, downloads.Content,
-// jobs.SpacePurger, jobs.Enqueuer, jobs.Publisher); no engine reaches for
+// jobs.SpacePurger, jobs.Enqueuer, jobs.Publisher,
+// content.OpenAPISpecs); no engine reaches for
 // another through a package variable. cmd/quire calls New once, and hands
 // the result to the HTTP server and the background jobs; tests build their
 // servers the same way.
@@ -31,6 +32,7 @@ import (
 	"quire/internal/ids"
 	"quire/internal/jobs"
 	"quire/internal/members"
+	"quire/internal/openapispec"
 	"quire/internal/orgs"
 	"quire/internal/reviews"
 	"quire/internal/search"
@@ -63,6 +65,8 @@ type Config struct {
 	// SearchCatchUpInterval is how often the spaces whose search index
 	// does not reflect their content are looked for (default a minute).
 	SearchCatchUpInterval time.Duration
+	// OpenAPI configures fetching OpenAPI specifications.
+	OpenAPI openapispec.Config
 }
 
 // Engines are Quire's engines, connected, and the root resolver over them
@@ -96,7 +100,9 @@ type Engines struct {
 	Search *search.Service
 	// Events is the event bus: writers publish through it, GraphQL
 	// subscriptions listen to it. Close it when the process stops.
-	Events   *events.Bus
+	Events *events.Bus
+	// OpenAPI holds OpenAPI specifications; its Handler serves their files.
+	OpenAPI  *openapispec.Service
 	Resolver *graph.Resolver
 }
 
@@ -145,7 +151,8 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		cfg.Log.Error("signing key unavailable; using a key of this process", "error", err.Error())
 		key = []byte(ids.New(ids.Token) + ids.New(ids.Token))
 	}
-	dl := downloads.New(contents, signedurl.NewSigner(key), publicURL)
+	signer := signedurl.NewSigner(key)
+	dl := downloads.New(contents, signer, publicURL)
 	e := &Engines{
 		Catalog:   cat,
 		Sites:     sites.New(client, cat, publicURL),
@@ -181,6 +188,11 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	contents.Clusters = e.Conversations
 	e.Translations = translate.New(client, cat, contents, e.Jobs, cfg.Translator)
 	e.Jobs.Handle(translate.KindRun, e.Translations.RunJob())
+	// Specifications are processed by jobs enqueued with their writes;
+	// link reports and templates ask which specifications exist.
+	e.OpenAPI = openapispec.New(client, e.Jobs, signer, publicURL, cfg.OpenAPI, cfg.Log)
+	e.Jobs.Handle(openapispec.Kind, e.OpenAPI.JobHandler())
+	contents.OpenAPI = e.OpenAPI
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
@@ -188,6 +200,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Comments: discussions, Reviews: reviewing,
 		Orgs: e.Orgs, Members: e.Members, Grants: e.Grants, SSO: e.SSO,
 		Search: finder, Events: bus,
+		OpenAPI: e.OpenAPI,
 	}
 	return e
 }

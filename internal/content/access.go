@@ -28,6 +28,15 @@ type Spaces interface {
 	CollectionsSeen(ctx context.Context, ids []string) (map[string]*ent.Collection, error)
 }
 
+// OpenAPISpecs is what the content engine asks of the OpenAPI
+// specifications engine, which owns who may see a specification.
+type OpenAPISpecs interface {
+	// SpecsSeen returns, by slug, the specifications among slugs of the
+	// organization that the caller may see: those it may not see are
+	// left out exactly as unknown slugs.
+	SpecsSeen(ctx context.Context, orgID string, slugs []string) (map[string]*ent.OpenAPISpec, error)
+}
+
 // The engine's reads and writes that name a space, a change request or a
 // revision authorize the caller of ctx (auth.Viewer, or the system caller)
 // through Spaces: an object in a space the caller may not see is NotFound,

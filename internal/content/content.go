@@ -131,6 +131,9 @@ type Service struct {
 	Search Indexer
 	// Events publishes what changes (nil: nothing is published).
 	Events Publisher
+	// OpenAPI tells which OpenAPI specifications exist, for references of
+	// kind openapi. Without it they are taken to resolve.
+	OpenAPI OpenAPISpecs
 }
 
 // Clusters tells whether a change request of an organization may address

@@ -32,6 +32,9 @@ type Link struct {
 	// Text is the text of a link.
 	Text   string
 	Status string
+	// OpenAPISpec is the id of the specification a reference of kind
+	// openapi resolved to, when its status is ok.
+	OpenAPISpec string
 }
 
 // Links resolves the references of every page of a revision, or of one page
@@ -114,8 +117,10 @@ func collectLinks(st *state, keep func(*ent.PageVersion) bool) []Link {
 // what the caller may see: a target it may not see is reported broken,
 // exactly like one that does not exist, so that a link report tells
 // nothing about objects of other organizations (or hidden in its own).
+// References to OpenAPI specifications name a specification of the
+// space's organization by its slug.
 func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links []Link) error {
-	var spaces, users, collections []string
+	var spaces, users, collections, specs []string
 	for _, l := range links {
 		r := l.Ref
 		switch {
@@ -123,11 +128,17 @@ func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links 
 			users = append(users, r.User)
 		case r.Kind == document.RefCollection:
 			collections = append(collections, r.Collection)
+		case r.Kind == document.RefOpenAPI:
+			specs = append(specs, r.Spec)
 		case r.Space != "" && r.Space != spaceID:
 			spaces = append(spaces, r.Space)
 		}
 	}
 	exists, err := s.seenTargets(ctx, uniq(spaces), uniq(users), uniq(collections))
+	if err != nil {
+		return err
+	}
+	seenSpecs, err := s.specsOf(ctx, spaceID, uniq(specs))
 	if err != nil {
 		return err
 	}
@@ -174,11 +185,37 @@ func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links 
 			l.Status = ok(exists[r.User])
 		case document.RefCollection:
 			l.Status = ok(exists[r.Collection])
+		case document.RefOpenAPI:
+			switch sp := seenSpecs[r.Spec]; {
+			case s.OpenAPI == nil:
+				l.Status = LinkOK
+			case sp != nil:
+				l.Status, l.OpenAPISpec = LinkOK, sp.ID
+			default:
+				l.Status = LinkBroken
+			}
 		default:
 			l.Status = LinkOK
 		}
 	}
 	return nil
+}
+
+// specsOf returns, by slug, the OpenAPI specifications among slugs of the
+// organization of spaceID that the caller may see.
+func (s *Service) specsOf(ctx context.Context, spaceID string, slugs []string) (map[string]*ent.OpenAPISpec, error) {
+	if len(slugs) == 0 || s.OpenAPI == nil {
+		return nil, nil
+	}
+	sp, _, err := s.Spaces.Space(ctx, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	seen, err := s.OpenAPI.SpecsSeen(ctx, sp.OrganizationID, slugs)
+	if err != nil {
+		return nil, fmt.Errorf("check linked OpenAPI specifications: %w", err)
+	}
+	return seen, nil
 }
 
 // seenTargets returns which of the spaces (live ones), users and

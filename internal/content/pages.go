@@ -40,6 +40,7 @@ var refNodes = map[string]bool{
 	document.InlineLink: true, document.BlockContentRef: true, document.InlineMention: true,
 	document.InlineButton: true, document.BlockFile: true, document.BlockImage: true,
 	document.InlineImage: true, document.BlockDrawing: true, document.BlockSwagger: true,
+	document.BlockOpenAPIOperation: true, document.BlockOpenAPISchemas: true, document.BlockOpenAPIWebhook: true,
 }
 
 // scanDocument extracts the references and heading anchors of a document.

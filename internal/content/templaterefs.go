@@ -45,10 +45,12 @@ func (s *Service) templateOps(ctx context.Context, revisionID string, t Template
 // for the id. A space must be live; a page must be in the current content
 // of the space its reference names or, without one, in revisionID, the
 // content the template goes into.
+// An OpenAPI specification must be one of the organization of the
+// content that the caller may see.
 // Errors: BadRequest (field params.contentRefs.<name>).
 func (s *Service) checkTemplateTargets(ctx context.Context, revisionID string, params map[string]document.ContentRef) error {
 	names := make([]string, 0, len(params))
-	var users, spaces []string
+	var users, spaces, specs []string
 	for name, r := range params {
 		names = append(names, name)
 		switch r.Kind {
@@ -58,6 +60,18 @@ func (s *Service) checkTemplateTargets(ctx context.Context, revisionID string, p
 			if r.Space != "" {
 				spaces = append(spaces, r.Space)
 			}
+		case document.RefOpenAPI:
+			specs = append(specs, r.Spec)
+		}
+	}
+	var seenSpecs map[string]*ent.OpenAPISpec
+	if len(specs) > 0 && s.OpenAPI != nil {
+		row, err := s.RevisionRow(ctx, revisionID)
+		if err != nil {
+			return err
+		}
+		if seenSpecs, err = s.specsOf(ctx, row.SpaceID, uniq(specs)); err != nil {
+			return err
 		}
 	}
 	sort.Strings(names)
@@ -84,6 +98,10 @@ func (s *Service) checkTemplateTargets(ctx context.Context, revisionID string, p
 		case document.RefUser:
 			if !seenUsers[r.User] {
 				return missing("user", r.User)
+			}
+		case document.RefOpenAPI:
+			if s.OpenAPI != nil && seenSpecs[r.Spec] == nil {
+				return apierr.Invalid(field, "%s: no matching OpenAPI specification found for slug %q in the organization", field, r.Spec)
 			}
 		case document.RefPage:
 			rev := revisionID

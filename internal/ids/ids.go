@@ -51,6 +51,9 @@ const (
 	Team         Kind = 'D'
 	InviteLink   Kind = 'I'
 	SAMLProvider Kind = 'Z'
+	// OpenAPI specifications and their versions (internal/openapispec).
+	OpenAPISpec        Kind = 'A'
+	OpenAPISpecVersion Kind = 'B'
 )
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -89,7 +92,7 @@ func KindOf(id string) (Kind, bool) {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
 		Page, PageVersion, File, FileVersion, ChangeRequest, Job,
 		Translation, Conversation, ConversationIssue, IssuesCluster, Comment, CommentReply, Review,
-		Team, InviteLink, SAMLProvider:
+		Team, InviteLink, SAMLProvider, OpenAPISpec, OpenAPISpecVersion:
 		return k, true
 	}
 	return 0, false

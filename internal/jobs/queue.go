@@ -42,6 +42,9 @@ type Run interface {
 	ID() string
 	// Attempt counts attempts from 1.
 	Attempt() int
+	// MaxAttempts is how many attempts the job gets: a failed attempt
+	// with Attempt() >= MaxAttempts() is its last.
+	MaxAttempts() int
 	// Args decodes the job's arguments into v.
 	Args(v any) error
 	// Progress records how far the job has come (fraction in 0..1) and

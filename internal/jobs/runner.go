@@ -299,7 +299,7 @@ func (w *worker) Work(ctx context.Context, j *river.Job[payload]) error {
 	if err != nil {
 		return err
 	}
-	run := &run{r: w.r, rec: rec, id: rec.ID, attempt: j.Attempt, raw: j.Args.raw}
+	run := &run{r: w.r, rec: rec, id: rec.ID, attempt: j.Attempt, maxAttempts: j.MaxAttempts, raw: j.Args.raw}
 	w.r.publish(ctx, rec)
 	err = w.h(ctx, run)
 	w.r.observe(w.kind, err)
@@ -377,15 +377,17 @@ func (r *Runner) observe(kind string, err error) {
 
 // run is a job being worked.
 type run struct {
-	r       *Runner
-	rec     *ent.Job
-	id      string
-	attempt int
-	raw     json.RawMessage
+	r           *Runner
+	rec         *ent.Job
+	id          string
+	attempt     int
+	maxAttempts int
+	raw         json.RawMessage
 }
 
 func (x *run) ID() string       { return x.id }
 func (x *run) Attempt() int     { return x.attempt }
+func (x *run) MaxAttempts() int { return x.maxAttempts }
 func (x *run) Args(v any) error { return json.Unmarshal(x.raw, v) }
 
 func (x *run) Progress(ctx context.Context, fraction float64, step string) error {

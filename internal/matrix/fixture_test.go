@@ -68,6 +68,10 @@ func newWorld(t *testing.T, e *testenv.Env) *world {
 	w.orgAdmin(w.b, "bolt.test", false)
 	w.a.ids["emailDomain"] = "acme.test"
 	w.club()
+	w.processSpecs(w.a, w.b)
+	// A slug names a specification only within its organization: B's
+	// specification has A's slug, which is no id to swap for A's.
+	delete(w.b.ids, "specSlug")
 	sandbox := e.Org("Sandbox")
 	e.Member(sandbox, w.a.admin.User, "admin")
 	w.sandbox = sandbox.ID
@@ -114,6 +118,7 @@ func (w *world) newOrg(name, domain string, members map[string]string) *orgFx {
 	w.conversations(o)
 	o.ids["translationId"] = w.translation(o, o.ids)
 	o.own[o.ids["translationId"]] = true
+	w.spec(o, o.ids)
 	return o
 }
 
@@ -153,6 +158,42 @@ func (w *world) conversations(o *orgFx) {
 func (w *world) translation(o *orgFx, ids map[string]string) string {
 	return w.create(o.admin.Token, "/v1/orgs/"+o.org.ID+"/translations", map[string]any{
 		"source": map[string]any{"space": ids["spaceId"], "language": "en"}, "language": "fr"})
+}
+
+// spec creates an OpenAPI specification given as text, of the same slug
+// in every organization (a slug names a specification only within its
+// organization); processSpecs gives it its version.
+func (w *world) spec(o *orgFx, ids map[string]string) {
+	slug := "reference"
+	if w.n > 0 {
+		slug = fmt.Sprintf("fresh-%d", w.n)
+	}
+	sp := w.do(o.admin.Token, "POST", "/v1/orgs/"+o.org.ID+"/openapi", map[string]any{"slug": slug, "source": map[string]any{"text": fixtureSpec}}, 201)
+	ids["specSlug"], ids["specId"] = slug, sp["id"].(string)
+	o.own[ids["specId"]] = true
+}
+
+// processSpecs runs the processing jobs of the organizations'
+// specifications, then stops the job runner: the matrix compares reads
+// made before and after its requests, which no job may change meanwhile.
+func (w *world) processSpecs(orgs ...*orgFx) {
+	w.t.Helper()
+	runner := w.e.StartJobs()
+	for _, o := range orgs {
+		in, err := runner.Latest(context.Background(), "openapi-spec:"+o.ids["specId"])
+		if err != nil {
+			w.t.Fatalf("processing job of %s: %v", o.name, err)
+		}
+		if done := w.e.WaitJob(in.ID); done.State != jobs.StateCompleted {
+			w.t.Fatalf("processing of %s's specification: %+v", o.name, done)
+		}
+		sp := w.get(o.admin.Token, "/v1/orgs/"+o.org.ID+"/openapi/"+o.ids["specSlug"])
+		o.ids["versionId"] = sp["lastVersion"].(string)
+		o.own[o.ids["versionId"]] = true
+	}
+	if err := runner.Stop(context.Background()); err != nil {
+		w.t.Fatalf("stop jobs: %v", err)
+	}
 }
 
 // member adds a user with a token to the organization.
@@ -280,6 +321,8 @@ func (w *world) fresh(params []string) map[string]string {
 	switch {
 	case has["translationId"]:
 		ids["translationId"] = w.translation(o, ids)
+	case has["specSlug"] || has["specId"]:
+		w.spec(o, ids)
 	case has["siteId"]:
 		ids["spaceId"], ids["space2"], ids["spare"] = newSpace(), newSpace(), newSpace()
 		w.site(o, ids)
@@ -368,6 +411,9 @@ func (w *world) snapshot() map[string]string {
 		"/v1/orgs/" + o.org.ID + "/saml", "/v1/orgs/" + o.org.ID + "/agent-instructions",
 		"/v1/spaces/" + ids["spaceId"] + "/permissions/users", "/v1/spaces/" + ids["spaceId"] + "/permissions/teams",
 		"/v1/collections/" + ids["collectionId"] + "/permissions/aggregate",
+		"/v1/orgs/" + o.org.ID + "/openapi",
+		"/v1/orgs/" + o.org.ID + "/openapi/" + ids["specSlug"] + "/versions",
+		"/v1/orgs/" + o.org.ID + "/openapi/" + ids["specSlug"] + "/versions/latest/content",
 	} {
 		r := w.e.Do(o.admin.Token, "GET", p, nil)
 		out[p] = fmt.Sprintf("%d %s", r.Status, unsigned(string(r.Body)))
@@ -375,12 +421,16 @@ func (w *world) snapshot() map[string]string {
 	return out
 }
 
-// unsigned drops the query strings of signed links, which change with
+// unsigned drops the query strings of signed links, and the signatures in
+// the paths of links to private specifications' files, which change with
 // time.
 func unsigned(s string) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(s, "/downloads/")
+		if j := strings.Index(s, "/signed/"); j >= 0 && (i < 0 || j < i) {
+			i = j
+		}
 		if i < 0 {
 			b.WriteString(s)
 			return b.String()

@@ -157,6 +157,7 @@ var nestedArgs = map[string]func(ids map[string]string) string{
 	// Searches find the fixture's pages, so that their results are checked.
 	"Space.search":        func(map[string]string) string { return `(query: "guide", first: 5)` },
 	"Organization.search": func(map[string]string) string { return `(query: "guide", first: 5)` },
+	"OpenAPISpec.version": func(ids map[string]string) string { return `(id: "` + ids["versionId"] + `")` },
 }
 
 // unselected are fields the walk leaves out: Space.changeRequest needs an

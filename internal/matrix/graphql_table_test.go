@@ -8,7 +8,7 @@ var gqlRules = map[string]rule{
 	"Query.nodes": readers.orNull().with(func(ids map[string]string) any {
 		var list []string
 		for _, k := range []string{"collectionId", "spaceId", "changeRequestId", "revisionId", "siteId",
-			"siteSectionId", "siteSectionGroupId", "siteSpaceId", "commentId", "commentReplyId", "reviewId"} {
+			"siteSectionId", "siteSectionGroupId", "siteSpaceId", "commentId", "commentReplyId", "reviewId", "specId", "versionId"} {
 			list = append(list, ids[k])
 		}
 		return map[string]any{"ids": list}
@@ -146,6 +146,17 @@ var gqlRules = map[string]rule{
 	"Mutation.updateTranslation": needs(creator).with(args("id", "translationId", "instructions", emptyDoc)),
 	"Mutation.deleteTranslation": needs(creator).spoils("translationId").with(args("id", "translationId")),
 	"Mutation.runTranslation":    needs(creator).with(args("id", "translationId")),
+
+	"Query.openAPISpec": readers.with(args("organization", "organizationId", "slug", "specSlug")),
+	"Mutation.createOpenAPISpec": needs(creator).with(func(ids map[string]string) any {
+		in := newSpec(ids).(map[string]any)
+		in["organization"] = ids["organizationId"]
+		return map[string]any{"input": in}
+	}),
+	"Mutation.createOrUpdateOpenAPISpec": needs(creator).with(input(map[string]any{"source": map[string]any{"text": fixtureSpec}},
+		"organization", "organizationId", "slug", "specSlug")),
+	"Mutation.updateOpenAPISpec": needs(creator).with(args("id", "specId", "input", map[string]any{"visibility": "private"})),
+	"Mutation.deleteOpenAPISpec": needs(creator).spoils("specId").with(args("id", "specId")),
 }
 
 // args builds arguments from pairs: a name and either the fixture key of
@@ -204,4 +215,6 @@ var nestedRules = map[string]nestedRule{
 		probe: `query($id: ID!) { organization(id: $id) { members { totalCount nodes { id } } } }`},
 	"Organization.sites": {min: reader, code: "NOT_FOUND", sees: member, arg: "organizationId",
 		probe: `query($id: ID!) { organization(id: $id) { sites { totalCount nodes { id } } } }`},
+	"Organization.openAPISpecs": {min: reader, code: "NOT_FOUND", sees: member, arg: "organizationId",
+		probe: `query($id: ID!) { organization(id: $id) { openAPISpecs { totalCount nodes { id slug } } } }`},
 }

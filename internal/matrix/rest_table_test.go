@@ -1,5 +1,7 @@
 package matrix_test
 
+import "fmt"
+
 // restRules is the REST half of the matrix: a row per route of the route
 // table, keyed "METHOD /pattern" (below /v1). Levels are those of the
 // README's "Authentication and permissions": reading needs read, content
@@ -188,6 +190,18 @@ var restRules = map[string]rule{
 	"PUT /orgs/{organizationId}/translations/{translationId}":      needs(creator).with(fixed(map[string]any{"instructions": emptyDoc})),
 	"DELETE /orgs/{organizationId}/translations/{translationId}":   needs(creator).status(205).spoils(),
 	"POST /orgs/{organizationId}/translations/{translationId}/run": needs(creator).status(204),
+
+	"GET /orgs/{organizationId}/openapi":   readers,
+	"POST /orgs/{organizationId}/openapi":  needs(creator).status(201).with(newSpec),
+	spec:                                   readers,
+	"PUT " + specPath:                      needs(creator).with(fixed(map[string]any{"source": map[string]any{"text": fixtureSpec}})),
+	"PATCH " + specPath:                    needs(creator).with(fixed(map[string]any{"visibility": "private"})),
+	"DELETE " + specPath:                   needs(creator).status(205).spoils(),
+	spec + "/versions":                     readers,
+	spec + "/versions/latest":              readers,
+	spec + "/versions/latest/content":      readers,
+	spec + "/versions/{versionId}":         readers,
+	spec + "/versions/{versionId}/content": readers,
 }
 
 // emptyDoc is a document with nothing in it.
@@ -208,6 +222,24 @@ const (
 	sitePath = "/orgs/{organizationId}/sites/{siteId}"
 	site     = "GET " + sitePath
 )
+
+// The OpenAPI specification routes' common prefix, and as a GET key.
+const (
+	specPath = "/orgs/{organizationId}/openapi/{specSlug}"
+	spec     = "GET " + specPath
+)
+
+// fixtureSpec is the text of the fixture's OpenAPI specifications.
+const fixtureSpec = "openapi: 3.1.0\ninfo: {title: Reference, version: \"1\"}\npaths: {}\n"
+
+// newSpec creates a specification of a slug no other request used, since
+// slugs are unique in an organization.
+func newSpec(map[string]string) any {
+	specCount++
+	return map[string]any{"slug": fmt.Sprintf("new-spec-%d", specCount), "source": map[string]any{"text": fixtureSpec}}
+}
+
+var specCount int
 
 func beforeCollection(ids map[string]string) any {
 	return map[string]any{"position": map[string]any{"before": map[string]any{"type": "collection", "collection": ids["anchor"]}}}

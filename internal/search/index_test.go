@@ -202,5 +202,6 @@ type noRun struct{}
 
 func (noRun) ID() string                                      { return "" }
 func (noRun) Attempt() int                                    { return 1 }
+func (noRun) MaxAttempts() int                                { return 1 }
 func (noRun) Args(any) error                                  { return nil }
 func (noRun) Progress(context.Context, float64, string) error { return nil }

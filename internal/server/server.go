@@ -34,6 +34,7 @@ import (
 	"quire/internal/jobs"
 	"quire/internal/loaders"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/requestid"
 	"quire/internal/translate"
@@ -70,6 +71,9 @@ type Config struct {
 	// Git configures Git import and export in the engines the server
 	// builds.
 	Git gitsync.Config
+	// OpenAPI configures fetching OpenAPI specifications, for the engines
+	// the server builds.
+	OpenAPI openapispec.Config
 	// RequestTimeout and UploadTimeout are the deadlines of a request and
 	// of a GraphQL multipart request (see serveWithDeadline); zero means
 	// DefaultRequestTimeout and DefaultUploadTimeout.
@@ -118,7 +122,8 @@ func NewServer(cfg Config) *Server {
 		if cfg.Jobs.Metrics == nil {
 			cfg.Jobs.Metrics = cfg.Metrics
 		}
-		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git, Translator: cfg.Translator})
+		eng = app.New(context.Background(), cfg.DB, app.Config{PublicURL: cfg.PublicURL, SigningKey: cfg.SigningKey, Log: cfg.Log, Jobs: cfg.Jobs, Git: cfg.Git, Translator: cfg.Translator,
+			OpenAPI: cfg.OpenAPI})
 		own = eng
 	}
 	r := eng.Resolver
@@ -150,6 +155,9 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("GET /.well-known/jwks/{organizationId}", eng.Claims.Handler(func(ctx context.Context, err error) {
 		cfg.Log.ErrorContext(ctx, "internal error", "request_id", requestid.From(ctx), "error", err.Error())
 	}))
+	// Public specifications, and signed links to private ones, need no
+	// token either.
+	mux.Handle("/openapi/", eng.OpenAPI.Handler())
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(s.limitGraphQL(http.HandlerFunc(s.serveGraphQL)), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.limitREST(s.api), restAuthError(cfg.Log), loaders.NewSequential))
@@ -291,6 +299,8 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.Route
 			tmpl = p
 		case strings.HasPrefix(p, "/graphiql/assets/"):
 			tmpl = "/graphiql/assets/"
+		case strings.HasPrefix(p, "/openapi/"):
+			tmpl = "/openapi/"
 		case strings.HasPrefix(p, "/v1/"):
 			tmpl = "/v1/unmatched"
 		default:

@@ -20,6 +20,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
+	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/server"
 	"quire/internal/testdb"
@@ -72,12 +73,16 @@ type Options struct {
 	// one whose process died (default: the runner's).
 	JobRescueAfter time.Duration
 	// JobRetryBase is the wait before a failed job's second attempt
-	// (default: the runner's).
+	// (default: the runner's, attempt⁴ seconds).
 	JobRetryBase time.Duration
 	// Git configures Git import and export (file:// roots, limits).
 	Git gitsync.Config
 	// Translator translates translation runs (nil: runs are refused).
 	Translator translate.Provider
+	// OpenAPI configures fetching OpenAPI specifications. Nil: fetching
+	// from private addresses is allowed, since test servers listen on
+	// loopback.
+	OpenAPI *openapispec.Config
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -162,9 +167,13 @@ func (e *Env) start(o Options) {
 	e.HTTP = httptest.NewUnstartedServer(nil)
 	e.HTTP.Start()
 	e.URL = e.HTTP.URL
+	spec := openapispec.Config{FetchPrivate: true}
+	if o.OpenAPI != nil {
+		spec = *o.OpenAPI
+	}
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
 		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase},
-		Git: o.Git, Translator: o.Translator})
+		Git: o.Git, Translator: o.Translator, OpenAPI: spec})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 	// Runs first: WebSockets end (and the event bus closes) before the

@@ -121,6 +121,21 @@ export const SEED_RENAMES = [
 	},
 ];
 
+// Documented seed amendments: keywords of a schema whose value the seeds
+// give otherwise than the reference. Each replaces exactly the value the
+// reference ships (checked), so that a reference that changed is noticed.
+export const SEED_AMENDMENTS = [
+	{
+		// Seed, "OpenAPI specification (object = openapi-spec)": `slug
+		// (pattern ^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$)`: upper case letters are
+		// allowed (0.146.0 allows lower case only; 0.167.0 follows the seed).
+		schema: ['OpenAPISpecSlug'],
+		keyword: 'pattern',
+		from: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+		to: '^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$',
+	},
+];
+
 /**
  * Declares the seed additions on an OpenAPI document (mutated in place).
  * Throws when a target is missing or already declares the property: the
@@ -165,6 +180,15 @@ export function declareSeedAdditions(doc) {
 			if (!target.required?.includes(name)) throw new Error(`seed change: ${where} does not require ${name}`);
 			target.required = target.required.filter((r) => r !== name);
 		}
+	}
+	for (const { schema, keyword, from, to } of SEED_AMENDMENTS) {
+		let target = doc.components.schemas;
+		for (const key of schema) target = target?.[key];
+		const where = `components.schemas.${schema.join('.')}.${keyword}`;
+		if (!target || target[keyword] !== from) {
+			throw new Error(`seed amendment: ${where} is ${JSON.stringify(target?.[keyword])} in the reference, not ${JSON.stringify(from)}; revisit lib/seed-additions.mjs`);
+		}
+		target[keyword] = to;
 	}
 	return doc;
 }

@@ -225,6 +225,16 @@ async function seed() {
   const team = (await data(`mutation($o: ID!) { createTeam(organization: $o, input: {title: "Relay"}) { id } }`, { o: orgID })).createTeam.id;
   const invite = (await data(`mutation($o: ID!) { createInviteLink(organization: $o, input: {role: read}) { id } }`, { o: orgID })).createInviteLink.id;
   const saml = (await data(`mutation($o: ID!) { createSAMLProvider(organization: $o, input: {label: "Relay IdP"}) { id } }`, { o: orgID })).createSAMLProvider.id;
+  // An OpenAPI specification given as text; the server's job runner
+  // processes it into a version, with the job that did it.
+  const specText = 'openapi: 3.1.0\ninfo: {title: Relay, version: "1"}\npaths: {}\n';
+  const spec = (await data(`mutation($o: ID!, $t: String!) { createOpenAPISpec(input: {organization: $o, slug: "relay", source: {text: $t}}) { id } }`, { o: orgID, t: specText }))
+    .createOpenAPISpec.id;
+  let processed;
+  for (let i = 0; i < 150 && !processed?.lastVersion; i++) {
+    processed = (await data(`query($o: ID!) { openAPISpec(organization: $o, slug: "relay") { lastVersion { id } job { id } } }`, { o: orgID })).openAPISpec;
+    if (!processed.lastVersion) await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     Organization: orgID,
     User: userID,
@@ -248,5 +258,7 @@ async function seed() {
     Team: team,
     InviteLink: invite,
     SAMLProvider: saml,
+    OpenAPISpec: spec,
+    OpenAPISpecVersion: processed?.lastVersion?.id,
   };
 }
