@@ -163,6 +163,7 @@ func (r Route) WithQuery(params ...Param) Route {
 	r.Params = append(append([]Param(nil), r.Params...), params...)
 	return r
 }
+
 // AlsoAnswers documents further success statuses, with the same body.
 func (r Route) AlsoAnswers(codes ...int) Route { r.Also = append(r.Also, codes...); return r }
 
