@@ -2,7 +2,9 @@
 // budgets per window. The counters live in the database, one row per
 // principal, bucket and window, and each charge is one atomic
 // upsert-increment, so every process serving the database shares the same
-// budgets and none keeps state of its own.
+// budgets. A process may reserve a few core points ahead of a principal's
+// requests (lease.go): the counter then holds them as spent, so replicas
+// together still never exceed a budget.
 //
 // Windows are fixed: they start at multiples of the window length since the
 // Unix epoch (on the hour, for an hour), the same for every process, so
@@ -107,6 +109,7 @@ type Limiter struct {
 	client *ent.Client
 	cfg    Config
 	window int64 // seconds
+	leases leases
 }
 
 // New returns a limiter over the database of client, or nil when cfg
@@ -165,6 +168,11 @@ func (l *Limiter) Take(ctx context.Context, principal string, c Cost) (Decision,
 			// It never fits, and a first charge of the window would
 			// create the counter beyond the limit.
 			return l.refuse(ctx, principal, start, reset, it, nil)
+		}
+	}
+	if len(items) == 1 && items[0].bucket == Core {
+		if d, ok, err := l.takeLeased(ctx, principal, start, reset, items[0]); ok || err != nil {
+			return d, err
 		}
 	}
 	counts, err := l.charge(ctx, principal, start, items)
