@@ -68,7 +68,7 @@ func DefaultLimits() Limits {
 		MaxDepth:    16,
 		MaxAliases:  30,
 		MaxPageSize: 100,
-		MaxNodes:    10000,
+		MaxNodes:    50000,
 	}
 }
 

@@ -51,6 +51,9 @@ const (
 	// envOpenAPIFetchPrivate lets specifications be fetched from inside
 	// the server's network.
 	envOpenAPIFetchPrivate = "QUIRE_OPENAPI_FETCH_PRIVATE"
+	// envLogLevel is the lowest level logged: debug, info (default), warn
+	// or error.
+	envLogLevel = "QUIRE_LOG_LEVEL"
 
 	defaultAddr        = "localhost:8080"
 	defaultDatabaseURL = "sqlite:data/quire.db"
@@ -121,9 +124,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 }
 
-// logger returns the JSON logger every command logs to.
+// logger returns the JSON logger every command logs to, at the level
+// QUIRE_LOG_LEVEL names (debug, info, warn or error; info when unset or
+// not one of those).
 func (e *env) logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(e.stderr, nil))
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(strings.TrimSpace(e.getenv(envLogLevel)))); err != nil {
+		level = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
 // envOr returns the environment variable name, or def when it is unset or empty.

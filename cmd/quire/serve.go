@@ -174,17 +174,20 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
 		Git: gitsync.Config{FileRoots: roots}, Translator: translator,
 		OpenAPI: openapispec.Config{FetchPrivate: *fetchPrivate}})
+	qs := server.NewServer(server.Config{
+		DB:             d,
+		Engines:        eng,
+		PublicURL:      *publicURL,
+		Log:            log,
+		Metrics:        m,
+		RateLimits:     limits,
+		RequestTimeout: reqLimit,
+		UploadTimeout:  uploadLimit,
+		CacheCallers:   true,
+	})
+	defer qs.Close()
 	srv := &http.Server{
-		Handler: server.New(server.Config{
-			DB:             d,
-			Engines:        eng,
-			PublicURL:      *publicURL,
-			Log:            log,
-			Metrics:        m,
-			RateLimits:     limits,
-			RequestTimeout: reqLimit,
-			UploadTimeout:  uploadLimit,
-		}),
+		Handler:           qs,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeoutFor(reqLimit, uploadLimit),

@@ -218,7 +218,7 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	// collector's setting: the one quire serve runs with.
 	gcPercent := server.TuneGC(os.Getenv)
 	limits := ratelimit.Config{Limit: o.rateLimit, ContentLimit: o.rateLimit}
-	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m, RateLimits: limits}), ReadHeaderTimeout: 10 * time.Second}
+	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m, RateLimits: limits, CacheCallers: true}), ReadHeaderTimeout: 10 * time.Second}
 	go quire.Serve(qln)
 	defer quire.Close()
 	bl, err := newBaseline(ctx, d.SQL, d.Dialect, base)

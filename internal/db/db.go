@@ -86,7 +86,9 @@ func Open(url string, opts Options) (*DB, error) {
 		dial = dialect.Postgres
 		if err == nil {
 			sdb.SetMaxOpenConns(32)
-			sdb.SetMaxIdleConns(16)
+			// Every open connection may stay idle: a pool that keeps fewer
+			// closes sessions under load only to open new ones.
+			sdb.SetMaxIdleConns(32)
 		}
 	default:
 		return nil, fmt.Errorf("unsupported database url %q: use sqlite:PATH or postgres://", url)
@@ -102,6 +104,9 @@ func Open(url string, opts Options) (*DB, error) {
 	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude}
 	if dial == dialect.Postgres {
 		cd.stmts = newStmtCache(sdb, 256)
+		if w := announcing(); w != nil {
+			cd.watchers.w.Store(w)
+		}
 	}
 	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd, url: url}, nil
 }
@@ -145,8 +150,9 @@ type countingDriver struct {
 	// prepared statements.
 	stmts *stmtCache
 	// pool is the connection pool, whose figures tell an exhausted pool.
-	pool    *sql.DB
-	prelude func(ctx context.Context, query string) string
+	pool     *sql.DB
+	prelude  func(ctx context.Context, query string) string
+	watchers watchers
 }
 
 // before runs the prelude of a statement, if any, with exec.
@@ -174,13 +180,25 @@ func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error 
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
 		return classify(ctx, d.pool, true, err)
 	}
-	return classify(ctx, d.pool, true, d.Driver.Exec(ctx, q, args, v))
+	err := d.Driver.Exec(ctx, q, args, v)
+	if w, ok := d.watchers.watched(q); ok && err == nil {
+		d.changed(ctx, w)
+	}
+	return classify(ctx, d.pool, true, err)
 }
 
 func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
 	d.count()
 	defer acquire(ctx)()
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
+		return classify(ctx, d.pool, true, err)
+	}
+	if w, ok := d.watchers.watched(q); ok {
+		// A write returning rows (INSERT ... RETURNING): not prepared.
+		err := d.Driver.Query(ctx, q, args, v)
+		if err == nil {
+			d.changed(ctx, w)
+		}
 		return classify(ctx, d.pool, true, err)
 	}
 	if d.stmts != nil {
@@ -247,9 +265,39 @@ func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 type countingTx struct {
 	dialect.Tx
 	d *countingDriver
+	// wrote is the watch of a watched table this transaction wrote.
+	wrote atomic.Pointer[watch]
+}
+
+// note remembers that q, sent in the transaction, writes a watched table.
+func (t *countingTx) note(q string) {
+	if w, ok := t.d.watchers.watched(q); ok {
+		t.wrote.Store(w)
+	}
+}
+
+// Commit announces the transaction's writes to watched tables (in it, on
+// PostgreSQL) and tells this process's watchers once it is committed.
+func (t *countingTx) Commit() error {
+	w := t.wrote.Load()
+	if w != nil && t.d.stmts != nil && w.channel != "" {
+		t.d.count()
+		if err := t.Tx.Exec(context.Background(), notifyQuery, []any{w.channel}, nil); err != nil {
+			return classify(context.Background(), t.d.pool, false, err)
+		}
+	}
+	if err := t.Tx.Commit(); err != nil {
+		// A COMMIT cut by the server going away is the outage it is.
+		return classify(context.Background(), t.d.pool, false, err)
+	}
+	if w != nil {
+		w.call()
+	}
+	return nil
 }
 
 func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
+	t.note(q)
 	t.d.count()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)
@@ -258,6 +306,7 @@ func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
 }
 
 func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
+	t.note(q)
 	t.d.count()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)

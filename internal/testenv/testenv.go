@@ -173,7 +173,7 @@ func (e *Env) start(o Options) {
 	}
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
 		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase},
-		Git: o.Git, Translator: o.Translator, OpenAPI: spec})
+		Git: o.Git, Translator: o.Translator, OpenAPI: spec, CacheCallers: true})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 	// Runs first: WebSockets end (and the event bus closes) before the
