@@ -77,8 +77,9 @@ type Proc struct {
 	cmd  *exec.Cmd
 	done chan struct{} // closed once the process has been reaped
 
-	mu   sync.Mutex
-	tail []string // its last log lines, for failure messages
+	mu     sync.Mutex
+	tail   []string // its last log lines, for failure messages
+	errors []string // its first error lines
 }
 
 // Serve starts `quire serve` on a free loopback port over databaseURL with
@@ -146,6 +147,9 @@ func (p *Proc) readLog(r io.Reader, listening chan<- string) {
 		if len(p.tail) > 60 {
 			p.tail = p.tail[len(p.tail)-40:]
 		}
+		if strings.Contains(line, `"level":"ERROR"`) && len(p.errors) < 20 {
+			p.errors = append(p.errors, line)
+		}
 		p.mu.Unlock()
 		if strings.Contains(line, `"msg":"listening"`) {
 			var v struct {
@@ -159,11 +163,11 @@ func (p *Proc) readLog(r io.Reader, listening chan<- string) {
 	io.Copy(io.Discard, r)
 }
 
-// Log returns the process's last log lines.
+// Log returns the process's first error lines and last log lines.
 func (p *Proc) Log() string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return strings.Join(p.tail, "\n")
+	return "first errors:\n" + strings.Join(p.errors, "\n") + "\nlast lines:\n" + strings.Join(p.tail, "\n")
 }
 
 // Kill ends the process with SIGKILL, as a crash would, and waits until
