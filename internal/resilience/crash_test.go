@@ -48,7 +48,7 @@ func TestCrash(t *testing.T) {
 			if backend == "postgres" {
 				url = testdb.NewDatabase(t)
 			}
-			p := Serve(t, url)
+			p := Serve(t, url, noLimits...)
 			o := bootstrap(t, url)
 			c := NewClient(o.token, p.URL)
 			var spaces []string // one per worker, where it creates change requests
@@ -59,7 +59,7 @@ func TestCrash(t *testing.T) {
 			led := &ledger{}
 			for round := 1; round <= crashRounds && !t.Failed(); round++ {
 				acks := load(t, c, o.org, spaces, led, p, 10+rand.IntN(40))
-				p = Serve(t, url)
+				p = Serve(t, url, noLimits...)
 				c = NewClient(o.token, p.URL)
 				t.Logf("round %d: killed after %d acknowledged writes", round, acks)
 				led.verify(t, c, spaces)

@@ -11,6 +11,10 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
 
+// noLimits turns the rate limits off, for the tests whose loads would
+// otherwise spend a budget (the test of the limits sets its own).
+var noLimits = []string{"--rate-limit=0", "--rate-limit-content=0"}
+
 // owner is the bootstrapped organization and its administrator.
 type owner struct {
 	org, user, token string

@@ -54,8 +54,8 @@ func TestPostgresOutage(t *testing.T) {
 	}
 	t.Cleanup(srv.Close)
 	url := srv.URL()
-	timeout := "--request-timeout=" + outageDeadline.String()
-	a, b := Serve(t, url, timeout), Serve(t, url, timeout)
+	flags := append([]string{"--request-timeout=" + outageDeadline.String()}, noLimits...)
+	a, b := Serve(t, url, flags...), Serve(t, url, flags...)
 	o := bootstrap(t, url)
 	c := NewClient(o.token, a.URL, b.URL)
 	c.Timeout = outageDeadline + 5*time.Second
@@ -78,8 +78,10 @@ func TestPostgresOutage(t *testing.T) {
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	requests := map[string]func() (*Response, error){
-		"read":  func() (*Response, error) { return c.Send("GET", "/v1/spaces/"+space, nil) },
-		"write": func() (*Response, error) { return c.Send("POST", "/v1/spaces/"+space+"/change-requests", map[string]any{}) },
+		"read": func() (*Response, error) { return c.Send("GET", "/v1/spaces/"+space, nil) },
+		"write": func() (*Response, error) {
+			return c.Send("POST", "/v1/spaces/"+space+"/change-requests", map[string]any{})
+		},
 		"graphql": func() (*Response, error) {
 			g, err := c.GraphQL(`query($id: ID!) { space(id: $id) { id title } }`, map[string]any{"id": space})
 			if g == nil {
@@ -183,7 +185,7 @@ const commitCut = true
 // never a 500.
 func checkOutageAnswers(t *testing.T, answers []answer) {
 	t.Helper()
-	seen := map[string]int{}
+	seen, first := map[string]int{}, map[string]string{}
 	for _, a := range answers {
 		key := fmt.Sprintf("%s %s→%s %d", a.kind, phaseNames[a.sent], phaseNames[a.landed], a.status)
 		if a.err != nil {
@@ -192,6 +194,9 @@ func checkOutageAnswers(t *testing.T, answers []answer) {
 		seen[key]++
 		if seen[key] > 1 {
 			continue // each kind of failure once
+		}
+		if a.status/100 != 2 {
+			first[key] = strings.TrimSpace(a.body)
 		}
 		switch {
 		case a.err != nil:
@@ -210,7 +215,7 @@ func checkOutageAnswers(t *testing.T, answers []answer) {
 	}
 	var keys []string
 	for k, n := range seen {
-		keys = append(keys, fmt.Sprintf("%s: %d", k, n))
+		keys = append(keys, fmt.Sprintf("%s: %d %s", k, n, first[k]))
 	}
 	sort.Strings(keys)
 	t.Logf("answers by kind, phase sent → answered, status:\n%s", strings.Join(keys, "\n"))

@@ -31,7 +31,7 @@ func replicas(t *testing.T, databaseURL string, n int, flags ...string) (*Client
 // reach subscribers of the other.
 func TestReplicas(t *testing.T) {
 	url := testdb.NewDatabase(t)
-	c, _ := replicas(t, url, 2, "--job-workers", "2", "--openapi-fetch-private")
+	c, _ := replicas(t, url, 2, append([]string{"--job-workers", "2", "--openapi-fetch-private"}, noLimits...)...)
 	o := bootstrap(t, url)
 	c = c.WithToken(o.token)
 
