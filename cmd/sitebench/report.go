@@ -17,11 +17,12 @@ import (
 	"syscall"
 	"time"
 
+	"quire/internal/benchkit"
 	"quire/internal/db"
 )
 
 // fetch sends one request and returns the body; anything but 200 is an error.
-func fetch(ctx context.Context, t target) ([]byte, error) {
+func fetch(ctx context.Context, t benchkit.Target) ([]byte, error) {
 	var body io.Reader
 	if t.Body != nil {
 		body = bytes.NewReader(t.Body)
@@ -44,17 +45,17 @@ func fetch(ctx context.Context, t target) ([]byte, error) {
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, truncate(b, 300))
+		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, benchkit.Truncate(b, 300))
 	}
 	if t.Name == "graphql" && bytes.Contains(b, []byte(`"errors"`)) {
-		return nil, fmt.Errorf("GraphQL errors: %s", truncate(b, 500))
+		return nil, fmt.Errorf("GraphQL errors: %s", benchkit.Truncate(b, 500))
 	}
 	return b, nil
 }
 
 // checkSame compares the GraphQL and baseline answers with REST's, as
 // decoded JSON (null members dropped), and returns "yes" or "NO" per target.
-func checkSame(bodies map[string][]byte, size siteSize, notes *[]string) map[string]string {
+func checkSame(bodies map[string][]byte, size benchkit.SiteSize, notes *[]string) map[string]string {
 	out := map[string]string{"rest": "—"}
 	rest, err := decode(bodies["rest"])
 	if err != nil {
