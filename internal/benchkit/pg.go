@@ -125,7 +125,7 @@ func ThrowawayPostgres(ctx context.Context, logStatements bool) (url string, srv
 		cleanupDir()
 		return "", PGServer{}, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		cleanupDir()
 		return "", PGServer{}, err
@@ -228,7 +228,8 @@ func pgBinaries() ([2]string, error) {
 	return [2]string{}, errors.New("no initdb and postgres in PATH or /usr/lib/postgresql/*/bin")
 }
 
-func freePort() (int, error) {
+// FreePort returns a loopback TCP port free at the time of the call.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
