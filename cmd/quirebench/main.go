@@ -53,6 +53,7 @@ type options struct {
 	quireBin     string
 	timeout      time.Duration
 	postgraphile string
+	cpuprofile   string
 }
 
 var stderr io.Writer = os.Stderr
@@ -95,6 +96,7 @@ func run(args []string, stdout io.Writer) int {
 	fs.BoolVar(&o.peer, "peer", false, "compare graphql-site with PostGraphile instead of running the workloads")
 	fs.StringVar(&o.quireBin, "quire", "", "the quire binary to run (default: built from this tree)")
 	fs.StringVar(&o.postgraphile, "postgraphile-dir", "", "with --peer: a directory where postgraphile@5.1.5 is installed (default: npm installs it into a temporary one)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of quire under graphql-site at 10 connections to this file and print its top 20 (builds quire with -tags pprof)")
 	fs.DurationVar(&o.timeout, "timeout", 40*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -147,6 +149,8 @@ type env struct {
 	bare      *bare
 	bareBase  string
 	seeded    seeded
+	quireBin  string
+	pprof     string // base URL of quire's /debug/pprof listener, if any
 }
 
 func bench(ctx context.Context, o options, stdout io.Writer) error {
@@ -157,12 +161,28 @@ func bench(ctx context.Context, o options, stdout io.Writer) error {
 	defer os.RemoveAll(tmp)
 	e := &env{tmp: tmp}
 
+	env := benchkit.ProductionEnv()
+	if o.cpuprofile != "" {
+		// The profiling build serves net/http/pprof on a port of its own.
+		port, err := benchkit.FreePort()
+		if err != nil {
+			return err
+		}
+		e.pprof = "http://127.0.0.1:" + strconv.Itoa(port)
+		env = append(env, "QUIRE_PPROF_ADDR=127.0.0.1:"+strconv.Itoa(port))
+		o.quireBin = ""
+	}
 	if o.quireBin == "" {
 		logf("building quire")
-		if o.quireBin, err = benchkit.BuildQuire(ctx, tmp); err != nil {
+		tags := ""
+		if o.cpuprofile != "" {
+			tags = "pprof"
+		}
+		if o.quireBin, err = benchkit.BuildQuire(ctx, tmp, tags); err != nil {
 			return err
 		}
 	}
+	e.quireBin = o.quireBin
 	logf("starting a throwaway PostgreSQL cluster")
 	if e.pgURL, e.pg, err = benchkit.ThrowawayPostgres(ctx, false); err != nil {
 		return fmt.Errorf("throwaway PostgreSQL: %w", err)
@@ -173,7 +193,7 @@ func bench(ctx context.Context, o options, stdout io.Writer) error {
 	// the machine, default job workers; rate limits far above what the
 	// runs spend, so that none is reached.
 	const never = "1000000000"
-	e.quire, err = benchkit.StartProc(ctx, "quire serve", filepath.Join(tmp, "quire.log"), benchkit.ProductionEnv(), "", benchkit.QuireListening,
+	e.quire, err = benchkit.StartProc(ctx, "quire serve", filepath.Join(tmp, "quire.log"), env, "", benchkit.QuireListening,
 		o.quireBin, "serve", "--addr", "127.0.0.1:0", "--database-url", e.pgURL, "--rate-limit", never, "--rate-limit-content", never)
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"os"
 	"slices"
 	"time"
 
@@ -116,8 +118,18 @@ func workloads(ctx context.Context, e *env, o options, w io.Writer) error {
 				}
 				l.bare = &r
 			}
+			var prof chan error
+			if o.cpuprofile != "" && wl.name == "graphql-site" && c == 10 {
+				prof = make(chan error, 1)
+				go func() { prof <- cpuProfile(ctx, e.pprof, o.cpuprofile, max(time.Second, o.duration-time.Second)) }()
+			}
 			if l.res, l.rss, err = load(ctx, e.quire, wl.quire, c, o.duration); err != nil {
 				return err
+			}
+			if prof != nil {
+				if err := <-prof; err != nil {
+					return fmt.Errorf("CPU profile: %w", err)
+				}
 			}
 			lines = append(lines, l)
 		}
@@ -155,7 +167,50 @@ func workloads(ctx context.Context, e *env, o options, w io.Writer) error {
 		fmt.Fprintln(w, "- "+n)
 	}
 	fmt.Fprintln(w)
+	if o.cpuprofile != "" {
+		top, err := pprofTop(ctx, e.quireBin, o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "CPU profile of quire under graphql-site at 10 connections (%s), top 20:\n\n```\n%s```\n\n", o.cpuprofile, top)
+	}
 	return nil
+}
+
+// cpuProfile fetches a CPU profile of d from quire's pprof listener into
+// file.
+func cpuProfile(ctx context.Context, base, file string, d time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, d+30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, int(d.Seconds())), nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("status %d", resp.StatusCode)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// pprofTop is go tool pprof's top 20 of a profile.
+func pprofTop(ctx context.Context, bin, file string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	out, err := execCommand(ctx, "", "go", "tool", "pprof", "-top", "-nodecount=20", bin, file).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("go tool pprof: %v\n%s", err, out)
+	}
+	return string(out), nil
 }
 
 func rps(v float64) string {

@@ -108,10 +108,10 @@ func QuireListening(log []byte) string {
 }
 
 // BuildQuire builds cmd/quire of the module in the current directory into
-// dir, within five minutes.
-func BuildQuire(ctx context.Context, dir string) (string, error) {
+// dir, with the build tags given (comma separated), within five minutes.
+func BuildQuire(ctx context.Context, dir, tags string) (string, error) {
 	out := filepath.Join(dir, "quire")
-	if _, err := runBounded(ctx, 5*time.Minute, "go", "build", "-o", out, "./cmd/quire"); err != nil {
+	if _, err := runBounded(ctx, 5*time.Minute, "go", "build", "-tags", tags, "-o", out, "./cmd/quire"); err != nil {
 		return "", err
 	}
 	return out, nil
