@@ -47,33 +47,46 @@ SELECT json_build_object('data', json_build_object('site', json_build_object(
 FROM sites s JOIN organizations o ON o.id = s.organization_id
 WHERE s.id = $2 AND s.organization_id = (SELECT id FROM org) AND EXISTS (SELECT 1 FROM viewer)`
 
-// spaceDoc is the JSON of a space in REST's shape ($3: public URL), for
-// the space sp and the caller's role v.
-const spaceDoc = `json_strip_nulls(json_build_object(
-  'object', 'space', 'id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'visibility', sp.visibility,
+// spaceDoc is the JSON of a space sp for the caller's role v ($3: public
+// URL), in REST's shape, or with gql in GraphQL's (enum values in capitals,
+// the organization and parent as objects).
+func spaceDoc(gql bool) string {
+	vis, org, parent := "sp.visibility", "sp.organization_id", "sp.parent_id"
+	if gql {
+		vis = "upper(replace(sp.visibility, '-', '_'))"
+		org = "json_build_object('id', sp.organization_id)"
+		parent = "CASE WHEN sp.parent_id IS NOT NULL THEN json_build_object('id', sp.parent_id) END"
+	}
+	return `json_strip_nulls(json_build_object(
+  'object', 'space', 'id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'visibility', ` + vis + `,
   'createdAt', to_char(sp.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'updatedAt', to_char(sp.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
   'editMode', sp.edit_mode, 'mergeRules', sp.merge_rules,
   'urls', json_build_object('location', $3::text || '/v1/spaces/' || sp.id, 'app', $3::text || '/app/o/' || sp.organization_id || '/s/' || sp.id),
-  'organization', sp.organization_id, 'parent', sp.parent_id, 'language', sp.language, 'revision', sp.revision_id,
+  'organization', ` + org + `, 'parent', ` + parent + `, 'language', sp.language, 'revision', sp.revision_id,
   'defaultLevel', sp.default_level, 'comments', sp.comments, 'changeRequests', sp.change_requests,
   'changeRequestsOpen', sp.change_requests_open, 'changeRequestsDraft', sp.change_requests_draft,
   'permissions', json_build_object('view', true, 'access', true, 'admin', v.role = 'admin', 'viewInviteLinks', v.role = 'admin',
     'edit', v.role IN ('admin', 'create', 'review', 'edit'), 'triggerGitSync', v.role IN ('admin', 'create', 'review', 'edit'),
     'comment', v.role <> 'read', 'merge', v.role IN ('admin', 'create', 'review'), 'review', v.role IN ('admin', 'create', 'review'),
     'installIntegration', v.role = 'admin')))`
+}
 
-// spaceREST answers GET /v1/spaces/{id}: $1 token hash, $2 space id, $3 public URL.
-const spaceREST = `WITH org AS (SELECT organization_id AS id FROM spaces WHERE id = $2),
+// spaceStatement answers GET /v1/spaces/{id} (or, with gql, the space
+// query): $1 token hash, $2 space id, $3 public URL.
+func spaceStatement(gql bool) string {
+	return `WITH org AS (SELECT organization_id AS id FROM spaces WHERE id = $2),
 ` + viewerCTE + `
-SELECT ` + spaceDoc + `::text
+SELECT ` + spaceDoc(gql) + `::text
 FROM spaces sp, viewer v WHERE sp.id = $2 AND sp.organization_id = (SELECT id FROM org) AND sp.deleted_at IS NULL`
+}
 
 // bare is the bare handler of every read workload.
 type bare struct {
 	published  *benchkit.PublishedBaseline
 	site       *sql.Stmt
 	space      *sql.Stmt
+	spaceGQL   *sql.Stmt
 	publicURL  string
 	Statements atomic.Int64
 }
@@ -89,7 +102,10 @@ func newBare(ctx context.Context, d *sql.DB, publicURL string) (*bare, error) {
 	if b.site, err = d.PrepareContext(ctx, siteGraphQL); err != nil {
 		return nil, err
 	}
-	if b.space, err = d.PrepareContext(ctx, spaceREST); err != nil {
+	if b.space, err = d.PrepareContext(ctx, spaceStatement(false)); err != nil {
+		return nil, err
+	}
+	if b.spaceGQL, err = d.PrepareContext(ctx, spaceStatement(true)); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -128,7 +144,7 @@ func (b *bare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case "Site":
 			stmt, withURL = b.site, false
 		case "Space":
-			stmt, wrap = b.space, true
+			stmt, wrap = b.spaceGQL, true
 		}
 	}
 	if stmt == nil {
