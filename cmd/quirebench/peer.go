@@ -107,10 +107,14 @@ func startPeer(ctx context.Context, e *env, dir, cli string) (*benchkit.Proc, er
 			return nil, err
 		}
 		argv = append(argv, "--require", shim)
+		peerShimmed = true
 	}
 	return benchkit.StartProc(ctx, "postgraphile", filepath.Join(e.tmp, "postgraphile.log"), env, dir, ready,
 		append(argv, cli, "-P", "postgraphile/presets/amber", "-c", e.pgURL, "-s", "peer", "-p", strconv.Itoa(port), "-n", "127.0.0.1")...)
 }
+
+// peerShimmed tells that PostGraphile runs with node22Shim.
+var peerShimmed bool
 
 // node22Shim adds Promise.withResolvers where Node lacks it.
 const node22Shim = `if (typeof Promise.withResolvers !== "function") {
@@ -283,6 +287,9 @@ func peer(ctx context.Context, e *env, o options, w io.Writer) error {
 	fmt.Fprintf(w, "- PostGraphile graphql-site: `%s`\n", peerQuery)
 	fmt.Fprintln(w, "- quire rest-site: GET /v1/orgs/{org}/sites/{site}/published (the whole published profile: more fields, customizations, permissions), against PostGraphile's graphql-site")
 	fmt.Fprintln(w, "- quire checks the bearer token and the caller's permissions on every object; PostGraphile serves the peer schema without authentication")
+	if peerShimmed {
+		fmt.Fprintln(w, "- PostGraphile 5 asks for Node 22; on this Node it runs with `--require` of a shim adding Promise.withResolvers (the one Node 22 function it was seen to miss)")
+	}
 	for _, n := range notes {
 		fmt.Fprintln(w, "- "+n)
 	}
