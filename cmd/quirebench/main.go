@@ -102,8 +102,8 @@ func run(args []string, stdout io.Writer) int {
 		return 2
 	}
 	var err error
-	if o.conns, err = parseInts(conns); err == nil {
-		o.writeConns, err = parseInts(writeConns)
+	if o.conns, err = benchkit.ParseCounts(conns); err == nil {
+		o.writeConns, err = benchkit.ParseCounts(writeConns)
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "quirebench:", err)
@@ -123,18 +123,6 @@ func run(args []string, stdout io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 256 {
-			return nil, fmt.Errorf("%q is not a connection count in [1, 256]", p)
-		}
-		out = append(out, n)
-	}
-	return out, nil
 }
 
 // env is what a run sets up: the cluster, quire serve, the bare handler

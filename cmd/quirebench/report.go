@@ -1,14 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"time"
 
 	"quire/internal/benchkit"
@@ -35,7 +33,7 @@ func counted(ctx context.Context, e *env, t benchkit.Target, n int) (float64, er
 	sent := 0
 	for ; sent < n; sent++ {
 		if _, err := send(ctx, t, sent); err != nil {
-			if errors.Is(err, errExhausted) {
+			if errors.Is(err, benchkit.ErrExhausted) {
 				break
 			}
 			return 0, err
@@ -213,14 +211,9 @@ func pprofTop(ctx context.Context, bin, file string) (string, error) {
 	return string(out), nil
 }
 
-func rps(v float64) string {
-	if v < 10 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
+func rps(v float64) string { return benchkit.FormatRPS(v) }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+func ms(d time.Duration) string { return benchkit.FormatMS(d) }
 
 func mib(b int64) string {
 	if b <= 0 {
@@ -231,7 +224,5 @@ func mib(b int64) string {
 
 // median returns the run with the median requests per second.
 func median(runs []line) line {
-	sorted := slices.Clone(runs)
-	slices.SortFunc(sorted, func(a, b line) int { return cmp.Compare(a.res.RPS(), b.res.RPS()) })
-	return sorted[len(sorted)/2]
+	return benchkit.MedianBy(runs, func(l line) float64 { return l.res.RPS() })
 }

@@ -5,16 +5,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"quire/internal/benchkit"
 )
@@ -165,49 +161,18 @@ func crMerge(ctx context.Context, d *sql.DB, s *seeded, base string, conns []int
 		conns: conns, count: count}, len(crs), nil
 }
 
-// send sends one request of t (worker 0, request n) and returns the body;
-// anything but 2xx, or a GraphQL answer with errors, is an error.
+// send sends request n of t (worker 0); a GraphQL answer with errors is
+// an error too.
 func send(ctx context.Context, t benchkit.Target, n int) ([]byte, error) {
-	u, b := t.URL, t.Body
-	if t.Vary != nil {
-		var ok bool
-		if u, b, ok = t.Vary(0, n); !ok {
-			return nil, errExhausted
-		}
-	}
-	var body io.Reader
-	if b != nil {
-		body = bytes.NewReader(b)
-	}
-	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, t.Method, u, body)
+	out, err := benchkit.Send(ctx, t, n)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+t.Token)
-	if b != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%s %s: status %d: %s", t.Method, u, resp.StatusCode, benchkit.Truncate(out, 300))
 	}
 	if bytes.HasPrefix(out, []byte(`{"errors"`)) || bytes.Contains(out, []byte(`],"errors":`)) || bytes.Contains(out, []byte(`},"errors":`)) {
-		return nil, fmt.Errorf("%s %s: GraphQL errors: %s", t.Method, u, benchkit.Truncate(out, 300))
+		return nil, fmt.Errorf("%s %s: GraphQL errors: %s", t.Method, t.Name, benchkit.Truncate(out, 300))
 	}
 	return out, nil
 }
-
-var errExhausted = errors.New("no prepared object left")
 
 // idsAndTitles lists, sorted, the values of every "id" and "title" member
 // of a JSON document, to check that two servers answer about the same

@@ -95,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sitebench:", err)
 		return 2
 	}
-	if o.conns, err = parseInts(conns); err != nil {
+	if o.conns, err = benchkit.ParseCounts(conns); err != nil {
 		fmt.Fprintln(stderr, "sitebench: --connections:", err)
 		return 2
 	}
@@ -136,18 +136,6 @@ func parseSizes(s string) ([]benchkit.SiteSize, error) {
 			return nil, fmt.Errorf("--sizes: %q is not SECTIONSxSITESPACES (at most 100x20)", p)
 		}
 		out = append(out, benchkit.SiteSize{Sections: x, SiteSpaces: y})
-	}
-	return out, nil
-}
-
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 256 {
-			return nil, fmt.Errorf("%q is not a count in [1, 256]", p)
-		}
-		out = append(out, n)
 	}
 	return out, nil
 }

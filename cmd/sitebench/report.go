@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,29 +21,9 @@ import (
 
 // fetch sends one request and returns the body; anything but 200 is an error.
 func fetch(ctx context.Context, t benchkit.Target) ([]byte, error) {
-	var body io.Reader
-	if t.Body != nil {
-		body = bytes.NewReader(t.Body)
-	}
-	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, body)
+	b, err := benchkit.Send(ctx, t, 0)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+t.Token)
-	if t.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, benchkit.Truncate(b, 300))
 	}
 	if t.Name == "graphql" && bytes.Contains(b, []byte(`"errors"`)) {
 		return nil, fmt.Errorf("GraphQL errors: %s", benchkit.Truncate(b, 500))
@@ -154,22 +132,13 @@ func printTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w)
 }
 
-func rps(v float64) string {
-	if v < 10 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
+func rps(v float64) string { return benchkit.FormatRPS(v) }
 
-func ms(d time.Duration) string {
-	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
-}
+func ms(d time.Duration) string { return benchkit.FormatMS(d) }
 
 // median returns the run with the median requests per second.
 func median(runs []row) row {
-	sorted := slices.Clone(runs)
-	slices.SortFunc(sorted, func(a, b row) int { return cmp.Compare(a.Res.RPS(), b.Res.RPS()) })
-	return sorted[len(sorted)/2]
+	return benchkit.MedianBy(runs, func(r row) float64 { return r.Res.RPS() })
 }
 
 // cpuTime returns the CPU time (user + system) this process has used.
