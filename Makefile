@@ -4,7 +4,7 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test generate check-generate migration vet bench bench-sites interop test-relay test-browser
+.PHONY: run build test generate check-generate migration vet bench bench-peer bench-go bench-sites interop test-relay test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
@@ -42,8 +42,18 @@ FUZZTIME ?= 30s
 fuzz:
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
 
-## bench: Go benchmarks
+## bench: a real quire serve over a throwaway PostgreSQL: graphql-site, rest-site, space-read, search, cr-create, cr-merge; req/s, p50/p99, SQL statements/request, quire's RSS, ratio to a one-statement handler (BENCH_DURATION per run, default 5s)
+BENCH_DURATION ?= 5s
+BENCH_ROUNDS ?= 2
 bench:
+	BENCH_DURATION=$(BENCH_DURATION) GO=$(GO) scripts/bench.sh $(BENCH_FLAGS)
+
+## bench-peer: graphql-site (and REST's published profile) of quire against PostGraphile 5.1.5 over the same rows, alternately, BENCH_ROUNDS rounds (npm installs PostGraphile)
+bench-peer:
+	BENCH_DURATION=$(BENCH_DURATION) BENCH_ROUNDS=$(BENCH_ROUNDS) GO=$(GO) scripts/bench.sh --peer $(BENCH_FLAGS)
+
+## bench-go: Go benchmarks
+bench-go:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 ## interop: drive the /v1 API with the official @gitbook/api 0.146.0 client (Node 20 + npm)

@@ -38,6 +38,7 @@ import (
 	"syscall"
 	"time"
 
+	"quire/internal/benchkit"
 	"quire/internal/db"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
@@ -53,7 +54,7 @@ type options struct {
 	throwaway   bool
 	duration    time.Duration
 	loadgen     string
-	sizes       []siteSize
+	sizes       []benchkit.SiteSize
 	conns       []int
 	count       int
 	cpuprofile  string
@@ -94,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sitebench:", err)
 		return 2
 	}
-	if o.conns, err = parseInts(conns); err != nil {
+	if o.conns, err = benchkit.ParseCounts(conns); err != nil {
 		fmt.Fprintln(stderr, "sitebench: --connections:", err)
 		return 2
 	}
@@ -125,8 +126,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func parseSizes(s string) ([]siteSize, error) {
-	var out []siteSize
+func parseSizes(s string) ([]benchkit.SiteSize, error) {
+	var out []benchkit.SiteSize
 	for _, p := range strings.Split(s, ",") {
 		a, b, ok := strings.Cut(strings.TrimSpace(p), "x")
 		x, err1 := strconv.Atoi(a)
@@ -134,19 +135,7 @@ func parseSizes(s string) ([]siteSize, error) {
 		if !ok || err1 != nil || err2 != nil || x < 1 || y < 1 || x > 100 || y > 20 {
 			return nil, fmt.Errorf("--sizes: %q is not SECTIONSxSITESPACES (at most 100x20)", p)
 		}
-		out = append(out, siteSize{x, y})
-	}
-	return out, nil
-}
-
-func parseInts(s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || n < 1 || n > 256 {
-			return nil, fmt.Errorf("%q is not a count in [1, 256]", p)
-		}
-		out = append(out, n)
+		out = append(out, benchkit.SiteSize{Sections: x, SiteSpaces: y})
 	}
 	return out, nil
 }
@@ -154,9 +143,9 @@ func parseInts(s string) ([]int, error) {
 // row is one line of the report.
 type row struct {
 	Target     string
-	Size       siteSize
+	Size       benchkit.SiteSize
 	Conns      int
-	Res        result
+	Res        benchkit.Result
 	CPU        time.Duration // this process's CPU time per request
 	DBCPU      time.Duration // the throwaway PostgreSQL's CPU time per request (-1: unknown)
 	Statements float64
@@ -174,16 +163,16 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 
 	url, backend := o.databaseURL, ""
 	var pgLog string
-	var pg *pgServer // the throwaway cluster, if any
+	var pg *benchkit.PGServer // the throwaway cluster, if any
 	switch {
 	case o.throwaway:
 		fmt.Fprintln(stderr, "sitebench: starting a throwaway PostgreSQL cluster")
-		u, stopPG, err := throwawayPostgres(ctx, o.logSQL)
+		u, stopPG, err := benchkit.ThrowawayPostgres(ctx, o.logSQL)
 		if err != nil {
 			return fmt.Errorf("throwaway PostgreSQL: %w", err)
 		}
-		defer stopPG.stop()
-		url, backend, pgLog = u, "PostgreSQL (throwaway cluster)", stopPG.log
+		defer stopPG.Stop()
+		url, backend, pgLog = u, "PostgreSQL (throwaway cluster)", stopPG.Log
 		pg = &stopPG
 	case url == "":
 		url, backend = "sqlite:"+filepath.Join(tmp, "quire.db"), "SQLite (temporary file)"
@@ -221,7 +210,7 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	quire := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m, RateLimits: limits, CacheCallers: true}), ReadHeaderTimeout: 10 * time.Second}
 	go quire.Serve(qln)
 	defer quire.Close()
-	bl, err := newBaseline(ctx, d.SQL, d.Dialect, base)
+	bl, err := benchkit.NewPublishedBaseline(ctx, d.SQL, d.Dialect, base)
 	if err != nil {
 		return err
 	}
@@ -234,13 +223,13 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	go blSrv.Serve(bln)
 	defer blSrv.Close()
 
-	orgID, token, err := seedAdmin(ctx, d)
+	orgID, _, token, err := benchkit.SeedAdmin(ctx, d)
 	if err != nil {
 		return err
 	}
-	api := &apiClient{base: base, token: token, http: &http.Client{Timeout: 30 * time.Second}}
+	api := &benchkit.APIClient{Base: base, Token: token, HTTP: &http.Client{Timeout: 30 * time.Second}}
 
-	lg, err := pickLoadgen(o.loadgen, tmp)
+	lg, err := benchkit.PickLoadgen(o.loadgen, tmp)
 	if err != nil {
 		return err
 	}
@@ -258,13 +247,13 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	var notes []string
 	for _, size := range o.sizes {
 		fmt.Fprintf(stderr, "sitebench: seeding a %s site\n", size)
-		siteID, err := seedSite(ctx, api, orgID, size)
+		siteID, err := benchkit.SeedSite(ctx, api, orgID, size, size.String())
 		if err != nil {
 			return fmt.Errorf("seed %s: %w", size, err)
 		}
 		path := "/v1/orgs/" + orgID + "/sites/" + siteID + "/published"
 		gqlBody, _ := json.Marshal(map[string]any{"query": publishedQuery, "operationName": "PublishedSite", "variables": map[string]any{"site": siteID}})
-		targets := map[string]target{
+		targets := map[string]benchkit.Target{
 			"baseline": {Name: "baseline", Method: "GET", URL: blURL + path, Token: token},
 			"rest":     {Name: "rest", Method: "GET", URL: base + path, Token: token},
 			"graphql":  {Name: "graphql", Method: "POST", URL: base + "/graphql", Token: token, Body: gqlBody},
@@ -336,14 +325,14 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 					fmt.Fprintf(stderr, "sitebench: %s %s, %d connection(s), %v, round %d/%d\n", name, size, c, dur.Round(time.Second), round+1, o.rounds)
 					var db0 map[int]time.Duration
 					if pg != nil {
-						db0 = pg.cpuTimes()
+						db0 = pg.CPUTimes()
 					}
 					cpu0 := cpuTime()
 					res, err := lg.Run(ctx, targets[name], c, dur)
 					cpu := cpuTime() - cpu0
 					dbc := time.Duration(-1)
 					if pg != nil {
-						dbc = pg.cpuSince(db0)
+						dbc = pg.CPUSince(db0)
 					}
 					stopProf()
 					if err != nil {

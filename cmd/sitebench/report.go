@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,50 +10,30 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"quire/internal/benchkit"
 	"quire/internal/db"
 )
 
 // fetch sends one request and returns the body; anything but 200 is an error.
-func fetch(ctx context.Context, t target) ([]byte, error) {
-	var body io.Reader
-	if t.Body != nil {
-		body = bytes.NewReader(t.Body)
-	}
-	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, body)
+func fetch(ctx context.Context, t benchkit.Target) ([]byte, error) {
+	b, err := benchkit.Send(ctx, t, 0)
 	if err != nil {
 		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+t.Token)
-	if t.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, truncate(b, 300))
 	}
 	if t.Name == "graphql" && bytes.Contains(b, []byte(`"errors"`)) {
-		return nil, fmt.Errorf("GraphQL errors: %s", truncate(b, 500))
+		return nil, fmt.Errorf("GraphQL errors: %s", benchkit.Truncate(b, 500))
 	}
 	return b, nil
 }
 
 // checkSame compares the GraphQL and baseline answers with REST's, as
 // decoded JSON (null members dropped), and returns "yes" or "NO" per target.
-func checkSame(bodies map[string][]byte, size siteSize, notes *[]string) map[string]string {
+func checkSame(bodies map[string][]byte, size benchkit.SiteSize, notes *[]string) map[string]string {
 	out := map[string]string{"rest": "—"}
 	rest, err := decode(bodies["rest"])
 	if err != nil {
@@ -153,22 +132,13 @@ func printTable(w io.Writer, rows []row) {
 	fmt.Fprintln(w)
 }
 
-func rps(v float64) string {
-	if v < 10 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return fmt.Sprintf("%.0f", v)
-}
+func rps(v float64) string { return benchkit.FormatRPS(v) }
 
-func ms(d time.Duration) string {
-	return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000)
-}
+func ms(d time.Duration) string { return benchkit.FormatMS(d) }
 
 // median returns the run with the median requests per second.
 func median(runs []row) row {
-	sorted := slices.Clone(runs)
-	slices.SortFunc(sorted, func(a, b row) int { return cmp.Compare(a.Res.RPS(), b.Res.RPS()) })
-	return sorted[len(sorted)/2]
+	return benchkit.MedianBy(runs, func(r row) float64 { return r.Res.RPS() })
 }
 
 // cpuTime returns the CPU time (user + system) this process has used.

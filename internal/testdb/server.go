@@ -29,6 +29,12 @@ type server struct {
 	url     string // maintenance database URL
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when cmd has been reaped
+
+	// How it was started, for Restart: the same binaries, user and port.
+	bin    binaries
+	prefix []string
+	asRoot bool
+	port   int
 }
 
 // startServer creates a cluster in a new temporary directory and starts
@@ -74,6 +80,9 @@ func startServer(bin binaries) (_ *server, err error) {
 		dir:     dir,
 		dataDir: filepath.Join(dir, "data"),
 		logPath: filepath.Join(dir, "postgres.log"),
+		bin:     bin,
+		prefix:  prefix,
+		asRoot:  asRoot,
 	}
 
 	if err := s.initdb(prefix, bin); err != nil {
@@ -81,6 +90,7 @@ func startServer(bin binaries) (_ *server, err error) {
 	}
 
 	for attempt := 1; ; attempt++ {
+		s.port = 0 // a free one
 		err = s.start(prefix, bin, asRoot)
 		if err == nil {
 			return s, nil
@@ -144,12 +154,16 @@ func (s *server) initdb(prefix []string, bin binaries) error {
 	return nil
 }
 
-// start launches postgres on a free port and waits until it accepts
-// connections.
+// start launches postgres on s.port, or on a free port when it is 0, and
+// waits until it accepts connections.
 func (s *server) start(prefix []string, bin binaries, asRoot bool) error {
-	port, err := freePort()
-	if err != nil {
-		return err
+	port := s.port
+	if port == 0 {
+		var err error
+		if port, err = freePort(); err != nil {
+			return err
+		}
+		s.port = port
 	}
 	s.url = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 
@@ -333,3 +347,27 @@ func (s *Server) URL() string { return s.s.url }
 
 // Close stops the server and removes its directory.
 func (s *Server) Close() { s.s.close() }
+
+// Stop stops the server as an operator would (fast shutdown: sessions are
+// ended, escalating to immediate shutdown and SIGKILL if it lingers) and
+// keeps its data directory, for Restart.
+func (s *Server) Stop() error {
+	if !s.s.stop() {
+		return errors.New("testdb: postgres did not stop")
+	}
+	return nil
+}
+
+// Restart starts a stopped server again on the same data directory and
+// port, so that clients keep their connection URL, and waits until it
+// accepts connections.
+func (s *Server) Restart() error {
+	if s.s.cmd != nil {
+		return errors.New("testdb: Restart of a server that is running")
+	}
+	if err := s.s.start(s.s.prefix, s.s.bin, s.s.asRoot); err != nil {
+		s.s.stop()
+		return fmt.Errorf("restart postgres: %v\n%s", err, s.s.logTail())
+	}
+	return nil
+}

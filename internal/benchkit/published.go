@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 	"quire/internal/customization"
 )
 
-// The baseline answers GET /v1/orgs/{org}/sites/{site}/published with ONE
+// The published baseline answers GET /v1/orgs/{org}/sites/{site}/published with ONE
 // hand-written SQL statement that checks the token and the membership,
 // computes the caller's level on every space (walking the collections
 // above it), and builds the whole JSON document in the database. The
@@ -309,8 +309,8 @@ SELECT json_object(
 )
 FROM site`
 
-// baseline is the yardstick handler.
-type baseline struct {
+// PublishedBaseline is the yardstick handler.
+type PublishedBaseline struct {
 	stmt      *sql.Stmt
 	query     string
 	publicURL string
@@ -320,7 +320,7 @@ type baseline struct {
 	Statements atomic.Int64
 }
 
-func newBaseline(ctx context.Context, sdb *sql.DB, dial, publicURL string) (*baseline, error) {
+func NewPublishedBaseline(ctx context.Context, sdb *sql.DB, dial, publicURL string) (*PublishedBaseline, error) {
 	def, err := customization.Marshal(customization.Defaults())
 	if err != nil {
 		return nil, err
@@ -338,9 +338,9 @@ func newBaseline(ctx context.Context, sdb *sql.DB, dial, publicURL string) (*bas
 	// prepares each execution anyway).
 	stmt, err := sdb.PrepareContext(ctx, q)
 	if err != nil {
-		return nil, fmt.Errorf("prepare the baseline statement: %w", err)
+		return nil, fmt.Errorf("prepare the published baseline statement: %w", err)
 	}
-	return &baseline{stmt: stmt, query: q, publicURL: strings.TrimRight(publicURL, "/"), defaults: string(def), features: string(feats)}, nil
+	return &PublishedBaseline{stmt: stmt, query: q, publicURL: strings.TrimRight(publicURL, "/"), defaults: string(def), features: string(feats)}, nil
 }
 
 // featuresByType is the features table of graph.siteFeatures, by site type.
@@ -365,7 +365,7 @@ func featuresByType() map[string][]map[string]any {
 }
 
 // ServeHTTP answers GET /v1/orgs/{org}/sites/{site}/published.
-func (b *baseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (b *PublishedBaseline) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if r.Method != http.MethodGet || len(parts) != 6 || parts[0] != "v1" || parts[1] != "orgs" || parts[3] != "sites" || parts[5] != "published" {
 		http.Error(w, `{"error":{"code":404,"message":"not found"}}`, http.StatusNotFound)

@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"bytes"
@@ -20,22 +20,22 @@ import (
 	_ "github.com/lib/pq"
 )
 
-// throwawayPostgres starts a PostgreSQL cluster in a temporary directory
+// ThrowawayPostgres starts a PostgreSQL cluster in a temporary directory
 // (initdb + postgres on a free loopback port, as internal/testdb does for
 // tests), creates a database and returns its URL and a function that stops
 // the server and removes the directory. Every wait is bounded.
-// pgServer is a running throwaway cluster.
-type pgServer struct {
-	stop func()
-	log  string // server log file
-	data string // data directory
+// PGServer is a running throwaway cluster.
+type PGServer struct {
+	Stop func()
+	Log  string // server log file
+	Data string // data directory
 }
 
-// cpuTimes returns the CPU time used so far by the postmaster and each of
+// CPUTimes returns the CPU time used so far by the postmaster and each of
 // its live children (backends, background workers), by pid, from /proc.
-func (p pgServer) cpuTimes() map[int]time.Duration {
+func (p PGServer) CPUTimes() map[int]time.Duration {
 	out := map[int]time.Duration{}
-	pm := postmasterPID(p.data)
+	pm := postmasterPID(p.Data)
 	if pm <= 0 {
 		return out
 	}
@@ -70,20 +70,24 @@ func (p pgServer) cpuTimes() map[int]time.Duration {
 	return out
 }
 
-// cpuSince returns the CPU time PostgreSQL used since the snapshot before
+// CPUSince returns the CPU time PostgreSQL used since the snapshot before
 // (processes that exited in between are not counted).
-func (p pgServer) cpuSince(before map[int]time.Duration) time.Duration {
+func (p PGServer) CPUSince(before map[int]time.Duration) time.Duration {
 	var d time.Duration
-	for pid, t := range p.cpuTimes() {
+	for pid, t := range p.CPUTimes() {
 		d += t - before[pid]
 	}
 	return d
 }
 
-func throwawayPostgres(ctx context.Context, logStatements bool) (url string, srv pgServer, err error) {
+// ThrowawayPostgres starts a PostgreSQL cluster in a temporary directory
+// (initdb + postgres on a free loopback port, as internal/testdb does for
+// tests), creates a database and returns its URL and the server, whose Stop
+// stops it and removes the directory. Every wait is bounded.
+func ThrowawayPostgres(ctx context.Context, logStatements bool) (url string, srv PGServer, err error) {
 	bin, err := pgBinaries()
 	if err != nil {
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	var prefix []string
 	uid, gid := -1, -1
@@ -91,25 +95,25 @@ func throwawayPostgres(ctx context.Context, logStatements bool) (url string, srv
 	if asRoot { // PostgreSQL refuses to run as root.
 		runuser, err := exec.LookPath("runuser")
 		if err != nil {
-			return "", pgServer{}, fmt.Errorf("running as root needs runuser: %v", err)
+			return "", PGServer{}, fmt.Errorf("running as root needs runuser: %v", err)
 		}
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			return "", pgServer{}, fmt.Errorf("running as root needs an OS user named postgres: %v", err)
+			return "", PGServer{}, fmt.Errorf("running as root needs an OS user named postgres: %v", err)
 		}
 		uid, _ = strconv.Atoi(u.Uid)
 		gid, _ = strconv.Atoi(u.Gid)
 		prefix = []string{runuser, "-u", "postgres", "--"}
 	}
-	dir, err := os.MkdirTemp("/tmp", "sitebench-pg-")
+	dir, err := os.MkdirTemp("/tmp", "bench-pg-")
 	if err != nil {
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	cleanupDir := func() { os.RemoveAll(dir) }
 	if asRoot {
 		if err := os.Chown(dir, uid, gid); err != nil {
 			cleanupDir()
-			return "", pgServer{}, err
+			return "", PGServer{}, err
 		}
 	}
 	data := filepath.Join(dir, "data")
@@ -119,17 +123,17 @@ func throwawayPostgres(ctx context.Context, logStatements bool) (url string, srv
 	cancel()
 	if err != nil {
 		cleanupDir()
-		return "", pgServer{}, fmt.Errorf("initdb: %v\n%s", err, out)
+		return "", PGServer{}, fmt.Errorf("initdb: %v\n%s", err, out)
 	}
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		cleanupDir()
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	logFile, err := os.Create(filepath.Join(dir, "postgres.log"))
 	if err != nil {
 		cleanupDir()
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	defer logFile.Close()
 	if asRoot {
@@ -151,7 +155,7 @@ func throwawayPostgres(ctx context.Context, logStatements bool) (url string, srv
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: sig}
 	if err := cmd.Start(); err != nil {
 		cleanupDir()
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
@@ -173,27 +177,27 @@ func throwawayPostgres(ctx context.Context, logStatements bool) (url string, srv
 			case <-time.After(step.d):
 			}
 		}
-		fmt.Fprintf(os.Stderr, "sitebench: postgres did not stop; leaving %s\n", dir)
+		fmt.Fprintf(os.Stderr, "benchkit: postgres did not stop; leaving %s\n", dir)
 	}
 	base := fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", port)
 	if err := waitPostgres(ctx, base, done); err != nil {
 		stop()
 		b, _ := os.ReadFile(filepath.Join(dir, "postgres.log"))
-		return "", pgServer{}, fmt.Errorf("%v\n%s", err, b)
+		return "", PGServer{}, fmt.Errorf("%v\n%s", err, b)
 	}
 	adm, err := sql.Open("postgres", base)
 	if err != nil {
 		stop()
-		return "", pgServer{}, err
+		return "", PGServer{}, err
 	}
 	defer adm.Close()
 	cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if _, err := adm.ExecContext(cctx, "CREATE DATABASE sitebench TEMPLATE template0"); err != nil {
+	if _, err := adm.ExecContext(cctx, "CREATE DATABASE bench TEMPLATE template0"); err != nil {
 		stop()
-		return "", pgServer{}, fmt.Errorf("create database: %v", err)
+		return "", PGServer{}, fmt.Errorf("create database: %v", err)
 	}
-	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/sitebench?sslmode=disable", port), pgServer{stop: stop, log: filepath.Join(dir, "postgres.log"), data: data}, nil
+	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/bench?sslmode=disable", port), PGServer{Stop: stop, Log: filepath.Join(dir, "postgres.log"), Data: data}, nil
 }
 
 // pgBinaries finds initdb and postgres: in PATH, else the newest
@@ -224,7 +228,8 @@ func pgBinaries() ([2]string, error) {
 	return [2]string{}, errors.New("no initdb and postgres in PATH or /usr/lib/postgresql/*/bin")
 }
 
-func freePort() (int, error) {
+// FreePort returns a loopback TCP port free at the time of the call.
+func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

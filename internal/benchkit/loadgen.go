@@ -1,4 +1,4 @@
-package main
+package benchkit
 
 import (
 	"bytes"
@@ -19,50 +19,57 @@ import (
 	"time"
 )
 
-// target is one endpoint under load.
-type target struct {
-	Name   string // rest, graphql, baseline
+// Target is one endpoint under load.
+type Target struct {
+	Name   string // rest, graphql, baseline, ...
 	Method string
 	URL    string
 	Token  string
 	Body   []byte // nil for GET
+	// Vary, when set, gives the URL and body of the n-th request (from 0)
+	// of worker w instead of URL and Body, so that requests differ (a
+	// random site each); ok false stops the worker (a list of prepared
+	// objects is used up). Only the built-in load generator supports it.
+	Vary func(w, n int) (url string, body []byte, ok bool)
 }
 
-// result is what one load run measured.
-type result struct {
+// Result is what one load run measured.
+type Result struct {
 	Requests int64
 	Errors   int64 // failed or non-2xx requests
 	Elapsed  time.Duration
 	P50, P99 time.Duration
+	// FirstError is the first failure the built-in generator saw, if any.
+	FirstError string
 }
 
-func (r result) RPS() float64 {
+func (r Result) RPS() float64 {
 	if r.Elapsed <= 0 {
 		return 0
 	}
 	return float64(r.Requests) / r.Elapsed.Seconds()
 }
 
-// loadgen drives load against a target with a fixed number of
+// Loadgen drives load against a Target with a fixed number of
 // connections for a fixed duration.
-type loadgen interface {
+type Loadgen interface {
 	Name() string
-	Run(ctx context.Context, t target, conns int, d time.Duration) (result, error)
+	Run(ctx context.Context, t Target, conns int, d time.Duration) (Result, error)
 }
 
-// pickLoadgen returns the load generator called name ("auto": wrk, else
+// PickLoadgen returns the load generator called name ("auto": wrk, else
 // hey, else builtin).
-func pickLoadgen(name, tmp string) (loadgen, error) {
+func PickLoadgen(name, tmp string) (Loadgen, error) {
 	switch name {
 	case "auto":
 		for _, n := range []string{"wrk", "hey"} {
 			if p, err := exec.LookPath(n); err == nil {
-				return pickLoadgen(n+":"+p, tmp)
+				return PickLoadgen(n+":"+p, tmp)
 			}
 		}
-		return builtin{}, nil
+		return Builtin{}, nil
 	case "builtin":
-		return builtin{}, nil
+		return Builtin{}, nil
 	}
 	name, path, _ := strings.Cut(name, ":")
 	if path == "" {
@@ -123,21 +130,24 @@ function done(summary, latency, requests)
 end
 `
 
-func (w *wrk) Run(ctx context.Context, t target, conns int, d time.Duration) (result, error) {
+func (w *wrk) Run(ctx context.Context, t Target, conns int, d time.Duration) (Result, error) {
+	if t.Vary != nil {
+		return Result{}, errors.New("wrk: requests that vary need the built-in load generator")
+	}
 	w.n++
 	bodyPath := filepath.Join(w.dir, fmt.Sprintf("wrk-%d.body", w.n))
 	if err := os.WriteFile(bodyPath, t.Body, 0o600); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	script := filepath.Join(w.dir, fmt.Sprintf("wrk-%d.lua", w.n))
 	if err := os.WriteFile(script, fmt.Appendf(nil, wrkScript, bodyPath, t.Method, t.Token), 0o600); err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	threads := min(conns, 2)
 	out, err := runBounded(ctx, d+90*time.Second, w.path, "-t", strconv.Itoa(threads), "-c", strconv.Itoa(conns),
 		"-d", fmt.Sprintf("%ds", max(1, int((d+time.Second-1)/time.Second))), "--timeout", "60s", "-s", script, t.URL)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		js, ok := strings.CutPrefix(line, "SITEBENCH ")
@@ -152,12 +162,12 @@ func (w *wrk) Run(ctx context.Context, t target, conns int, d time.Duration) (re
 			P99US      int64 `json:"p99_us"`
 		}
 		if err := json.Unmarshal([]byte(js), &v); err != nil {
-			return result{}, fmt.Errorf("wrk output %q: %v", js, err)
+			return Result{}, fmt.Errorf("wrk output %q: %v", js, err)
 		}
-		return result{Requests: v.Requests, Errors: v.Errors, Elapsed: time.Duration(v.DurationUS) * time.Microsecond,
+		return Result{Requests: v.Requests, Errors: v.Errors, Elapsed: time.Duration(v.DurationUS) * time.Microsecond,
 			P50: time.Duration(v.P50US) * time.Microsecond, P99: time.Duration(v.P99US) * time.Microsecond}, nil
 	}
-	return result{}, fmt.Errorf("wrk printed no figures:\n%s", out)
+	return Result{}, fmt.Errorf("wrk printed no figures:\n%s", out)
 }
 
 // hey runs github.com/rakyll/hey and computes the figures from its CSV
@@ -169,14 +179,17 @@ type hey struct {
 
 func (h *hey) Name() string { return "hey" }
 
-func (h *hey) Run(ctx context.Context, t target, conns int, d time.Duration) (result, error) {
+func (h *hey) Run(ctx context.Context, t Target, conns int, d time.Duration) (Result, error) {
+	if t.Vary != nil {
+		return Result{}, errors.New("hey: requests that vary need the built-in load generator")
+	}
 	args := []string{"-z", d.String(), "-c", strconv.Itoa(conns), "-m", t.Method,
 		"-H", "Authorization: Bearer " + t.Token, "-t", "60", "-o", "csv"}
 	if len(t.Body) > 0 {
 		h.n++
 		p := filepath.Join(h.dir, fmt.Sprintf("hey-%d.body", h.n))
 		if err := os.WriteFile(p, t.Body, 0o600); err != nil {
-			return result{}, err
+			return Result{}, err
 		}
 		args = append(args, "-T", "application/json", "-D", p)
 	}
@@ -184,12 +197,12 @@ func (h *hey) Run(ctx context.Context, t target, conns int, d time.Duration) (re
 	out, err := runBounded(ctx, d+90*time.Second, h.path, append(args, t.URL)...)
 	elapsed := time.Since(start)
 	if err != nil {
-		return result{}, err
+		return Result{}, err
 	}
 	r := csv.NewReader(bytes.NewReader(out))
 	r.FieldsPerRecord = -1
 	var lat []time.Duration
-	var res result
+	var res Result
 	var last float64
 	for {
 		rec, err := r.Read()
@@ -197,7 +210,7 @@ func (h *hey) Run(ctx context.Context, t target, conns int, d time.Duration) (re
 			break
 		}
 		if err != nil {
-			return result{}, fmt.Errorf("hey csv: %v", err)
+			return Result{}, fmt.Errorf("hey csv: %v", err)
 		}
 		if len(rec) < 8 || rec[0] == "response-time" {
 			continue
@@ -219,18 +232,18 @@ func (h *hey) Run(ctx context.Context, t target, conns int, d time.Duration) (re
 	if last > 0 {
 		res.Elapsed = time.Duration(last * float64(time.Second))
 	}
-	res.P50, res.P99 = percentiles(lat)
+	res.P50, res.P99 = Percentiles(lat)
 	return res, nil
 }
 
-// builtin is a Go load generator: conns workers, each with its own
+// Builtin is a Go load generator: conns workers, each with its own
 // keep-alive connection, send requests back to back until the duration is
 // over.
-type builtin struct{}
+type Builtin struct{}
 
-func (builtin) Name() string { return "builtin" }
+func (Builtin) Name() string { return "builtin" }
 
-func (builtin) Run(ctx context.Context, t target, conns int, d time.Duration) (result, error) {
+func (Builtin) Run(ctx context.Context, t Target, conns int, d time.Duration) (Result, error) {
 	tr := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns, DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr, Timeout: 60 * time.Second}
@@ -244,20 +257,27 @@ func (builtin) Run(ctx context.Context, t target, conns int, d time.Duration) (r
 		start  = time.Now()
 		firstE error
 	)
-	for range conns {
+	for w := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var mine []time.Duration
 			var myErrs int64
-			for ctx.Err() == nil {
-				var body io.Reader
-				if t.Body != nil {
-					body = bytes.NewReader(t.Body)
+			for n := 0; ctx.Err() == nil; n++ {
+				u, b := t.URL, t.Body
+				if t.Vary != nil {
+					var ok bool
+					if u, b, ok = t.Vary(w, n); !ok {
+						break
+					}
 				}
-				req, _ := http.NewRequest(t.Method, t.URL, body)
+				var body io.Reader
+				if b != nil {
+					body = bytes.NewReader(b)
+				}
+				req, _ := http.NewRequest(t.Method, u, body)
 				req.Header.Set("Authorization", "Bearer "+t.Token)
-				if t.Body != nil {
+				if b != nil {
 					req.Header.Set("Content-Type", "application/json")
 				}
 				t0 := time.Now()
@@ -286,13 +306,17 @@ func (builtin) Run(ctx context.Context, t target, conns int, d time.Duration) (r
 		}()
 	}
 	wg.Wait()
-	res := result{Requests: int64(len(lat)), Errors: errs, Elapsed: time.Since(start)}
-	res.P50, res.P99 = percentiles(lat)
+	res := Result{Requests: int64(len(lat)), Errors: errs, Elapsed: time.Since(start)}
+	if firstE != nil {
+		res.FirstError = firstE.Error()
+	}
+	res.P50, res.P99 = Percentiles(lat)
 	return res, nil
 }
 
-// percentiles returns the 50th and 99th percentiles (nearest rank).
-func percentiles(lat []time.Duration) (p50, p99 time.Duration) {
+// Percentiles returns the 50th and 99th percentiles (nearest rank) of
+// lat, which it sorts.
+func Percentiles(lat []time.Duration) (p50, p99 time.Duration) {
 	if len(lat) == 0 {
 		return 0, 0
 	}
