@@ -116,7 +116,7 @@ func limitTestLimits() Limits {
 
 func TestLimitDefaultLimits(t *testing.T) {
 	got := DefaultLimits()
-	want := Limits{MaxTokens: 2000, MaxDepth: 16, MaxAliases: 30, MaxPageSize: 100, MaxNodes: 10000}
+	want := Limits{MaxTokens: 2000, MaxDepth: 16, MaxAliases: 30, MaxPageSize: 100, MaxNodes: 50000}
 	if got != want {
 		t.Fatalf("DefaultLimits() = %+v, want %+v", got, want)
 	}
