@@ -92,7 +92,7 @@ func report(w io.Writer, r *soak.Result) {
 	soak.Table(w, r.Samples)
 	fmt.Fprintf(w, "\n%d requests in %s (%.1f/s); 5xx %d, transport errors %d, other unexpected answers %d; operations started over 1 s late: %d\n",
 		r.Requests, r.Elapsed.Round(time.Second), float64(r.Requests)/r.Elapsed.Seconds(), r.Status5xx, r.Transport, r.Other, r.Behind)
-	fmt.Fprintf(w, "writes acknowledged: %d change requests merged (a page each), %d comments; subscription events received: %v\n", r.Merged, r.Comments, r.Events)
+	fmt.Fprintf(w, "writes acknowledged: %d change requests merged (a page each; %d of them also deleted one), %d comments posted and %d deleted; subscription events received: %v\n", r.Merged, r.Deleted, r.Comments, r.Uncommented, r.Events)
 	for _, e := range r.FirstErrs {
 		fmt.Fprintln(w, "  first failures:", e)
 	}

@@ -26,6 +26,7 @@ const (
 	spaceQuery = `query SoakSpace($id: ID!) { space(id: $id) { id title revision comments changeRequestsOpen
   content { id pages { id title path pages { id title } } }
   commentList(first: 5) { totalCount nodes { id } } } }`
+	deletePageMutation = `mutation SoakDeletePage($cr: ID!, $page: ID!) { deletePage(changeRequest: $cr, page: $page) { changed } }`
 	updatePageMutation = `mutation SoakUpdatePage($in: UpdatePageInput!) { updatePage(input: $in) { changed page { id } } }`
 )
 
@@ -58,30 +59,58 @@ var mix = []op{
 	{"rest org search", 2, 1, func(ctx context.Context, c *client, w *world, r *rand.Rand) error {
 		return c.rest(ctx, "GET", "/orgs/"+w.org+"/search?query=kettle", nil, http.StatusOK, nil)
 	}},
-	{"post comment", 6, 1, func(ctx context.Context, c *client, w *world, r *rand.Rand) error {
-		s := pick(r, w.spaces)
-		if err := c.rest(ctx, "POST", "/spaces/"+s.id+"/comments", map[string]any{
-			"body": map[string]any{"markdown": "Is this still accurate?"},
-			"page": pick(r, s.pages),
-		}, http.StatusOK, nil); err != nil {
-			return err
-		}
-		s.mu.Lock()
-		s.comments++
-		s.mu.Unlock()
+	{"post comment", 6, 2, postComment},
+	{"change request flow", 3, 5, changeRequestFlow},
+}
+
+// postComment posts a comment on a page and, past Config.KeepComments in the
+// space, deletes the oldest the load posted.
+func postComment(ctx context.Context, c *client, w *world, r *rand.Rand) error {
+	s := pick(r, w.spaces)
+	var posted struct {
+		ID string `json:"id"`
+	}
+	if err := c.rest(ctx, "POST", "/spaces/"+s.id+"/comments", map[string]any{
+		"body": map[string]any{"markdown": "Is this still accurate?"},
+		"page": pick(r, s.pages),
+	}, http.StatusOK, &posted); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.comments++
+	s.liveComments = append(s.liveComments, posted.ID)
+	var victim string
+	if len(s.liveComments) > w.keepComments {
+		victim, s.liveComments = s.liveComments[0], s.liveComments[1:]
+	}
+	s.mu.Unlock()
+	if victim == "" {
 		return nil
-	}},
-	{"change request flow", 3, 4, changeRequestFlow},
+	}
+	if err := c.rest(ctx, "DELETE", "/spaces/"+s.id+"/comments/"+victim, nil, http.StatusResetContent, nil); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.uncommented++
+	s.mu.Unlock()
+	return nil
 }
 
 // changeRequestFlow creates a change request (REST), adds a page and edits
-// it (GraphQL), and merges it (REST). The page's text holds a word no other
+// it (GraphQL), past Config.KeepPages deletes the oldest page the load merged
+// (GraphQL), and merges it (REST). The page's text holds a word no other
 // page has, which a search must find at the end.
 func changeRequestFlow(ctx context.Context, c *client, w *world, r *rand.Rand) error {
 	s := pick(r, w.spaces)
 	s.mu.Lock()
 	s.seq++
 	n := s.seq
+	// Taken off the list now, so no other flow deletes it too; it was
+	// merged before this change request starts, so it is in its content.
+	var victim string
+	if len(s.live) > w.keepPages {
+		victim, s.live = s.live[0], s.live[1:]
+	}
 	s.mu.Unlock()
 	var cr struct {
 		ID string `json:"id"`
@@ -104,11 +133,20 @@ func changeRequestFlow(ctx context.Context, c *client, w *world, r *rand.Rand) e
 	}}, nil); err != nil {
 		return err
 	}
+	if victim != "" {
+		if err := c.gql(ctx, deletePageMutation, map[string]any{"cr": cr.ID, "page": victim}, nil); err != nil {
+			return err
+		}
+	}
 	if err := merge(ctx, c, s.id, cr.ID); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	s.merged++
+	s.live = append(s.live, created.CreatePage.Page.ID)
+	if victim != "" {
+		s.deleted++
+	}
 	if n > s.lastN() {
 		s.lastMarker, s.lastPage = marker, created.CreatePage.Page.ID
 	}

@@ -22,8 +22,15 @@ type Sample struct {
 	DBOpen     int64         // go_sql_open_connections: the pool's open connections
 	Requests   int64         // requests the server has answered (quire_http_request_duration_seconds_count)
 	Server5xx  int64         // of those, answered with a 5xx
-	Interval   int           // requests the load completed in the interval
-	P50, P99   time.Duration // their latency, as the load saw it
+	// HeapLow and GoroutinesLow are the least heap in use and goroutines
+	// seen in the interval, the server scraped every few seconds: the heap
+	// just after a collection (with GOGC=400 the heap in use at any one
+	// moment swings up to five times the live heap) and the goroutines
+	// with the fewest requests under way. The rule compares these.
+	HeapLow       int64
+	GoroutinesLow int64
+	Interval      int           // requests the load completed in the interval
+	P50, P99      time.Duration // their latency, as the load saw it
 }
 
 // sample reads the server's /metrics and /proc.
@@ -117,11 +124,11 @@ func rss(pid int) (int64, error) {
 
 // Table prints the samples as a markdown table.
 func Table(w io.Writer, samples []Sample) {
-	fmt.Fprintln(w, "| at | RSS MiB | heap in use MiB | goroutines | DB conns open | requests (server) | 5xx (server) | requests in interval | p50 ms | p99 ms |")
+	fmt.Fprintln(w, "| at | RSS MiB | heap in use MiB (interval low) | goroutines (interval low) | DB conns open | requests (server) | 5xx (server) | requests in interval | p50 ms | p99 ms |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range samples {
-		fmt.Fprintf(w, "| %s | %.1f | %.1f | %d | %d | %d | %d | %d | %.1f | %.1f |\n",
-			s.At.Round(time.Second), mib(s.RSS), mib(s.HeapInuse), s.Goroutines, s.DBOpen,
+		fmt.Fprintf(w, "| %s | %.1f | %.1f (%.1f) | %d (%d) | %d | %d | %d | %d | %.1f | %.1f |\n",
+			s.At.Round(time.Second), mib(s.RSS), mib(s.HeapInuse), mib(s.HeapLow), s.Goroutines, s.GoroutinesLow, s.DBOpen,
 			s.Requests, s.Server5xx, s.Interval, ms(s.P50), ms(s.P99))
 	}
 }

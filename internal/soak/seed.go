@@ -10,6 +10,8 @@ import (
 // world is what the soak created and what its writes added, to check at
 // the end that every acknowledged write is there.
 type world struct {
+	keepPages, keepComments int
+
 	org    string
 	spaces []*space
 	sites  []string
@@ -19,10 +21,14 @@ type space struct {
 	id    string
 	pages []string // seeded pages, read by the load (never changed by it)
 
-	mu       sync.Mutex
-	seq      int // change request flows started
-	merged   int // merges acknowledged
-	comments int // comments acknowledged
+	mu           sync.Mutex
+	seq          int      // change request flows started
+	merged       int      // merges acknowledged (each added a page)
+	deleted      int      // pages deleted by acknowledged merges
+	live         []string // pages the load merged and has not deleted, oldest first
+	comments     int      // comments acknowledged
+	uncommented  int      // comments deleted, acknowledged
+	liveComments []string // comments posted and not deleted, oldest first
 	// lastMarker is a word only the last merged page holds, and lastPage
 	// that page: a search for it must find exactly that page.
 	lastMarker, lastPage string
@@ -30,6 +36,15 @@ type space struct {
 
 // seedPages is how many pages each space starts with.
 const seedPages = 3
+
+// The load keeps each space's size steady, so that memory measures leaks,
+// not data growth: past KeepPages pages of its own (Config), a change
+// request flow also deletes the oldest; past KeepComments comments,
+// posting one also deletes the oldest.
+const (
+	defaultKeepPages    = 20
+	defaultKeepComments = 40
+)
 
 const createPageMutation = `mutation SoakCreatePage($in: CreatePageInput!) { createPage(input: $in) { page { id } } }`
 

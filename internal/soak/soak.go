@@ -7,12 +7,14 @@
 package soak
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -27,45 +29,78 @@ type Config struct {
 	Workers     int     // operations under way at most
 	Spaces      int     // spaces the load spreads over (sites: half as many)
 	Seed        uint64  // of the mix's random choices
-	LogDir      string  // where the server's log goes
+	// KeepPages and KeepComments bound what the load keeps of its own
+	// pages and comments per space (0: 20 and 40): beyond, it deletes the
+	// oldest, so that the data stays the same size.
+	KeepPages, KeepComments int
+	LogDir                  string // where the server's log goes
 }
 
 // Result is what a soak saw.
 type Result struct {
-	Samples   []Sample
-	Requests  int64 // the load's requests that got an answer
-	Elapsed   time.Duration
-	Status5xx int64
-	Transport int64 // requests with no answer
-	Other     int64 // unexpected answers: 4xx, GraphQL errors, merge conflicts
-	Behind    int64 // operations started more than a second after their slot
-	Merged    int   // change requests merged (each added a page)
-	Comments  int   // comments posted
-	Events    map[string]int
-	Failures  []string // why the soak failed; empty when it passed
-	FirstErrs []string // the first failed requests
-	ServerLog string   // path of the server's log
+	Samples     []Sample
+	Requests    int64 // the load's requests that got an answer
+	Elapsed     time.Duration
+	Status5xx   int64
+	Transport   int64 // requests with no answer
+	Other       int64 // unexpected answers: 4xx, GraphQL errors, merge conflicts
+	Behind      int64 // operations started more than a second after their slot
+	Merged      int   // change requests merged (each added a page)
+	Comments    int   // comments posted
+	Deleted     int   // pages deleted (by merges), keeping spaces' size steady
+	Uncommented int   // comments deleted
+	Events      map[string]int
+	Failures    []string // why the soak failed; empty when it passed
+	FirstErrs   []string // the first failed requests
+	ServerLog   string   // path of the server's log
 }
 
 // Passed reports whether the soak met every rule.
 func (r *Result) Passed() bool { return len(r.Failures) == 0 }
 
-// Flat is the memory rule: the last sample's RSS and heap in use are at
-// most 20% + 16 MiB above the first sample's (taken after the warm-up),
-// and its goroutines at most 20 more.
+// Flat is the memory rule: the last sample's RSS and low of heap in use
+// are at most 20% + 16 MiB above the first sample's (taken after the
+// warm-up), and its low of goroutines at most 20 more.
 func Flat(first, last Sample) []string {
 	var out []string
 	bound := func(v int64) int64 { return v + v/5 + 16<<20 }
 	if last.RSS > bound(first.RSS) {
 		out = append(out, fmt.Sprintf("RSS grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.RSS), mib(last.RSS), mib(bound(first.RSS))))
 	}
-	if last.HeapInuse > bound(first.HeapInuse) {
-		out = append(out, fmt.Sprintf("heap in use grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.HeapInuse), mib(last.HeapInuse), mib(bound(first.HeapInuse))))
+	if last.HeapLow > bound(first.HeapLow) {
+		out = append(out, fmt.Sprintf("heap in use (low) grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.HeapLow), mib(last.HeapLow), mib(bound(first.HeapLow))))
 	}
-	if last.Goroutines > first.Goroutines+20 {
-		out = append(out, fmt.Sprintf("goroutines grew from %d to %d (bound %d)", first.Goroutines, last.Goroutines, first.Goroutines+20))
+	if last.GoroutinesLow > first.GoroutinesLow+20 {
+		out = append(out, fmt.Sprintf("goroutines (low) grew from %d to %d (bound %d)", first.GoroutinesLow, last.GoroutinesLow, first.GoroutinesLow+20))
 	}
 	return out
+}
+
+// lows tracks the least heap in use and goroutines between samples.
+type lows struct {
+	mu               sync.Mutex
+	heap, goroutines int64 // 0: nothing seen yet
+}
+
+func (l *lows) see(s Sample) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.heap == 0 || s.HeapInuse < l.heap {
+		l.heap = s.HeapInuse
+	}
+	if l.goroutines == 0 || s.Goroutines < l.goroutines {
+		l.goroutines = s.Goroutines
+	}
+}
+
+// take returns the lows, s's own figures included, and starts again.
+func (l *lows) take(s Sample) (heap, goroutines int64) {
+	l.see(s)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	heap, goroutines = l.heap, l.goroutines
+	l.heap, l.goroutines = 0, 0
+	return heap, goroutines
 }
 
 func (c *Config) check() error {
@@ -82,6 +117,8 @@ func (c *Config) check() error {
 		return errors.New("soak: rate must be in (0, 10000] requests per second")
 	case c.Workers < 1 || c.Workers > 1000:
 		return errors.New("soak: workers must be in [1, 1000]")
+	case c.KeepPages < 0 || c.KeepComments < 0:
+		return errors.New("soak: KeepPages and KeepComments must not be negative")
 	case c.Spaces < 2 || c.Spaces > 100:
 		return errors.New("soak: spaces must be in [2, 100]")
 	}
@@ -123,6 +160,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%v\nserver log tail:\n%s", err, p.logTail(20))
 	}
+	w.keepPages, w.keepComments = cmp.Or(cfg.KeepPages, defaultKeepPages), cmp.Or(cfg.KeepComments, defaultKeepComments)
 	before, err := sample(ctx, base, p.pid())
 	if err != nil {
 		return nil, err
@@ -150,6 +188,24 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		defer close(loadDone)
 		drive(loadCtx, c, w, cfg.Rate, cfg.Workers, cfg.Seed)
 	}()
+	low := &lows{}
+	scraped := make(chan struct{})
+	go func() {
+		defer close(scraped)
+		t := time.NewTicker(max(time.Second, cfg.SampleEvery/12))
+		defer t.Stop()
+		for {
+			select {
+			case <-loadCtx.Done():
+				return
+			case <-t.C:
+				if sm, err := sample(loadCtx, base, p.pid()); err == nil {
+					low.see(sm)
+				}
+			}
+		}
+	}()
+	defer func() { <-scraped }()
 	take := func() {
 		sm, err := sample(context.Background(), base, p.pid())
 		if err != nil {
@@ -157,6 +213,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return
 		}
 		sm.At = time.Since(start).Round(time.Second)
+		sm.HeapLow, sm.GoroutinesLow = low.take(sm)
 		sm.Interval, sm.P50, sm.P99 = st.takeWindow()
 		res.Samples = append(res.Samples, sm)
 	}

@@ -21,10 +21,12 @@ func verify(ctx context.Context, c *client, w *world, watchers []*watcher, res *
 	want := map[string]map[string]int{}
 	for _, s := range w.spaces {
 		s.mu.Lock()
-		merged, comments, marker, page := s.merged, s.comments, s.lastMarker, s.lastPage
+		merged, deleted, comments, uncommented, marker, page := s.merged, s.deleted, s.comments, s.uncommented, s.lastMarker, s.lastPage
 		s.mu.Unlock()
 		res.Merged += merged
 		res.Comments += comments
+		res.Deleted += deleted
+		res.Uncommented += uncommented
 		want[s.id] = map[string]int{"change_request_merged": merged, "comment_created": comments}
 
 		var tree struct {
@@ -32,8 +34,8 @@ func verify(ctx context.Context, c *client, w *world, watchers []*watcher, res *
 		}
 		if err := c.rest(ctx, "GET", "/spaces/"+s.id+"/content/pages", nil, http.StatusOK, &tree); err != nil {
 			out = append(out, err.Error())
-		} else if n := countPages(tree.Pages); n != seedPages+merged {
-			out = append(out, fmt.Sprintf("space %s has %d pages, want %d (%d seeded + %d merged)", s.id, n, seedPages+merged, seedPages, merged))
+		} else if n := countPages(tree.Pages); n != seedPages+merged-deleted {
+			out = append(out, fmt.Sprintf("space %s has %d pages, want %d (%d seeded + %d merged - %d deleted)", s.id, n, seedPages+merged-deleted, seedPages, merged, deleted))
 		}
 		var list struct {
 			Count int `json:"count"`
@@ -46,8 +48,8 @@ func verify(ctx context.Context, c *client, w *world, watchers []*watcher, res *
 		}
 		if err := c.rest(ctx, "GET", "/spaces/"+s.id+"/comments?limit=1", nil, http.StatusOK, &list); err != nil {
 			out = append(out, err.Error())
-		} else if list.Count != comments {
-			out = append(out, fmt.Sprintf("space %s has %d comments, want %d", s.id, list.Count, comments))
+		} else if list.Count != comments-uncommented {
+			out = append(out, fmt.Sprintf("space %s has %d comments, want %d (%d posted - %d deleted)", s.id, list.Count, comments-uncommented, comments, uncommented))
 		}
 		if marker == "" {
 			continue
