@@ -9,7 +9,7 @@
 //	SOAK_DURATION=10m SOAK_RATE=100 SOAK_WORKERS=32 go run ./cmd/quiresoak
 //
 // Environment: SOAK_DURATION (10m), SOAK_RATE (requests/s, 100),
-// SOAK_WORKERS (32), SOAK_WARMUP (1m, at most a quarter of the duration),
+// SOAK_WORKERS (32), SOAK_WARMUP (2m, at most a quarter of the duration),
 // SOAK_SAMPLE_EVERY (1m), SOAK_SPACES (4), SOAK_DATABASE_URL (an empty
 // database to use instead of a throwaway cluster).
 package main
@@ -101,7 +101,7 @@ func report(w io.Writer, r *soak.Result) {
 func config(getenv func(string) string) (soak.Config, error) {
 	cfg := soak.Config{Duration: 10 * time.Minute, SampleEvery: time.Minute, Rate: 100, Workers: 32, Spaces: 4, Seed: 1,
 		DatabaseURL: getenv("SOAK_DATABASE_URL")}
-	warmup := time.Minute
+	warmup := 2 * time.Minute
 	for _, d := range []struct {
 		name string
 		to   *time.Duration
