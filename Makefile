@@ -71,3 +71,8 @@ test-browser:
 ## bench-sites: published site profile, REST and GraphQL against a one-statement SQL baseline, on SQLite and a throwaway PostgreSQL (loopback, bounded)
 bench-sites:
 	scripts/bench-sites.sh $(BENCH_SITES_FLAGS)
+
+## soak: a real quire serve over a throwaway PostgreSQL under a steady mix of reads and writes for SOAK_DURATION (10m) at SOAK_RATE requests/s (100) on SOAK_WORKERS (32); fails on any error, a missing write, or growth of memory or goroutines
+.PHONY: soak
+soak:
+	$(GO) run ./cmd/quiresoak
