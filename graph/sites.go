@@ -323,6 +323,17 @@ func startSiteSpacesWarm(ctx context.Context, siteID string) {
 	}
 }
 
+// selectsSiteSpaces reports whether the site field being resolved reaches
+// the spaces of its site spaces, and the collections above them.
+func selectsSiteSpaces(ctx context.Context) (spaces, cols bool) {
+	fc := graphql.GetFieldContext(ctx)
+	if fc == nil || !graphql.HasOperationContext(ctx) {
+		return false, false
+	}
+	spaces, _, cols = spaceSelections(graphql.GetOperationContext(ctx), fc.Field.Selections)
+	return spaces, cols
+}
+
 // spaceSelections reports whether a site's selection set reaches the spaces
 // of its site spaces (through its sections or allSiteSpaces, as nodes or
 // edges), and whether it asks for their organizations, and for their

@@ -144,12 +144,28 @@ func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) 
 	// kept in this request's loaders only and reached only through the
 	// site once the caller may see it.
 	structure := selectsStructure(ctx)
+	spaces, cols := false, false
+	if structure {
+		spaces, cols = selectsSiteSpaces(ctx)
+	}
 	if l := loaders.For(ctx); l != nil {
 		together(
 			func() error { _, err := l.ViewerMemberships(ctx); return err },
 			func() error {
 				if structure {
 					l.Sites.FetchStructures(ctx, []string{id})
+				}
+				return nil
+			},
+			func() error {
+				if spaces {
+					l.FetchSpacesOfSite(ctx, id)
+				}
+				return nil
+			},
+			func() error {
+				if cols {
+					l.FetchCollectionsAboveSite(ctx, id)
 				}
 				return nil
 			},

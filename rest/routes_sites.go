@@ -87,6 +87,7 @@ func (a *API) siteRoutes() []Route {
 		}).Present(sites),
 
 		route("GET", s+"/published", "Get the published profile of a docs site", func(ctx context.Context, req *Request, in *ShareKeyParams) (*model.PublishedContentSite, error) {
+			a.r.PrefetchPublishedSite(ctx, req.Param("siteId"))
 			st, err := a.site(ctx, req)
 			if err != nil {
 				return nil, err

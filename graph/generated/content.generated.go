@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/types"
@@ -3742,7 +3743,7 @@ func (ec *executionContext) _RevisionUrls(ctx context.Context, sel ast.Selection
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) marshalNContentLink2ᚕᚖquireᚋinternalᚋcontentᚐLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Link) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentLink2ᚖquireᚋinternalᚋcontentᚐLink(ctx, sel, v[i])
@@ -3802,7 +3803,7 @@ func (ec *executionContext) marshalNContentReferenceStatus2quireᚋgraphᚋmodel
 }
 
 func (ec *executionContext) marshalNFile2ᚕᚖquireᚋinternalᚋcontentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.File) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNFile2ᚖquireᚋinternalᚋcontentᚐFile(ctx, sel, v[i])
@@ -3828,7 +3829,7 @@ func (ec *executionContext) marshalNFile2ᚖquireᚋinternalᚋcontentᚐFile(ct
 }
 
 func (ec *executionContext) marshalNPage2ᚕᚖquireᚋinternalᚋcontentᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Page) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPage2ᚖquireᚋinternalᚋcontentᚐPage(ctx, sel, v[i])
