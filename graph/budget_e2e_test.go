@@ -60,8 +60,8 @@ func TestGraphQLPageSizesAndNodeBudget(t *testing.T) {
 			{"last through a variable", `query($o: ID!, $n: Int) { organization(id: $o) { collections { nodes { spaces(last: $n) { nodes { id } } } } } }`,
 				map[string]any{"o": team.Org.ID, "n": 1000}, "BAD_REQUEST", "last"},
 			{"allSiteSpaces(first: 1000)", `{ viewer { organizations { nodes { sites { nodes { allSiteSpaces(first: 1000) { totalCount } } } } } } }`, nil, "BAD_REQUEST", "first"},
-			// 100 + 100 × 100 nodes.
-			{"over the node budget", `{ viewer { organizations(first: 100) { nodes { spaces(first: 100) { nodes { id } } } } } }`, nil, graph.CodeComplexityLimit, ""},
+			// 100 + 100 × 100 + 100 × 100 × 10 nodes.
+			{"over the node budget", `{ viewer { organizations(first: 100) { nodes { collections(first: 100) { nodes { spaces(first: 10) { nodes { id } } } } } } } }`, nil, graph.CodeComplexityLimit, ""},
 			// Defaults count 50 each: 50 + 2,500 + 125,000.
 			{"defaults over the node budget", `{ viewer { organizations { nodes { collections { nodes { spaces { nodes { id } } } } } } } }`, nil, graph.CodeComplexityLimit, ""},
 		}

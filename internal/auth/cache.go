@@ -58,6 +58,7 @@ func init() { db.AnnounceWrites(CallerTables, CallerChannel) }
 // every caller up.
 type CallerCache struct {
 	now func() time.Time
+	ttl time.Duration
 	// gen changes whenever cached callers must be forgotten; an entry is
 	// good only for the generation it was read in.
 	gen    atomic.Uint64
@@ -73,14 +74,18 @@ type cachedCaller struct {
 	expires time.Time
 }
 
-// NewCallerCache returns a cache of the callers of d's tokens, or nil when
-// d is not PostgreSQL (SQLite answers a lookup in-process, without a round
-// trip, and its processes could not hear each other). Close stops it.
-func NewCallerCache(d *db.DB, log *slog.Logger) *CallerCache {
+// NewCallerCache returns a cache of the callers of d's tokens, kept for
+// ttl (CallerTTL when not positive), or nil when d is not PostgreSQL
+// (SQLite answers a lookup in-process, without a round trip, and its
+// processes could not hear each other). Close stops it.
+func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache {
 	if d == nil || d.Dialect != "postgres" {
 		return nil
 	}
-	c := &CallerCache{now: time.Now, m: map[string]cachedCaller{}}
+	if ttl <= 0 {
+		ttl = CallerTTL
+	}
+	c := &CallerCache{now: time.Now, ttl: ttl, m: map[string]cachedCaller{}}
 	unwatch := d.Watch(CallerTables, CallerChannel, c.Forget)
 	l := pq.NewListener(d.URL(), 50*time.Millisecond, 2*time.Second, func(ev pq.ListenerEventType, err error) {
 		switch ev {
@@ -157,7 +162,7 @@ func (c *CallerCache) Lookup(ctx context.Context, client *ent.Client, secret str
 		clear(c.m)
 	}
 	// Read in generation gen: a change committed since makes it stale.
-	c.m[key] = cachedCaller{c: caller.copy(), gen: gen, expires: now.Add(CallerTTL)}
+	c.m[key] = cachedCaller{c: caller.copy(), gen: gen, expires: now.Add(c.ttl)}
 	c.mu.Unlock()
 	return caller, nil
 }

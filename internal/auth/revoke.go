@@ -23,7 +23,8 @@ type Revoked struct {
 // RevokeToken revokes the token with the given id. The token's row is
 // deleted: only its hash was stored, so nothing can bring it back, and
 // LookupCaller treats its secret like any unknown one from the next
-// request on (no process caches tokens).
+// request on (the deletion makes every process forget the callers it kept,
+// see CallerCache).
 // Errors: ErrNoToken.
 func RevokeToken(ctx context.Context, client *ent.Client, id string) (*Revoked, error) {
 	return revoke(ctx, client, apitoken.ID(id))

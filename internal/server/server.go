@@ -73,6 +73,8 @@ type Config struct {
 	// PostgreSQL, forgotten as soon as anything they were read from
 	// changes in any process (auth.CallerCache). Close stops it.
 	CacheCallers bool
+	// CallerTTL is how long a caller is kept (auth.CallerTTL when zero).
+	CallerTTL time.Duration
 	// Git configures Git import and export in the engines the server
 	// builds.
 	Git gitsync.Config
@@ -138,7 +140,7 @@ func NewServer(cfg Config) *Server {
 	s := &Server{cfg: cfg, resolver: r, gql: newGraphQL(r, cfg, lim), api: rest.New(r, cfg.Log), limiter: lim, jobs: eng.Jobs,
 		own: own, wsConns: map[*wsConn]bool{}, wsUsers: map[string]int{}}
 	if cfg.CacheCallers {
-		s.callers = auth.NewCallerCache(cfg.DB, cfg.Log)
+		s.callers = auth.NewCallerCache(cfg.DB, cfg.Log, cfg.CallerTTL)
 	}
 	// Subscriptions: over a WebSocket (websocket.go).
 	s.gql.AddTransport(s.websocketTransport())

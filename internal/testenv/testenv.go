@@ -173,7 +173,11 @@ func (e *Env) start(o Options) {
 	}
 	e.Server = server.NewServer(server.Config{DB: e.DB, PublicURL: e.URL, Metrics: e.Metrics, RateLimits: o.RateLimits,
 		RequestTimeout: o.RequestTimeout, Jobs: jobs.Config{PollInterval: JobPoll, RescueAfter: o.JobRescueAfter, RetryBase: o.JobRetryBase},
-		Git: o.Git, Translator: o.Translator, OpenAPI: spec, CacheCallers: true})
+		Git: o.Git, Translator: o.Translator, OpenAPI: spec,
+		// Callers are kept as in production, but not forgotten with time
+		// (only when their tables change), so that a test counting
+		// statements counts the same whatever its speed.
+		CacheCallers: true, CallerTTL: time.Hour})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 	// Runs first: WebSockets end (and the event bus closes) before the
