@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -75,7 +74,7 @@ type Proc struct {
 	t    testing.TB
 	URL  string // http://127.0.0.1:PORT
 	cmd  *exec.Cmd
-	done chan struct{} // closed once the process has been reaped
+	done <-chan struct{} // closed once the process has been reaped
 
 	mu     sync.Mutex
 	tail   []string // its last log lines, for failure messages
@@ -97,24 +96,11 @@ func Serve(t testing.TB, databaseURL string, flags ...string) *Proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proc{t: t, cmd: cmd, done: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		// The parent-death signal fires when the thread that started the
-		// child ends: keep this goroutine on its thread until the child
-		// has been reaped.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		cmd.Wait()
-		close(p.done)
-	}()
-	if err := <-started; err != nil {
+	done, _, err := testdb.StartChild(cmd)
+	if err != nil {
 		t.Fatalf("start quire: %v", err)
 	}
+	p := &Proc{t: t, cmd: cmd, done: done}
 	listening := make(chan string, 1)
 	go p.readLog(stderr, listening)
 	t.Cleanup(func() {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"quire/internal/testdb"
 )
 
 // Build compiles ./cmd/quire of the module at root into dir and returns the
@@ -86,8 +88,8 @@ type process struct {
 	cmd     *exec.Cmd
 	addr    string // host:port it listens on
 	logPath string
-	done    chan struct{} // closed once reaped
-	waitErr error
+	done    <-chan struct{} // closed once reaped
+	wait    func() error    // cmd.Wait's error, once reaped
 }
 
 // startServer runs "quire serve" on a free loopback port with rate limits
@@ -108,24 +110,12 @@ func startServer(ctx context.Context, bin, dbURL, logPath string) (*process, err
 	cmd.Stdout = logFile
 	// The server dies with the soak, whatever ends it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	p := &process{cmd: cmd, logPath: logPath, done: make(chan struct{})}
-	started := make(chan error, 1)
-	go func() {
-		// Pdeathsig fires when the starting thread exits: keep it until
-		// the child is reaped.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		p.waitErr = cmd.Wait()
-		close(p.done)
-	}()
-	if err := <-started; err != nil {
+	done, wait, err := testdb.StartChild(cmd)
+	if err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("start quire serve: %v", err)
 	}
+	p := &process{cmd: cmd, logPath: logPath, done: done, wait: wait}
 	addrc := make(chan string, 1)
 	go func() {
 		defer logFile.Close()
@@ -150,7 +140,7 @@ func startServer(ctx context.Context, bin, dbURL, logPath string) (*process, err
 	case p.addr = <-addrc:
 		return p, nil
 	case <-p.done:
-		return nil, fmt.Errorf("quire serve exited before listening (%v):\n%s", p.waitErr, p.logTail(30))
+		return nil, fmt.Errorf("quire serve exited before listening (%v):\n%s", p.wait(), p.logTail(30))
 	case <-time.After(90 * time.Second):
 		p.stop()
 		return nil, fmt.Errorf("quire serve did not listen within 90s:\n%s", p.logTail(30))
@@ -167,13 +157,13 @@ func (p *process) pid() int { return p.cmd.Process.Pid }
 func (p *process) stop() error {
 	select {
 	case <-p.done:
-		return p.waitErr
+		return p.wait()
 	default:
 	}
 	p.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-p.done:
-		return p.waitErr
+		return p.wait()
 	case <-time.After(30 * time.Second):
 		p.cmd.Process.Kill()
 		<-p.done

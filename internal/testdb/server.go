@@ -28,7 +28,7 @@ type server struct {
 	logPath string
 	url     string // maintenance database URL
 	cmd     *exec.Cmd
-	done    chan struct{} // closed when cmd has been reaped
+	done    <-chan struct{} // closed when cmd has been reaped
 
 	// How it was started, for Restart: the same binaries, user and port.
 	bin    binaries
@@ -197,25 +197,13 @@ func (s *server) start(prefix []string, bin binaries, asRoot bool) error {
 		setPdeathsig(cmd.SysProcAttr, syscall.SIGINT)
 	}
 
-	s.cmd, s.done = cmd, make(chan struct{})
-	started := make(chan error, 1)
-	go func() {
-		// The parent-death signal is sent when the *thread* that started
-		// the child exits, so keep this goroutine on its thread until the
-		// child has been reaped. Exiting while locked discards the thread.
-		runtime.LockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		cmd.Wait()
-		close(s.done)
-	}()
-	if err := <-started; err != nil {
+	s.cmd = cmd
+	done, _, err := StartChild(cmd)
+	if err != nil {
 		s.cmd = nil
 		return fmt.Errorf("start postgres: %v", err)
 	}
+	s.done = done
 	return waitReady(s.url, s.dataDir, s.done)
 }
 
@@ -370,4 +358,30 @@ func (s *Server) Restart() error {
 		return fmt.Errorf("restart postgres: %v\n%s", err, s.s.logTail())
 	}
 	return nil
+}
+
+// StartChild starts cmd from a goroutine kept on its OS thread until the
+// child has been reaped: a parent-death signal (Pdeathsig) is sent when the
+// thread that started the child exits, so the thread must outlive the
+// child. done is closed once the child was reaped; wait then returns what
+// cmd.Wait returned.
+func StartChild(cmd *exec.Cmd) (done <-chan struct{}, wait func() error, err error) {
+	ch := make(chan struct{})
+	var waitErr error
+	started := make(chan error, 1)
+	go func() {
+		// Exiting while locked discards the thread.
+		runtime.LockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		waitErr = cmd.Wait()
+		close(ch)
+	}()
+	if err := <-started; err != nil {
+		return nil, nil, err
+	}
+	return ch, func() error { <-ch; return waitErr }, nil
 }
