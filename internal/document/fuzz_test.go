@@ -78,7 +78,8 @@ func FuzzFromMarkdown(f *testing.F) {
 			t.Fatalf("Parse(Marshal(doc)): %v\n%s", err, raw)
 		}
 		if !reflect.DeepEqual(parsed, doc) {
-			t.Fatalf("Parse(Marshal(doc)) differs from doc")
+			again, _ := json.Marshal(parsed)
+			t.Fatalf("Parse(Marshal(doc)) differs from doc\nmarkdown %q\nfirst  %s\nparsed %s", md, raw, again)
 		}
 		_ = doc.Text()
 		if _, err := FromMarkdown(ToMarkdown(doc)); err != nil {

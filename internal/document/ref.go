@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // Content reference kinds.
@@ -141,7 +142,7 @@ func RefFromURL(u string) ContentRef {
 		var space string
 		if query != "" {
 			if q, err := url.ParseQuery(query); err == nil {
-				space = q.Get("space")
+				space = strings.ToValidUTF8(q.Get("space"), "\uFFFD")
 			}
 		}
 		hasAnchor = hasAnchor && anchor != ""
@@ -230,7 +231,9 @@ func encodeRefID(s string) string {
 }
 
 func decodeRefID(s string) string {
-	if d, err := url.PathUnescape(s); err == nil {
+	// An escape that decodes to bytes which are not UTF-8 (file://a%80) is
+	// kept as written: a document's strings are UTF-8, as JSON's are.
+	if d, err := url.PathUnescape(s); err == nil && utf8.ValidString(d) {
 		return d
 	}
 	return s

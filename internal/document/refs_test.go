@@ -110,3 +110,18 @@ func TestMapRefs(t *testing.T) {
 		t.Error("MapRefs copied a document it did not change")
 	}
 }
+
+// An escape in a reference that decodes to bytes which are not UTF-8 is
+// kept as written, so the document's JSON reads back to the same document.
+func TestRefFromURLKeepsUndecodableEscapes(t *testing.T) {
+	for u, want := range map[string]ContentRef{
+		"file://a%80":            {Kind: RefFile, File: "a%80"},
+		"file://a%20b":           {Kind: RefFile, File: "a b"},
+		"page://p?space=s%FF":    {Kind: RefPage, Page: "p", Space: "s\uFFFD"},
+		"page://p%C3%A9?space=s": {Kind: RefPage, Page: "p\u00e9", Space: "s"},
+	} {
+		if got := RefFromURL(u); got != want {
+			t.Errorf("RefFromURL(%q) = %+v, want %+v", u, got, want)
+		}
+	}
+}
