@@ -33,8 +33,14 @@ const MaxIdle = 256
 // when one is waiting.
 var work = make(chan func())
 
-// idle counts the workers waiting on work.
-var idle atomic.Int32
+// idle counts the workers waiting on work; workers counts the goroutines
+// started by run, idle or running an item.
+var idle, workers atomic.Int32
+
+// Workers is the number of goroutines of the pool: the kept workers, idle
+// or running an item, and those started for an item that are yet to end.
+// Up to MaxIdle of them stay when no list is being marshaled.
+func Workers() int { return int(workers.Load()) }
 
 // run runs f on an idle worker, or on a new goroutine that then stays as a
 // worker while fewer than MaxIdle are idle.
@@ -42,11 +48,13 @@ func run(f func()) {
 	select {
 	case work <- f:
 	default:
+		workers.Add(1)
 		go worker(f)
 	}
 }
 
 func worker(f func()) {
+	defer workers.Add(-1)
 	f()
 	for idle.Add(1) <= MaxIdle {
 		f = <-work

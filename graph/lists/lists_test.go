@@ -78,3 +78,14 @@ func text(m graphql.Marshaler) string {
 	m.MarshalGQL(&b)
 	return b.String()
 }
+
+// The goroutines that marshaled a list stay as workers, and Workers counts
+// them.
+func TestWorkersAreCounted(t *testing.T) {
+	MarshalSliceConcurrently(opCtx(), 8, 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		return graphql.MarshalInt(i)
+	})
+	if n := Workers(); n < 1 {
+		t.Fatalf("after a list of 8 items, Workers() = %d, want the kept workers", n)
+	}
+}

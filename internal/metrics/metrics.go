@@ -8,6 +8,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"quire/graph/lists"
 )
 
 // Metrics holds the collectors of one process.
@@ -59,7 +61,11 @@ func New() *Metrics {
 		Name: "quire_job_runs_total",
 		Help: "Background job runs by job and result: ran (this process held the lease), skipped (another did), failed.",
 	}, []string{"job", "result"})
-	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns,
+	listWorkers := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "quire_graphql_list_workers",
+		Help: "Goroutines kept to marshal the items of GraphQL lists, idle or busy (at most 256 stay idle).",
+	}, func() float64 { return float64(lists.Workers()) })
+	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns, listWorkers,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

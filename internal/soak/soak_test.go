@@ -121,6 +121,7 @@ func TestReadMetrics(t *testing.T) {
 	const text = `# HELP go_goroutines Number of goroutines that currently exist.
 # TYPE go_goroutines gauge
 go_goroutines 42
+quire_graphql_list_workers 7
 go_memstats_heap_inuse_bytes 1.2345e+07
 go_sql_open_connections{db_name="quire"} 3
 quire_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{spaceId}",status="200"} 10
@@ -132,12 +133,27 @@ quire_http_request_duration_seconds_sum{method="GET",route="/v1/spaces/{spaceId}
 	if err := readMetrics(strings.NewReader(text), &s); err != nil {
 		t.Fatal(err)
 	}
-	want := Sample{Goroutines: 42, HeapInuse: 12345000, DBOpen: 3, Requests: 13, Server5xx: 2}
+	want := Sample{Goroutines: 42, ListWorkers: 7, HeapInuse: 12345000, DBOpen: 3, Requests: 13, Server5xx: 2}
 	if s != want {
 		t.Fatalf("readMetrics = %+v, want %+v", s, want)
 	}
 	if err := readMetrics(strings.NewReader("go_goroutines 1\n"), &s); err == nil {
 		t.Fatal("readMetrics accepted metrics without the heap and the pool")
+	}
+}
+
+// The interval's low of goroutines leaves out the GraphQL list workers,
+// whose pool fills as the load needs it.
+func TestLowsLeaveOutListWorkers(t *testing.T) {
+	var l lows
+	l.see(Sample{Goroutines: 60, HeapInuse: 30})
+	l.see(Sample{Goroutines: 90, ListWorkers: 40, HeapInuse: 20})
+	heap, g := l.take(Sample{Goroutines: 120, ListWorkers: 30, HeapInuse: 25})
+	if heap != 20 || g != 50 {
+		t.Fatalf("lows = heap %d, goroutines %d; want 20, 50", heap, g)
+	}
+	if heap, g := l.take(Sample{Goroutines: 70, ListWorkers: 5, HeapInuse: 9}); heap != 9 || g != 65 {
+		t.Fatalf("after take, lows = heap %d, goroutines %d; want 9, 65", heap, g)
 	}
 }
 
