@@ -23,9 +23,9 @@ type Sample struct {
 	// (quire_graphql_list_workers): a pool that fills up to a bound as
 	// the load needs it, so the rule leaves them out.
 	ListWorkers int64
-	DBOpen     int64         // go_sql_open_connections: the pool's open connections
-	Requests   int64         // requests the server has answered (quire_http_request_duration_seconds_count)
-	Server5xx  int64         // of those, answered with a 5xx
+	DBOpen      int64 // go_sql_open_connections: the pool's open connections
+	Requests    int64 // requests the server has answered (quire_http_request_duration_seconds_count)
+	Server5xx   int64 // of those, answered with a 5xx
 	// HeapLow and GoroutinesLow are the least heap in use and goroutines
 	// (besides the list workers) seen in the interval, the server scraped every few seconds: the heap
 	// just after a collection (with GOGC=400 the heap in use at any one
