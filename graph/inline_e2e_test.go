@@ -134,3 +134,46 @@ func TestGraphQLInlineTypesWaitOnNoColdLoad(t *testing.T) {
 		}
 	})
 }
+
+// A root field that names one space or one site loads it at once: the
+// reads it needs wait on no batch window.
+func TestGraphQLRootFieldsWaitOnNoWindow(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		var mu sync.Mutex
+		var cold []string
+		hook := func(ctx context.Context) {
+			if fc := graphql.GetFieldContext(ctx); fc != nil && fc.Object == "Query" {
+				mu.Lock()
+				cold = append(cold, fc.Field.Name)
+				mu.Unlock()
+			}
+		}
+		server := e.HTTP.Config.Handler
+		e.HTTP.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			server.ServeHTTP(w, r.WithContext(loaders.WithColdLoadHook(r.Context(), hook)))
+		})
+		team := e.NewTeam()
+		site := sxBuild(t, e, team, "Root", 1, 1, "public")
+		sp := sxStr(sxDo(t, e, team.Admin.Token, "POST", "/v1/orgs/"+team.Org.ID+"/spaces", map[string]any{"title": "Root space"}, http.StatusCreated)["id"])
+		for _, who := range []struct {
+			name  string
+			actor testenv.Actor
+		}{{"admin", team.Admin}, {"reader", team.Reader}} {
+			for _, q := range []struct{ field, id string }{{"space", sp}, {"site", site.ID}} {
+				mu.Lock()
+				cold = nil
+				mu.Unlock()
+				query := fmt.Sprintf(`query($id: ID!) { %s(id: $id) { id title } }`, q.field)
+				d := gqlOK(t, e.GraphQL(who.actor.Token, query, map[string]any{"id": q.id}))
+				if got := testenv.Path(d, q.field, "id"); got != q.id {
+					t.Fatalf("%s as %s: id %v, want %s", q.field, who.name, got, q.id)
+				}
+				mu.Lock()
+				if len(cold) > 0 {
+					t.Errorf("%s as %s: loads waited for a batch window: %v", q.field, who.name, cold)
+				}
+				mu.Unlock()
+			}
+		}
+	})
+}
