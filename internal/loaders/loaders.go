@@ -76,16 +76,24 @@ func NewSequential(client *ent.Client) *Loaders { return newLoaders(client, true
 func newLoaders(client *ent.Client, seq bool) *Loaders {
 	l := &Loaders{client: client}
 	l.OrganizationByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Organization, error) {
-		return client.Organization.Query().Where(organization.IDIn(keys...)).All(ctx)
+		return byIDs(ctx, client, organizationByID, keys, client.Organization.ScanRows, func() ([]*ent.Organization, error) {
+			return client.Organization.Query().Where(organization.IDIn(keys...)).All(ctx)
+		})
 	}, func(o *ent.Organization) string { return o.ID }, "organization", seq)
 	l.UserByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.User, error) {
-		return client.User.Query().Where(user.IDIn(keys...)).All(ctx)
+		return byIDs(ctx, client, userByID, keys, client.User.ScanRows, func() ([]*ent.User, error) {
+			return client.User.Query().Where(user.IDIn(keys...)).All(ctx)
+		})
 	}, func(u *ent.User) string { return u.ID }, "user", seq)
 	l.CollectionByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Collection, error) {
-		return client.Collection.Query().Where(collection.IDIn(keys...)).All(ctx)
+		return byIDs(ctx, client, collectionByID, keys, client.Collection.ScanRows, func() ([]*ent.Collection, error) {
+			return client.Collection.Query().Where(collection.IDIn(keys...)).All(ctx)
+		})
 	}, func(c *ent.Collection) string { return c.ID }, "collection", seq)
 	l.SpaceByID = newLoader(func(ctx context.Context, keys []string) ([]*ent.Space, error) {
-		return client.Space.Query().Where(space.IDIn(keys...)).All(ctx)
+		return byIDs(ctx, client, spaceByID, keys, client.Space.ScanRows, func() ([]*ent.Space, error) {
+			return client.Space.Query().Where(space.IDIn(keys...)).All(ctx)
+		})
 	}, func(s *ent.Space) string { return s.ID }, "space", seq)
 	l.MemberByOrgUser = newBatchLoader(func(ctx context.Context, keys []string) []*dataloader.Result[*ent.Member] {
 		return batchMembers(ctx, client, keys)

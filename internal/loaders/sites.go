@@ -104,7 +104,9 @@ func Memo[T any](ctx context.Context, siteID, key string, compute func() (T, err
 func newSiteLoaders(client *ent.Client, seq bool) SiteLoaders {
 	return SiteLoaders{
 		SiteByID: newLoader(func(ctx context.Context, keys []string) ([]*ent.Site, error) {
-			return client.Site.Query().Where(site.IDIn(keys...)).All(ctx)
+			return byIDs(ctx, client, siteByID, keys, client.Site.ScanRows, func() ([]*ent.Site, error) {
+				return client.Site.Query().Where(site.IDIn(keys...)).All(ctx)
+			})
 		}, func(s *ent.Site) string { return s.ID }, "site", seq),
 		SectionsBySite: newGroupLoader(func(ctx context.Context, keys []string) ([]*ent.SiteSection, error) {
 			return client.SiteSection.Query().Where(sitesection.SiteIDIn(keys...)).All(ctx)

@@ -20,7 +20,7 @@ import (
 // leaves the loader as it was (the spaces are then loaded by id, where the
 // error shows).
 func (l *Loaders) FetchSpacesOfSite(ctx context.Context, siteID string) {
-	spaces, err := l.client.Space.Query().Where(spacesOfSite(siteID)).All(ctx)
+	spaces, err := read(ctx, l.client, spacesOfSiteStmt, siteID, l.client.Space.ScanRows)
 	if err != nil {
 		return
 	}
@@ -40,6 +40,19 @@ func spacesOfSite(siteID string) predicate.Space {
 	}
 }
 
+// collectionsAboveSite selects the collections that hold the spaces of a
+// site's site spaces, and the collections holding those.
+func collectionsAboveSite(siteID string) predicate.Collection {
+	return func(s *entsql.Selector) {
+		up := entsql.Table(collection.Table).As("up")
+		s.Where(entsql.Or(
+			entsql.In(s.C(collection.FieldID), parentsOfSiteSpaces(siteID)),
+			entsql.In(s.C(collection.FieldID), entsql.Select(up.C(collection.FieldParentID)).From(up).
+				Where(entsql.In(up.C(collection.FieldID), parentsOfSiteSpaces(siteID)))),
+		))
+	}
+}
+
 // parentsOfSiteSpaces selects the parent ids of the spaces of a site.
 func parentsOfSiteSpaces(siteID string) *entsql.Selector {
 	t := entsql.Table(space.Table)
@@ -53,14 +66,7 @@ func parentsOfSiteSpaces(siteID string) *entsql.Selector {
 // those, in one statement that, like FetchSpacesOfSite, needs nothing read
 // first. Collections further up are left to be loaded by id.
 func (l *Loaders) FetchCollectionsAboveSite(ctx context.Context, siteID string) {
-	cols, err := l.client.Collection.Query().Where(func(s *entsql.Selector) {
-		up := entsql.Table(collection.Table).As("up")
-		s.Where(entsql.Or(
-			entsql.In(s.C(collection.FieldID), parentsOfSiteSpaces(siteID)),
-			entsql.In(s.C(collection.FieldID), entsql.Select(up.C(collection.FieldParentID)).From(up).
-				Where(entsql.In(up.C(collection.FieldID), parentsOfSiteSpaces(siteID)))),
-		))
-	}).All(ctx)
+	cols, err := read(ctx, l.client, collectionsAboveSiteStmt, siteID, l.client.Collection.ScanRows)
 	if err != nil {
 		return
 	}

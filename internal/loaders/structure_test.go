@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"slices"
-	"strings"
 	"testing"
 
-	"quire/ent"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
 	"quire/ent/sitespace"
@@ -89,24 +86,10 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 }
 
 // same compares entities by their JSON (every field; the unexported client
-// configuration aside), in id order.
-func same[T interface {
-	*ent.SiteSection | *ent.SiteSectionGroup | *ent.SiteSpace
-}](t *testing.T, what string, got, want []T) {
+// configuration aside), in order of their JSON.
+func same[T, U any](t *testing.T, what string, got []T, want []U) {
 	t.Helper()
-	enc := func(list []T) string {
-		var out []string
-		for _, x := range list {
-			b, err := json.Marshal(x)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, string(b))
-		}
-		slices.Sort(out)
-		return strings.Join(out, "\n")
-	}
-	if g, w := enc(got), enc(want); g != w {
+	if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
 		t.Errorf("%s:\n got %s\nwant %s", what, g, w)
 	}
 }
