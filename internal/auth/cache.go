@@ -66,6 +66,9 @@ type CallerCache struct {
 	mu     sync.RWMutex
 	m      map[string]cachedCaller
 	stop   func()
+	// ready is closed when the notification connection is first up.
+	ready     chan struct{}
+	readyOnce sync.Once
 }
 
 type cachedCaller struct {
@@ -85,13 +88,14 @@ func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache 
 	if ttl <= 0 {
 		ttl = CallerTTL
 	}
-	c := &CallerCache{now: time.Now, ttl: ttl, m: map[string]cachedCaller{}}
+	c := &CallerCache{now: time.Now, ttl: ttl, m: map[string]cachedCaller{}, ready: make(chan struct{})}
 	unwatch := d.Watch(CallerTables, CallerChannel, c.Forget)
 	l := pq.NewListener(d.URL(), 50*time.Millisecond, 2*time.Second, func(ev pq.ListenerEventType, err error) {
 		switch ev {
 		case pq.ListenerEventConnected, pq.ListenerEventReconnected:
 			c.Forget()
 			c.online.Store(true)
+			c.readyOnce.Do(func() { close(c.ready) })
 		case pq.ListenerEventDisconnected, pq.ListenerEventConnectionAttemptFailed:
 			c.online.Store(false)
 			c.Forget()
@@ -104,14 +108,19 @@ func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache 
 		// Listen is retried by the listener on each reconnection.
 		log.Warn("caller cache: listen", "error", err.Error())
 	}
+	self := d.Instance()
 	done := make(chan struct{})
 	go func() {
 		for {
 			select {
 			case <-done:
 				return
-			case <-l.NotificationChannel():
-				// A change elsewhere, or nil after a reconnection.
+			case n := <-l.NotificationChannel():
+				// A change elsewhere, or nil after a reconnection. This
+				// process's own changes were forgotten when they committed.
+				if n != nil && n.Extra == self {
+					continue
+				}
 				c.Forget()
 			}
 		}
@@ -125,6 +134,18 @@ func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache 
 	return c
 }
 
+// Ready is closed once the cache serves callers: when its notification
+// connection is first up (until then every caller is looked up). A nil
+// cache, which never serves, is ready at once.
+func (c *CallerCache) Ready() <-chan struct{} {
+	if c == nil {
+		closed := make(chan struct{})
+		close(closed)
+		return closed
+	}
+	return c.ready
+}
+
 // Close stops listening and serving from the cache.
 func (c *CallerCache) Close() {
 	if c != nil && c.stop != nil {
@@ -134,6 +155,9 @@ func (c *CallerCache) Close() {
 
 // Forget drops every cached caller.
 func (c *CallerCache) Forget() { c.gen.Add(1) }
+
+// Forgets is how many times the cache has dropped every caller.
+func (c *CallerCache) Forgets() uint64 { return c.gen.Load() }
 
 // Lookup is LookupCaller, served from the cache when it may be. The caller
 // returned is the requester's own copy.

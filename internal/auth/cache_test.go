@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lib/pq"
+
 	"quire/ent/member"
 	"quire/internal/auth"
 	"quire/internal/testenv"
@@ -93,5 +95,66 @@ func TestKeptCallerForgottenOnAnotherProcessChange(t *testing.T) {
 			t.Fatalf("a token revoked by another process still answers %d", r.Status)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A process's own announcements carry its handle's instance, and its
+// cache passes over them: it forgot when the change committed, and
+// forgetting again when the announcement comes back would drop callers
+// read since. Another instance's announcement is heard.
+func TestOwnAnnouncementsPassedOver(t *testing.T) {
+	e := testenv.New(t, "postgres")
+	cache := e.Server.Callers()
+	probe := pq.NewListener(e.DB.URL(), 50*time.Millisecond, time.Second, nil)
+	defer probe.Close()
+	if err := probe.Listen(auth.CallerChannel); err != nil {
+		t.Fatal(err)
+	}
+	// A write of this process: forgotten once, at commit.
+	before := cache.Forgets()
+	e.User("someone-new@example.com")
+	if cache.Forgets() == before {
+		t.Fatal("a write to users did not forget the kept callers")
+	}
+	select {
+	case n := <-probe.NotificationChannel():
+		if n == nil || n.Extra == "" || n.Extra != e.DB.Instance() {
+			t.Fatalf("announcement %+v, want the payload %q", n, e.DB.Instance())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no announcement of the write in 10s")
+	}
+	// The process's own announcement, then another's, in one transaction
+	// (delivered in order): only the second forgets.
+	tx, err := e.DB.SQL.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, payload := range []string{e.DB.Instance(), "another-process"} {
+		if _, err := tx.Exec("SELECT pg_notify($1, $2)", auth.CallerChannel, payload); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before = cache.Forgets()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for cache.Forgets() == before {
+		if time.Now().After(deadline) {
+			t.Fatal("another process's announcement was not heard in 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Both announcements have been read: the own one did not forget.
+	for range 2 {
+		select {
+		case <-probe.NotificationChannel():
+		case <-time.After(10 * time.Second):
+			t.Fatal("the probe missed an announcement")
+		}
+	}
+	if got := cache.Forgets() - before; got != 1 {
+		t.Fatalf("the two announcements forgot %d times, want 1", got)
 	}
 }

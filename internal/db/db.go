@@ -4,7 +4,9 @@ package db
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +40,17 @@ func (d *DB) URL() string { return d.url }
 
 // Statements returns how many SQL statements have been sent so far.
 func (d *DB) Statements() int64 { return d.counter.n.Load() }
+
+// Instance names this handle in the payload of the announcements of its
+// writes (see Watch): a listener of the same process may pass over them,
+// since the process forgot what they announce when they committed.
+func (d *DB) Instance() string { return d.counter.instance }
+
+func newInstance() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
 
 // Close closes the database.
 func (d *DB) Close() error { return d.Client.Close() }
@@ -104,6 +117,7 @@ func Open(url string, opts Options) (*DB, error) {
 	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude}
 	if dial == dialect.Postgres {
 		cd.stmts = newStmtCache(sdb, 256)
+		cd.instance = newInstance()
 		if w := announcing(); w != nil {
 			cd.watchers.w.Store(w)
 		}
@@ -153,6 +167,8 @@ type countingDriver struct {
 	pool     *sql.DB
 	prelude  func(ctx context.Context, query string) string
 	watchers watchers
+	// instance names this handle in the announcements it sends.
+	instance string
 }
 
 // before runs the prelude of a statement, if any, with exec.
@@ -282,7 +298,7 @@ func (t *countingTx) Commit() error {
 	w := t.wrote.Load()
 	if w != nil && t.d.stmts != nil && w.channel != "" {
 		t.d.count()
-		if err := t.Tx.Exec(context.Background(), notifyQuery, []any{w.channel}, nil); err != nil {
+		if err := t.Tx.Exec(context.Background(), notifyQuery, []any{w.channel, t.d.instance}, nil); err != nil {
 			return classify(context.Background(), t.d.pool, false, err)
 		}
 	}

@@ -130,15 +130,17 @@ func (w *watch) call() {
 	}
 }
 
-// notifyQuery announces a change on a channel (PostgreSQL).
-const notifyQuery = "SELECT pg_notify($1, '')"
+// notifyQuery announces a change on a channel (PostgreSQL); the payload is
+// the announcing handle's Instance, so that its own listener, whose
+// process forgot at once, can pass over it.
+const notifyQuery = "SELECT pg_notify($1, $2)"
 
 // changed runs after a watched write outside a transaction.
 func (d *countingDriver) changed(ctx context.Context, w *watch) {
 	if d.stmts != nil && w.channel != "" { // PostgreSQL
 		// Best effort: the write is done; other processes forget what
 		// they keep when their caches expire if this is lost.
-		_ = d.Driver.Exec(context.WithoutCancel(ctx), notifyQuery, []any{w.channel}, nil)
+		_ = d.Driver.Exec(context.WithoutCancel(ctx), notifyQuery, []any{w.channel, d.instance}, nil)
 	}
 	w.call()
 }

@@ -5,6 +5,7 @@ package loaders
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -340,4 +341,13 @@ func (noContextDriver) Exec(context.Context, string, any, any) error  { return E
 func (noContextDriver) Query(context.Context, string, any, any) error { return ErrNoContext }
 func (noContextDriver) Tx(context.Context) (dialect.Tx, error)        { return nil, ErrNoContext }
 func (noContextDriver) Close() error                                  { return nil }
-func (noContextDriver) Dialect() string                               { return dialect.SQLite }
+
+// QueryContext and ExecContext refuse the statements written by hand
+// (ent's Client.QueryContext and ExecContext).
+func (noContextDriver) QueryContext(context.Context, string, ...any) (*sql.Rows, error) {
+	return nil, ErrNoContext
+}
+func (noContextDriver) ExecContext(context.Context, string, ...any) (sql.Result, error) {
+	return nil, ErrNoContext
+}
+func (noContextDriver) Dialect() string { return dialect.SQLite }

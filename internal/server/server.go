@@ -199,6 +199,13 @@ func (s *Server) Close() {
 // API returns the REST API.
 func (s *Server) API() *rest.API { return s.api }
 
+// CallersReady is closed once kept callers are served (see
+// auth.CallerCache.Ready); at once when callers are not kept.
+func (s *Server) CallersReady() <-chan struct{} { return s.callers.Ready() }
+
+// Callers is the cache of callers; nil when callers are not kept.
+func (s *Server) Callers() *auth.CallerCache { return s.callers }
+
 func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.Server {
 	limits := graph.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))

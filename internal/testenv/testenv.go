@@ -183,6 +183,14 @@ func (e *Env) start(o Options) {
 	// Runs first: WebSockets end (and the event bus closes) before the
 	// HTTP server waits for its connections.
 	e.T.Cleanup(e.Server.Close)
+	// Until its notification connection is up, the server looks every
+	// caller up: wait for it, so that statement counts do not depend on
+	// when it connects.
+	select {
+	case <-e.Server.CallersReady():
+	case <-time.After(30 * time.Second):
+		e.T.Fatal("the caller cache's notification connection did not come up in 30s")
+	}
 }
 
 // SeparateReplica starts another server over the environment's database
