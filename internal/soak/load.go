@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 )
@@ -163,7 +164,10 @@ func (s *space) lastN() int {
 }
 
 // wordOf spells n in letters (search engines split words at digits), with
-// a prefix no seeded text has.
+// a prefix no seeded text has, and ends it with a "q": no English suffix
+// does, so a stemmer leaves every word whole (without it, PostgreSQL's
+// English stemmer reads "zylojs" as "zyloj", another page's word, and
+// "zylois" and "zyloie" both as "zyloi").
 func wordOf(n int) string {
 	b := []byte("zylo")
 	var d []byte
@@ -173,12 +177,12 @@ func wordOf(n int) string {
 	for i := len(d) - 1; i >= 0; i-- {
 		b = append(b, d[i])
 	}
-	return string(b)
+	return string(append(b, 'q'))
 }
 
 func numberOf(w string) int {
 	n := 0
-	for _, ch := range w[len("zylo"):] {
+	for _, ch := range strings.TrimSuffix(w[len("zylo"):], "q") {
 		n = n*26 + int(ch-'a')
 	}
 	return n
