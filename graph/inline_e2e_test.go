@@ -70,10 +70,7 @@ func TestGraphQLInlineTypesWaitOnNoColdLoad(t *testing.T) {
 			cold[fc.Object+"."+fc.Field.Name]++
 			mu.Unlock()
 		}
-		server := e.HTTP.Config.Handler
-		e.HTTP.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			server.ServeHTTP(w, r.WithContext(loaders.WithColdLoadHook(r.Context(), hook)))
-		})
+		hookColdLoads(e, hook)
 
 		team := e.NewTeam()
 		site := sxBuild(t, e, team, "Inline", 3, 3, "public")
@@ -135,6 +132,15 @@ func TestGraphQLInlineTypesWaitOnNoColdLoad(t *testing.T) {
 	})
 }
 
+// hookColdLoads calls hook for every load of e's requests that waits for
+// a batch window.
+func hookColdLoads(e *testenv.Env, hook func(context.Context)) {
+	server := e.HTTP.Config.Handler
+	e.HTTP.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		server.ServeHTTP(w, r.WithContext(loaders.WithColdLoadHook(r.Context(), hook)))
+	})
+}
+
 // A root field that names one space or one site loads it at once: the
 // reads it needs wait on no batch window.
 func TestGraphQLRootFieldsWaitOnNoWindow(t *testing.T) {
@@ -148,10 +154,7 @@ func TestGraphQLRootFieldsWaitOnNoWindow(t *testing.T) {
 				mu.Unlock()
 			}
 		}
-		server := e.HTTP.Config.Handler
-		e.HTTP.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			server.ServeHTTP(w, r.WithContext(loaders.WithColdLoadHook(r.Context(), hook)))
-		})
+		hookColdLoads(e, hook)
 		team := e.NewTeam()
 		site := sxBuild(t, e, team, "Root", 1, 1, "public")
 		sp := sxStr(sxDo(t, e, team.Admin.Token, "POST", "/v1/orgs/"+team.Org.ID+"/spaces", map[string]any{"title": "Root space"}, http.StatusCreated)["id"])

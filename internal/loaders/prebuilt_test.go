@@ -22,16 +22,7 @@ func TestKeptStatementsMatchEntQueries(t *testing.T) {
 		team := e.NewTeam()
 		tok := team.Admin.Token
 		org := team.Org.ID
-		call := func(method, path string, body any, want int) map[string]any {
-			t.Helper()
-			r := e.Do(tok, method, path, body)
-			if r.Status != want {
-				t.Fatalf("%s %s: %d %s", method, path, r.Status, r.Body)
-			}
-			var v map[string]any
-			_ = json.Unmarshal(r.Body, &v)
-			return v
-		}
+		call := restCall(t, e, tok)
 		id := func(v map[string]any) string { return v["id"].(string) }
 		top := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Top", "description": "All of it"}, http.StatusCreated))
 		mid := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Mid", "parent": top}, http.StatusCreated))

@@ -21,16 +21,7 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		tok := team.Admin.Token
-		call := func(method, path string, body any, want int) map[string]any {
-			t.Helper()
-			r := e.Do(tok, method, path, body)
-			if r.Status != want {
-				t.Fatalf("%s %s: %d %s", method, path, r.Status, r.Body)
-			}
-			var v map[string]any
-			_ = json.Unmarshal(r.Body, &v)
-			return v
-		}
+		call := restCall(t, e, tok)
 		space := func(title string) string {
 			return call("POST", "/v1/orgs/"+team.Org.ID+"/spaces", map[string]any{"title": title}, http.StatusCreated)["id"].(string)
 		}
@@ -83,6 +74,21 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 			t.Errorf("loads after FetchStructures sent %d statements of their own", n-int64(3*len(sites)))
 		}
 	})
+}
+
+// restCall returns a function that sends a REST request with tok and
+// decodes its answer, failing the test on another status than want.
+func restCall(t *testing.T, e *testenv.Env, tok string) func(method, path string, body any, want int) map[string]any {
+	return func(method, path string, body any, want int) map[string]any {
+		t.Helper()
+		r := e.Do(tok, method, path, body)
+		if r.Status != want {
+			t.Fatalf("%s %s: %d %s", method, path, r.Status, r.Body)
+		}
+		var v map[string]any
+		_ = json.Unmarshal(r.Body, &v)
+		return v
+	}
 }
 
 // same compares entities by their JSON (every field; the unexported client
