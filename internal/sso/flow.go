@@ -16,13 +16,9 @@ import (
 	"github.com/crewjam/saml"
 
 	"quire/ent"
-	"quire/ent/member"
 	"quire/ent/samlprovider"
 	"quire/ent/samlrequest"
-	"quire/ent/teammember"
-	"quire/ent/user"
 	"quire/internal/apierr"
-	"quire/internal/auth"
 	"quire/internal/db"
 	"quire/internal/requestid"
 )
@@ -264,61 +260,6 @@ func (s *Service) acs(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	return json.NewEncoder(w).Encode(out)
-}
-
-// provision signs a user in to the provider's organization: the user of the
-// email address (created, with it verified, when there is none), a member
-// with the provider's default role and team when not one yet, marked as a
-// member who signs in through single sign-on; and a new token limited to
-// the organization.
-// Errors: Forbidden (a disabled member).
-func (s *Service) provision(ctx context.Context, p *ent.SAMLProvider, email, name string) (*SignIn, error) {
-	orgID := p.OrganizationID
-	out := &SignIn{}
-	err := db.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
-		now := s.Now()
-		u, err := tx.User.Query().Where(user.EmailEqualFold(email)).First(ctx)
-		if ent.IsNotFound(err) {
-			u, err = tx.User.Create().SetEmail(email).SetDisplayName(name).SetEmailVerifiedAt(now).SetCreatedAt(now).Save(ctx)
-		}
-		if err != nil {
-			return fmt.Errorf("provision user: %w", err)
-		}
-		m, err := tx.Member.Query().Where(member.OrganizationID(orgID), member.UserID(u.ID)).Only(ctx)
-		switch {
-		case ent.IsNotFound(err):
-			if err := tx.Member.Create().SetOrganizationID(orgID).SetUserID(u.ID).SetNillableRole(p.DefaultRole).
-				SetSSO(true).SetJoinedAt(now).Exec(ctx); err != nil {
-				return fmt.Errorf("provision member: %w", err)
-			}
-			if p.DefaultTeamID != nil {
-				if err := tx.TeamMember.Create().SetTeamID(*p.DefaultTeamID).SetUserID(u.ID).SetRole("member").SetCreatedAt(now).
-					OnConflictColumns(teammember.FieldTeamID, teammember.FieldUserID).DoNothing().Exec(ctx); err != nil && !db.IsNoRows(err) {
-					return fmt.Errorf("provision team member: %w", err)
-				}
-			}
-		case err != nil:
-			return fmt.Errorf("read member: %w", err)
-		case m.Disabled:
-			return apierr.Forbiddenf("Your membership of this organization is disabled; ask one of its admins")
-		default:
-			if err := tx.Member.UpdateOne(m).SetSSO(true).Exec(ctx); err != nil {
-				return fmt.Errorf("mark SSO member: %w", err)
-			}
-		}
-		tokID, secret, err := auth.IssueScopedToken(ctx, tx.Client(), u.ID, "Single sign-on: "+p.Label, orgID)
-		if err != nil {
-			return err
-		}
-		out.Token, out.TokenID = secret, tokID
-		out.User = SignedInUser{ID: u.ID, Email: u.Email, DisplayName: u.DisplayName}
-		out.Organization.ID = orgID
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // Attribute names identity providers give email addresses and names under.

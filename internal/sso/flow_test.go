@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"quire/internal/sso/ssotest"
 	"quire/internal/testenv"
 )
 
@@ -26,8 +27,13 @@ func TestSAMLSignIn(t *testing.T) {
 		space := e.Do(adm, "POST", org+"/spaces", map[string]any{"title": "Handbook"})
 		spaceID := space.JSON()["id"].(string)
 
-		idp := newIdP(t)
-		idp.addUser(t, "alice", "alice@acme.test", "Alice Liddell")
+		idp := ssotest.NewIdP(t)
+		idp.AddUser(t, "alice", "alice@acme.test", "Alice Liddell")
+		// The organization owns its domain: its identity provider may sign
+		// in the addresses of it.
+		if r := e.Do(adm, "PATCH", org, map[string]any{"emailDomains": []string{"acme.test"}}); r.Status != 200 {
+			t.Fatalf("email domains: %d %s", r.Status, r.Body)
+		}
 
 		// The provider is pending until fully configured.
 		r := e.Do(adm, "POST", org+"/saml", map[string]any{"label": "Test IdP", "defaultRole": "comment", "defaultTeam": teamID})
@@ -42,7 +48,7 @@ func TestSAMLSignIn(t *testing.T) {
 		if l := e.Do("", "GET", org+"/sso", nil); l.Status != 200 || len(l.JSON()["items"].([]any)) != 0 {
 			t.Errorf("logins of a pending provider: %d %s", l.Status, l.Body)
 		}
-		r = e.Do(adm, "PATCH", org+"/saml/"+pid, map[string]any{"entityID": idp.entityID(), "ssoURL": idp.ssoURL(), "certificate": idp.certPEM})
+		r = e.Do(adm, "PATCH", org+"/saml/"+pid, idp.Settings())
 		if r.Status != 200 || r.JSON()["status"] != "active" {
 			t.Fatalf("configure provider: %d %s", r.Status, r.Body)
 		}
@@ -56,33 +62,34 @@ func TestSAMLSignIn(t *testing.T) {
 		if logins.Status != 200 || testenv.Path(logins.JSON(), "items", 0, "startURL") != base+"/start" || testenv.Path(logins.JSON(), "items", 0, "label") != "Test IdP" {
 			t.Errorf("logins: %d %s", logins.Status, logins.Body)
 		}
-		idp.register(t, "quire", service["entityID"].(string))
+		idp.Register(t, "quire", service["entityID"].(string))
 
-		// Alice already has an account, in another organization.
+		// Alice already has an account, verified, in another organization.
 		alice, _ := e.User("alice@acme.test")
+		verify(t, e, alice.ID)
 		e.Member(team.Other, alice, "admin")
 
-		b := newBrowser(t)
-		resp, page := b.get(service["startURL"].(string))
-		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Request.URL.String(), idp.ssoURL()) {
+		b := ssotest.NewBrowser(t)
+		resp, page := b.Get(service["startURL"].(string))
+		if resp.StatusCode != 200 || !strings.HasPrefix(resp.Request.URL.String(), idp.SSOURL()) {
 			t.Fatalf("start: %d at %s: %.300s", resp.StatusCode, resp.Request.URL, page)
 		}
 		q := resp.Request.URL.Query()
 		if q.Get("SAMLRequest") == "" || q.Get("RelayState") == "" {
 			t.Errorf("the redirect carries no AuthnRequest: %s", resp.Request.URL)
 		}
-		action, fields := form(t, page)
+		action, fields := ssotest.Form(t, page)
 		fields.Set("user", "alice")
 		fields.Set("password", "secret-alice")
-		resp, page = b.post(action, fields)
+		resp, page = b.Post(action, fields)
 		if resp.StatusCode != 200 {
 			t.Fatalf("sign in at the identity provider: %d %.500s", resp.StatusCode, page)
 		}
-		acs, answer := form(t, page)
+		acs, answer := ssotest.Form(t, page)
 		if acs != service["acsURL"] || answer.Get("SAMLResponse") == "" {
 			t.Fatalf("the identity provider posts to %s: %v", acs, answer)
 		}
-		resp, body := b.post(acs, answer)
+		resp, body := b.Post(acs, answer)
 		if resp.StatusCode != 200 {
 			t.Fatalf("ACS: %d %s", resp.StatusCode, body)
 		}
@@ -119,15 +126,15 @@ func TestSAMLSignIn(t *testing.T) {
 		}
 
 		// The same response again is refused, and so is a changed one.
-		if resp, body := b.post(acs, answer); resp.StatusCode != 403 || !strings.Contains(body, "already used") {
+		if resp, body := b.Post(acs, answer); resp.StatusCode != 403 || !strings.Contains(body, "already used") {
 			t.Errorf("replayed response: %d %s", resp.StatusCode, body)
 		}
-		resp, page = b.get(service["startURL"].(string))
+		resp, page = b.Get(service["startURL"].(string))
 		if resp.StatusCode != 200 {
 			t.Fatalf("second start: %d", resp.StatusCode)
 		}
 		// Signed in at the identity provider already: it answers at once.
-		acs, answer = form(t, page)
+		acs, answer = ssotest.Form(t, page)
 		// The response is signed (its assertion encrypted): change when it
 		// was issued by a year.
 		raw, _ := base64.StdEncoding.DecodeString(answer.Get("SAMLResponse"))
@@ -139,23 +146,23 @@ func TestSAMLSignIn(t *testing.T) {
 		b3[at] = '0' + (b3[at]-'0'+9)%10
 		tampered := string(b3)
 		forged := url.Values{"SAMLResponse": {base64.StdEncoding.EncodeToString([]byte(tampered))}, "RelayState": {answer.Get("RelayState")}}
-		if resp, body := b.post(acs, forged); resp.StatusCode != 403 || !strings.Contains(body, "could not be verified") {
+		if resp, body := b.Post(acs, forged); resp.StatusCode != 403 || !strings.Contains(body, "could not be verified") {
 			t.Errorf("tampered response: %d %s", resp.StatusCode, body)
 		}
-		if resp, _ := b.post(acs, url.Values{"SAMLResponse": {answer.Get("SAMLResponse")}}); resp.StatusCode != 400 {
+		if resp, _ := b.Post(acs, url.Values{"SAMLResponse": {answer.Get("SAMLResponse")}}); resp.StatusCode != 400 {
 			t.Errorf("no RelayState: %d", resp.StatusCode)
 		}
 
 		// A new user is provisioned just in time, with a verified email.
-		idp.addUser(t, "bob", "bob@acme.test", "Bob Builder")
-		b2 := newBrowser(t)
-		resp, page = b2.get(service["startURL"].(string))
-		action, fields = form(t, page)
+		idp.AddUser(t, "bob", "bob@acme.test", "Bob Builder")
+		b2 := ssotest.NewBrowser(t)
+		resp, page = b2.Get(service["startURL"].(string))
+		action, fields = ssotest.Form(t, page)
 		fields.Set("user", "bob")
 		fields.Set("password", "secret-bob")
-		_, page = b2.post(action, fields)
-		acs, answer = form(t, page)
-		resp, body = b2.post(acs, answer)
+		_, page = b2.Post(action, fields)
+		acs, answer = ssotest.Form(t, page)
+		resp, body = b2.Post(acs, answer)
 		if resp.StatusCode != 200 {
 			t.Fatalf("Bob's ACS: %d %s", resp.StatusCode, body)
 		}
