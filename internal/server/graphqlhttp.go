@@ -35,9 +35,11 @@ import (
 //	a method other than GET and POST, a GET with a
 //	mutation                                             405 METHOD_NOT_ALLOWED
 //
-// Documents refused by parsing, validation or the query limits keep gqlgen's
-// answer: 422 (400 with Accept: application/graphql-response+json) and the
-// code of the refusal.
+// Documents refused by parsing, validation or variable coercion are
+// answered as GraphQL over HTTP recommends (requestErrorStatus): 200 with
+// application/json, 400 and no data entry with
+// application/graphql-response+json. Documents over Quire's query limits
+// are 422 with application/json.
 
 // serveGraphQL routes an authenticated /graphql request to its transport.
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
@@ -248,15 +250,13 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 	w.Header().Set("Content-Type", contentType)
 	rc, errs := exec.CreateOperationContext(ctx, params)
 	if errs != nil {
-		status := http.StatusOK
-		if errcode.GetErrorKind(errs) == errcode.KindProtocol {
-			status = http.StatusUnprocessableEntity
-			if contentType == graphQLResponseJSON {
-				// GraphQL over HTTP: a request error is a 400 there.
-				status = http.StatusBadRequest
-			}
+		resp := exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs)
+		if contentType == graphQLResponseJSON {
+			// A request error has no data entry there.
+			writeRequestErrors(w, requestErrorStatus(errs, true), resp)
+			return
 		}
-		writeResponse(w, status, exec.DispatchError(graphql.WithOperationContext(ctx, rc), errs))
+		writeResponse(w, requestErrorStatus(errs, false), resp)
 		return
 	}
 	if rc.Operation != nil && rc.Operation.Operation == ast.Subscription {
@@ -275,6 +275,45 @@ func execute(w http.ResponseWriter, r *http.Request, exec graphql.GraphExecutor,
 }
 
 const graphQLResponseJSON = "application/graphql-response+json"
+
+// requestErrorStatus is the status of an operation refused before it ran.
+// GraphQL over HTTP asks for 200 with application/json and a 4xx with
+// application/graphql-response+json for a document that does not parse,
+// does not validate or whose variables do not coerce; Quire's own query
+// limits (tokens, depth, aliases, page sizes, nodes, NUL characters) are
+// 422 with application/json, so that a client sees at the status alone
+// that the document was too costly rather than wrong. Refusals of the user
+// kind (the rate limit, whose 429 rateWriter sets) stay 200.
+func requestErrorStatus(errs gqlerror.List, graphQLResponse bool) int {
+	if errcode.GetErrorKind(errs) != errcode.KindProtocol {
+		return http.StatusOK
+	}
+	if graphQLResponse {
+		return http.StatusBadRequest
+	}
+	for _, e := range errs {
+		if !specRequestError(e) {
+			return http.StatusUnprocessableEntity
+		}
+	}
+	return http.StatusOK
+}
+
+// specRequestError reports an error of GraphQL itself: parsing (but for
+// the parser's token limit, one of Quire's query limits), validation and
+// variable coercion, which gqlgen codes GRAPHQL_PARSE_FAILED and
+// GRAPHQL_VALIDATION_FAILED.
+func specRequestError(e *gqlerror.Error) bool {
+	switch code, _ := e.Extensions["code"].(string); code {
+	case errcode.ParseFailed:
+		// gqlparser's only word for its token limit is this message
+		// (TestGraphQLTokenFloodsRefused reads it).
+		return !strings.HasPrefix(e.Message, "exceeded token limit")
+	case errcode.ValidationFailed:
+		return true
+	}
+	return false
+}
 
 // responseContentType chooses, as gqlgen's transports do, between
 // application/json and application/graphql-response+json from the Accept
@@ -298,6 +337,22 @@ func responseContentType(r *http.Request) string {
 		}
 	}
 	return graphQLResponseJSON
+}
+
+// writeRequestErrors writes the errors of a request refused before
+// execution without a data entry, as GraphQL over HTTP asks for
+// application/graphql-response+json.
+func writeRequestErrors(w http.ResponseWriter, status int, resp *graphql.Response) {
+	out, err := json.Marshal(struct {
+		Errors     gqlerror.List  `json:"errors"`
+		Extensions map[string]any `json:"extensions,omitempty"`
+	}{resp.Errors, resp.Extensions})
+	if err != nil {
+		writeGraphQLError(w, http.StatusInternalServerError, apierr.Internal, "Internal error")
+		return
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(out)
 }
 
 // writeResponse writes a GraphQL response as json.Marshal would, with

@@ -162,3 +162,49 @@ func TestResponseContentType(t *testing.T) {
 		}
 	}
 }
+
+// Documents refused before execution, as GraphQL over HTTP asks: with
+// application/json a document that does not parse, validate or coerce its
+// variables is 200 with errors and "data": null, one over Quire's query
+// limits 422; with application/graphql-response+json both are 400, with no
+// data entry.
+func TestGraphQLRequestErrorStatus(t *testing.T) {
+	s := newRefusalServer()
+	for _, tc := range []struct {
+		name, body, code string
+		json             int // status with Accept: application/json
+	}{
+		{"parse", `{"query":"{ viewer { id "}`, "GRAPHQL_PARSE_FAILED", http.StatusOK},
+		{"validation", `{"query":"{ nope }"}`, "GRAPHQL_VALIDATION_FAILED", http.StatusOK},
+		{"unknown operation", `{"query":"query A { __typename }","operationName":"B"}`, "GRAPHQL_VALIDATION_FAILED", http.StatusOK},
+		{"variable coercion", `{"query":"query($id: ID!) { node(id: $id) { id } }","variables":{"id":null}}`, "GRAPHQL_VALIDATION_FAILED", http.StatusOK},
+		{"page size limit", `{"query":"{ viewer { organizations(first: 500) { totalCount } } }"}`, "BAD_REQUEST", http.StatusUnprocessableEntity},
+		{"token limit", `{"query":"{ ` + strings.Repeat("__typename ", 3000) + `}"}`, "GRAPHQL_PARSE_FAILED", http.StatusUnprocessableEntity},
+	} {
+		for _, accept := range []string{"", "application/json", graphQLResponseJSON} {
+			req := refusalRequest([]byte(tc.body))
+			req.Header.Set("Accept", accept)
+			rec := httptest.NewRecorder()
+			s.serveGraphQL(rec, req)
+			var out map[string]json.RawMessage
+			if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+				t.Fatalf("%s, Accept %q: %v: %s", tc.name, accept, err, rec.Body)
+			}
+			data, hasData := out["data"]
+			wantStatus, wantType := tc.json, "application/json"
+			if accept == graphQLResponseJSON {
+				wantStatus, wantType = http.StatusBadRequest, graphQLResponseJSON
+			}
+			switch {
+			case rec.Code != wantStatus || rec.Header().Get("Content-Type") != wantType:
+				t.Errorf("%s, Accept %q: HTTP %d %s, want %d %s", tc.name, accept, rec.Code, rec.Header().Get("Content-Type"), wantStatus, wantType)
+			case !strings.Contains(string(out["errors"]), `"code":"`+tc.code+`"`):
+				t.Errorf("%s, Accept %q: errors %s, want code %s", tc.name, accept, out["errors"], tc.code)
+			case accept == graphQLResponseJSON && hasData:
+				t.Errorf("%s: a data entry with %s: %s", tc.name, accept, rec.Body)
+			case accept != graphQLResponseJSON && string(data) != "null":
+				t.Errorf("%s, Accept %q: data %s, want null", tc.name, accept, data)
+			}
+		}
+	}
+}
