@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Interoperability check: build Quire, seed a throwaway SQLite database, serve
-# it on a free loopback port, and drive the /v1 REST API with the official
+# it on a free loopback port, drive the /v1 REST API with the official
 # JavaScript client of the documented API (@gitbook/api, pinned in
-# interop/package.json). Exits non-zero on any failure.
+# interop/package.json), and audit /graphql against the GraphQL over HTTP
+# specification with graphql-http's server audits (pinned there too).
+# Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
 #   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, openapi, errors (default: all)
@@ -130,7 +132,7 @@ done
 # 4. Install the pinned client when node_modules is missing or stale.
 stamp="$HERE/node_modules/.interop-lock"
 want="$(cksum <"$HERE/package-lock.json")"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$HERE/node_modules/@gitbook/api" ]; then
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$HERE/node_modules/@gitbook/api" ] || [ ! -d "$HERE/node_modules/graphql-http" ]; then
 	log "npm ci"
 	(cd "$HERE" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
 	printf '%s' "$want" >"$stamp"
@@ -141,3 +143,7 @@ log "running interop/test.mjs"
 export QUIRE_URL QUIRE_TOKEN QUIRE_READER_TOKEN QUIRE_ORG_ID QUIRE_ORG2_ID QUIRE_USER_ID QUIRE_READER_ID QUIRE_GIT_DIR
 export QUIRE_REVIEWER_TOKEN QUIRE_REVIEWER_ID
 (cd "$HERE" && timeout 300 node test.mjs "$@")
+
+# 6. Audit /graphql with graphql-http: any warning or error fails.
+log "running interop/graphql-audit.mjs"
+(cd "$HERE" && timeout 120 node graphql-audit.mjs)
