@@ -2,6 +2,7 @@ package rest_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"quire/internal/auth"
@@ -116,12 +117,29 @@ func TestInviteLinks(t *testing.T) {
 		}
 
 		// Unknown links, links of another organization, and links once
-		// invite links are off.
-		_, evTok := e.User("ev@elsewhere.test")
-		ctErr(t, joinVia(evTok, "I0000000000000000000"), 404, "", "unknown link")
+		// invite links are off all get one answer (but for the id), so that
+		// nobody learns which ids are links.
+		ev, evTok := e.User("ev@elsewhere.test")
+		unknown := joinVia(evTok, "I0000000000000000000")
+		ctErr(t, unknown, 404, "", "unknown link")
 		ctErr(t, e.Do(evTok, "POST", "/v1/orgs/"+team.Other.ID+"/invites/"+orgLink["id"].(string), nil), 404, "", "link of another organization")
 		ctGetPatch(t, e, adm, org, map[string]any{"inviteLinks": false})
-		ctErr(t, joinVia(evTok, orgLink["id"].(string)), 400, "invite links", "links off")
+		off := joinVia(evTok, orgLink["id"].(string))
+		ctErr(t, off, 404, "", "links off")
+		if a, b := strings.ReplaceAll(string(off.Body), orgLink["id"].(string), "<id>"), strings.ReplaceAll(string(unknown.Body), "I0000000000000000000", "<id>"); a != b {
+			t.Errorf("links off answers %s, an unknown link %s", a, b)
+		}
+		if r := e.Do(adm, "GET", org+"/members/"+ev.ID, nil); r.Status != 404 {
+			t.Errorf("joined while links are off: %d %s", r.Status, r.Body)
+		}
+		// A member of the organization gets the same answer, and so does
+		// GraphQL.
+		ctErr(t, joinVia(samTok, orgLink["id"].(string)), 404, "", "member, links off")
+		g := e.GraphQL(evTok, `mutation($o: ID!, $i: ID!) { joinOrganizationWithInvite(organization: $o, invite: $i) { organization } }`,
+			map[string]any{"o": team.Org.ID, "i": orgLink["id"]})
+		if g.Code() != "NOT_FOUND" {
+			t.Errorf("GraphQL join, links off: %s", g.Raw)
+		}
 		ctGetPatch(t, e, adm, org, map[string]any{"inviteLinks": true})
 
 		// A token limited to another organization joins nothing.
@@ -136,7 +154,7 @@ func TestInviteLinks(t *testing.T) {
 		ctErr(t, joinVia(evTok, guestLink["id"].(string)), 404, "", "deleted link")
 
 		// GraphQL.
-		g := e.GraphQL(adm, `query($id: ID!) { organization(id: $id) { invites(first: 10) { totalCount nodes { id kind role level redundant space { id } } } } }`,
+		g = e.GraphQL(adm, `query($id: ID!) { organization(id: $id) { invites(first: 10) { totalCount nodes { id kind role level redundant space { id } } } } }`,
 			map[string]any{"id": team.Org.ID})
 		if len(g.Errors) > 0 || testenv.Path(g.Data, "organization", "invites", "totalCount") != float64(4) {
 			t.Errorf("GraphQL invites: %s", g.Raw)

@@ -168,11 +168,16 @@ func TestJoinOrganizationByEmailDomain(t *testing.T) {
 			t.Errorf("a member's list: %v", l)
 		}
 
-		// Another domain, or an organization that does not exist, is not
-		// found.
-		_, otherTok := e.User("eve@evil.test")
-		ctErr(t, e.Do(otherTok, "POST", path+"/join", nil), 404, "", "other domain")
+		// Another domain, verified or not, is refused (400, as documented);
+		// an organization that does not exist is not found.
+		eve, otherTok := e.User("eve@evil.test")
+		ctErr(t, e.Do(otherTok, "POST", path+"/join", nil), 400, "email domain", "other domain, unverified")
+		oaVerify(t, e, eve.ID)
+		ctErr(t, e.Do(otherTok, "POST", path+"/join", nil), 400, "email domain", "other domain")
 		ctErr(t, e.Do(otherTok, "POST", "/v1/orgs/O0000000000000000000/join", nil), 404, "", "unknown organization")
+		if n, err := e.Client().Member.Query().Where(member.UserID(eve.ID)).Count(context.Background()); err != nil || n != 0 {
+			t.Errorf("a refused join made %d members: %v", n, err)
+		}
 		if l := ctGet(t, e, otherTok, "/v1/email-domains/acme.test/orgs"); len(l["organizations"].([]any)) != 0 {
 			t.Errorf("another domain's user sees %v", l)
 		}
@@ -190,6 +195,10 @@ func TestJoinOrganizationByEmailDomain(t *testing.T) {
 		g := e.GraphQL(annTok, `mutation($id: ID!) { joinOrganization(id: $id) { organization member { id role } } }`, map[string]any{"id": team.Org.ID})
 		if len(g.Errors) > 0 || testenv.Path(g.Data, "joinOrganization", "member", "role") != "comment" || testenv.Path(g.Data, "joinOrganization", "member", "id") != ann.ID {
 			t.Errorf("GraphQL join: %s", g.Raw)
+		}
+		g = e.GraphQL(otherTok, `mutation($id: ID!) { joinOrganization(id: $id) { organization } }`, map[string]any{"id": team.Org.ID})
+		if g.Code() != "BAD_REQUEST" {
+			t.Errorf("GraphQL join of another domain: %s", g.Raw)
 		}
 		g = e.GraphQL(otherTok, `{ organizationsForEmailDomain(emailDomain: "acme.test") { id } }`, nil)
 		if len(g.Errors) > 0 || len(g.Data["organizationsForEmailDomain"].([]any)) != 0 {

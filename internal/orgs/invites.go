@@ -33,6 +33,12 @@ func notFoundInvite(id string) error {
 	return apierr.NotFoundf("No matching invite found for id %q", id)
 }
 
+// unusableInvite is the answer to joining through a link that is unknown,
+// or that the organization has turned off: one answer for both.
+func unusableInvite(id string) error {
+	return apierr.NotFoundf("No usable invite found for id %q: it does not exist, or its organization has turned invite links off", id)
+}
+
 // InviteLinks lists an organization's invite links, oldest first.
 // Errors: NotFound, Forbidden (not an admin).
 func (s *Service) InviteLinks(ctx context.Context, orgID string) ([]*ent.InviteLink, error) {
@@ -219,8 +225,9 @@ func (s *Service) DeleteInviteLink(ctx context.Context, orgID, id string) (bool,
 // invite link (the link's id is its secret): with the link's role, or, for
 // a link to content, as a guest given the link's level on it. A member
 // keeps their role; a link to content raises their level on it.
-// Errors: NotFound (no such link in the organization), BadRequest (the
-// organization has turned invite links off, or the content is deleted),
+// Errors: NotFound (no such link in the organization, or the organization
+// has turned invite links off: the same answer, so that nobody learns which
+// ids are links while links are off), BadRequest (the content is deleted),
 // Forbidden (a disabled member).
 func (s *Service) JoinWithInvite(ctx context.Context, orgID, inviteID string) error {
 	v := auth.Viewer(ctx)
@@ -233,13 +240,13 @@ func (s *Service) JoinWithInvite(ctx context.Context, orgID, inviteID string) er
 	l, err := s.Client.InviteLink.Query().Where(invitelink.ID(inviteID), invitelink.OrganizationID(orgID)).
 		WithOrganization().Only(ctx)
 	if ent.IsNotFound(err) {
-		return notFoundInvite(inviteID)
+		return unusableInvite(inviteID)
 	}
 	if err != nil {
 		return fmt.Errorf("read invite link: %w", err)
 	}
 	if !l.Edges.Organization.InviteLinks {
-		return apierr.Invalid("inviteId", "The organization has turned invite links off")
+		return unusableInvite(inviteID)
 	}
 	err = db.WithTx(ctx, s.Client, func(tx *ent.Tx) error {
 		m, err := tx.Member.Query().Where(member.OrganizationID(orgID), member.UserID(v.ID)).Only(ctx)

@@ -368,9 +368,9 @@ func (s *Service) ForEmailDomain(ctx context.Context, domain string) ([]*ent.Org
 // Join makes the caller a member of an organization that admits their
 // verified email address's domain, with its default role (nil: a guest).
 // An active member is left as they are.
-// Errors: NotFound (the organization does not exist or does not admit the
-// caller's domain), BadRequest (the caller's email address is not
-// verified), Forbidden (a disabled member).
+// Errors: NotFound (the organization does not exist), BadRequest (the
+// organization does not admit the caller's email domain, or the caller's
+// email address is not verified), Forbidden (a disabled member).
 func (s *Service) Join(ctx context.Context, orgID string) error {
 	v := auth.Viewer(ctx)
 	if v == nil {
@@ -396,8 +396,11 @@ func (s *Service) Join(ctx context.Context, orgID string) error {
 	if err != nil {
 		return fmt.Errorf("read organization: %w", err)
 	}
-	if !discoverable(o, emailDomain(v.Email)) {
-		return notFoundOrg(orgID)
+	// The documented answer for an organization the caller's domain may not
+	// join is 400, apart from 404 for none: this tells whoever holds an
+	// organization's id that it exists, and nothing more (not its domains).
+	if d := emailDomain(v.Email); !discoverable(o, d) {
+		return apierr.Invalid("email", "This organization does not admit addresses of your email domain %s: ask one of its admins for an invite", d)
 	}
 	if v.EmailVerifiedAt == nil {
 		return apierr.Invalid("email", "Your email address %s is not verified: the organization admits only verified addresses of its domains", v.Email)
