@@ -14,12 +14,13 @@ const (
 	envRateLimit        = "QUIRE_RATE_LIMIT"
 	envRateLimitContent = "QUIRE_RATE_LIMIT_CONTENT"
 	envRateLimitWindow  = "QUIRE_RATE_LIMIT_WINDOW"
+	envRateLimitAnon    = "QUIRE_RATE_LIMIT_ANONYMOUS"
 )
 
 // rateLimitFlags are serve's rate-limit flags.
 type rateLimitFlags struct {
-	limit, content *int
-	window         *time.Duration
+	limit, content, anonymous *int
+	window                    *time.Duration
 	// envErr is an environment value that does not parse, reported once
 	// the flags are parsed (a flag given instead wins).
 	envErr map[string]error
@@ -54,6 +55,8 @@ func (e *env) rateLimitFlags(fs *flag.FlagSet) *rateLimitFlags {
 		"points each user may spend per window on both doors: 1 per REST request, a GraphQL operation's cost; 0 turns it off (env "+envRateLimit+")")
 	f.content = fs.Int("rate-limit-content", intFrom("rate-limit-content", envRateLimitContent, ratelimit.DefaultContentLimit),
 		"change requests and pages each user may create per window; 0 turns it off (env "+envRateLimitContent+")")
+	f.anonymous = fs.Int("rate-limit-anonymous", intFrom("rate-limit-anonymous", envRateLimitAnon, ratelimit.DefaultAnonymousLimit),
+		"requests without a valid token each client address (the connection's) may send per window; 0 turns it off (env "+envRateLimitAnon+")")
 	f.window = fs.Duration("rate-limit-window", window, "length of a rate-limit window, whole seconds (env "+envRateLimitWindow+")")
 	return f
 }
@@ -62,12 +65,12 @@ func (e *env) rateLimitFlags(fs *flag.FlagSet) *rateLimitFlags {
 func (f *rateLimitFlags) config(fs *flag.FlagSet) (ratelimit.Config, error) {
 	given := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
-	for _, name := range []string{"rate-limit", "rate-limit-content", "rate-limit-window"} {
+	for _, name := range []string{"rate-limit", "rate-limit-content", "rate-limit-anonymous", "rate-limit-window"} {
 		if err := f.envErr[name]; err != nil && !given[name] {
 			return ratelimit.Config{}, err
 		}
 	}
-	c := ratelimit.Config{Limit: *f.limit, ContentLimit: *f.content, Window: *f.window}
+	c := ratelimit.Config{Limit: *f.limit, ContentLimit: *f.content, AnonymousLimit: *f.anonymous, Window: *f.window}
 	if *f.window <= 0 {
 		return c, fmt.Errorf("--rate-limit-window %s must be positive", *f.window)
 	}

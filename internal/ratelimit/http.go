@@ -10,7 +10,8 @@ import (
 // Headers sets the rate-limit headers of an answer, as GitHub sends them:
 // X-RateLimit-Limit, -Remaining, -Used, -Reset (when the window ends, in
 // seconds since the Unix epoch) and -Resource (the bucket). They describe
-// the core bucket, or, for a refused request, the bucket that refused it;
+// the core bucket (the anonymous one for a request without a valid
+// token), or, for a refused request, the bucket that refused it;
 // a refusal also gets Retry-After, the seconds until that bucket is full
 // again. With the core bucket off, an allowed request gets none.
 func (d Decision) Headers(h http.Header, now time.Time) {
@@ -52,6 +53,8 @@ func (l *Limiter) Message(d Decision) string {
 	switch {
 	case u.Bucket == Content:
 		return fmt.Sprintf("Content creation limit exceeded: at most %d objects created %s; try again after %s", u.Limit, per, at)
+	case u.Bucket == Anonymous:
+		return fmt.Sprintf("Rate limit exceeded for requests without a valid API token: at most %d %s from one address; send Authorization: Bearer <token>, or try again after %s", u.Limit, per, at)
 	case d.Cost > 1:
 		return fmt.Sprintf("API rate limit exceeded: this operation costs %d points and %d of %d points %s remain until %s", d.Cost, u.Remaining(), u.Limit, per, at)
 	}

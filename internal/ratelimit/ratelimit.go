@@ -1,5 +1,6 @@
-// Package ratelimit counts what each principal (an API user) spends of its
-// budgets per window. The counters live in the database, one row per
+// Package ratelimit counts what each principal (an API user, or the client
+// address of requests without a valid token) spends of its budgets per
+// window. The counters live in the database, one row per
 // principal, bucket and window, and each charge is one atomic
 // upsert-increment, so every process serving the database shares the same
 // budgets. A process may reserve a few core points ahead of a principal's
@@ -50,6 +51,9 @@ type Config struct {
 	Limit int
 	// ContentLimit is the objects a principal may create per window.
 	ContentLimit int
+	// AnonymousLimit is the requests without a valid token each client
+	// address may send per window (anonymous.go).
+	AnonymousLimit int
 	// Window is the length of a window, a whole number of seconds;
 	// DefaultWindow when zero.
 	Window time.Duration
@@ -58,12 +62,12 @@ type Config struct {
 }
 
 // Enabled reports whether any bucket is limited.
-func (c Config) Enabled() bool { return c.Limit > 0 || c.ContentLimit > 0 }
+func (c Config) Enabled() bool { return c.Limit > 0 || c.ContentLimit > 0 || c.AnonymousLimit > 0 }
 
 // Validate reports a configuration that cannot be served.
 func (c Config) Validate() error {
 	switch {
-	case c.Limit < 0 || c.ContentLimit < 0:
+	case c.Limit < 0 || c.ContentLimit < 0 || c.AnonymousLimit < 0:
 		return fmt.Errorf("rate limits must be 0 (off) or positive")
 	case c.Window < 0 || c.Window%time.Second != 0:
 		return fmt.Errorf("rate limit window %s must be a positive whole number of seconds", c.Window)
@@ -96,7 +100,9 @@ func (u Usage) Remaining() int { return max(u.Limit-u.Used, 0) }
 type Decision struct {
 	// Allowed: the cost was spent and the request may run.
 	Allowed bool
-	// Core is the core bucket after the charge (Limit 0 when it is off).
+	// Core is the core bucket after the charge (Limit 0 when it is off);
+	// for a request without a valid token (TakeAnonymous), the anonymous
+	// bucket.
 	Core Usage
 	// Refused, when not allowed, is the bucket that refused the request,
 	// as it was (nothing was spent), and Cost what the request asked of it.
@@ -110,6 +116,8 @@ type Limiter struct {
 	cfg    Config
 	window int64 // seconds
 	leases leases
+	// refusals are the addresses over their anonymous budget.
+	refusals refusals
 }
 
 // New returns a limiter over the database of client, or nil when cfg
@@ -234,8 +242,11 @@ func (l *Limiter) Usage(ctx context.Context, principal string, b Bucket) (Usage,
 }
 
 func (l *Limiter) limit(b Bucket) int {
-	if b == Content {
+	switch b {
+	case Content:
 		return l.cfg.ContentLimit
+	case Anonymous:
+		return l.cfg.AnonymousLimit
 	}
 	return l.cfg.Limit
 }

@@ -53,6 +53,42 @@ func (s *Server) limitREST(next http.Handler) http.Handler {
 	})
 }
 
+// chargeAnonymous charges a request without a valid token to its client
+// address (the connection's: no proxy header is trusted) and sets the
+// rate-limit headers. It reports whether the request may go on; when not,
+// it has answered, in the door's shape: 429 over the budget, or the error.
+func (s *Server) chargeAnonymous(w http.ResponseWriter, r *http.Request) bool {
+	if s.limiter == nil {
+		return true
+	}
+	d, err := s.limiter.TakeAnonymous(r.Context(), ratelimit.Address(r.RemoteAddr))
+	if err != nil {
+		s.fail(w, r, err)
+		return false
+	}
+	d.Headers(w.Header(), s.limiter.Now())
+	if !d.Allowed {
+		s.fail(w, r, apierr.New(apierr.RateLimited, "%s", s.limiter.Message(d)))
+		return false
+	}
+	return true
+}
+
+// limitAnonymous charges every request of a route that needs no token
+// (single sign-on, login options, published keys, public specifications)
+// to its client address, whatever its Authorization says: those routes
+// read no token, and looking one up would cost what the budget spares.
+func (s *Server) limitAnonymous(next http.Handler) http.Handler {
+	if s.limiter == nil || s.limiter.Config().AnonymousLimit == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.chargeAnonymous(w, r) {
+			next.ServeHTTP(w, r)
+		}
+	})
+}
+
 // rateKey carries a GraphQL request's rateVerdict.
 type rateKey struct{}
 

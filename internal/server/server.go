@@ -162,20 +162,22 @@ func NewServer(cfg Config) *Server {
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
 	// Single sign-on and the keys of members' claims need no token.
-	mux.Handle("/sso/", eng.SSO.Handler(cfg.Log))
-	mux.Handle("GET /.well-known/jwks/{organizationId}", eng.Claims.Handler(func(ctx context.Context, err error) {
+	// They, and the routes below that need no token, spend the anonymous
+	// budget of the client's address (limitAnonymous).
+	mux.Handle("/sso/", s.limitAnonymous(eng.SSO.Handler(cfg.Log)))
+	mux.Handle("GET /.well-known/jwks/{organizationId}", s.limitAnonymous(eng.Claims.Handler(func(ctx context.Context, err error) {
 		cfg.Log.ErrorContext(ctx, "internal error", "request_id", requestid.From(ctx), "error", err.Error())
-	}))
+	})))
 	// Public specifications, and signed links to private ones, need no
 	// token either.
-	mux.Handle("/openapi/", eng.OpenAPI.Handler())
+	mux.Handle("/openapi/", s.limitAnonymous(eng.OpenAPI.Handler()))
 	mux.Handle("/graphql", graphiql.Middleware("Quire GraphQL", s.authenticated(s.limitGraphQL(http.HandlerFunc(s.serveGraphQL)), graphQLAuthError, loaders.New)))
 	mux.Handle(graphiql.AssetsPrefix, graphiql.AssetsHandler())
 	mux.Handle("/v1/", s.authenticated(s.limitREST(s.api), restAuthError(cfg.Log), loaders.NewSequential))
 	// The API's own description needs no token, nor do an organization's
 	// login options (asked before signing in).
 	mux.Handle("/v1/openapi.json", s.api)
-	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.anonymous(s.api, loaders.NewSequential))
+	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.limitAnonymous(s.anonymous(s.api, loaders.NewSequential)))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
 	})
@@ -354,12 +356,17 @@ type callerHolder struct{ id string }
 // authenticated resolves the bearer token into the viewer and gives the
 // request its dataloaders (newLoaders: GraphQL resolves fields concurrently,
 // a REST handler runs in one goroutine); it refuses requests without a valid
-// token.
+// token, once they are charged to their address (chargeAnonymous): one
+// without a token before anything is read, one with a token once its
+// lookup found none, so that valid tokens spend nothing of it.
 func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter, *http.Request, string), newLoaders func(*ent.Client) *loaders.Loaders) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		secret := auth.BearerToken(r.Header.Get("Authorization"))
 		if secret == "" {
+			if !s.chargeAnonymous(w, r) {
+				return
+			}
 			deny(w, r, "Authentication required: send Authorization: Bearer <token>")
 			return
 		}
@@ -369,6 +376,9 @@ func (s *Server) authenticated(next http.Handler, deny func(http.ResponseWriter,
 			return
 		}
 		if caller == nil {
+			if !s.chargeAnonymous(w, r) {
+				return
+			}
 			deny(w, r, "Invalid API token")
 			return
 		}
