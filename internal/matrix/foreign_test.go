@@ -56,6 +56,10 @@ func (w *world) testForeign(t *testing.T) {
 				w.asked++
 				answers[i] = fmt.Sprintf("%d %s", r.Status, normalized(r.Body, to))
 			}
+			if c.rule.outside != 0 {
+				outsider(t, c.key, other, answers, fmt.Sprintf("%d ", c.rule.outside), "404 ")
+				continue
+			}
 			if answers[0] != answers[1] {
 				t.Errorf("%s with %s of B for %s: %s; with an unknown id: %s", c.key, other, id, answers[0], answers[1])
 			}
@@ -79,10 +83,25 @@ func (w *world) testForeign(t *testing.T) {
 				w.asked++
 				answers[i] = gqlAnswer(r, c.field.Name, to)
 			}
+			if c.rule.outside != 0 {
+				outsider(t, c.key, other, answers, "] BAD_REQUEST ", "] NOT_FOUND ")
+				continue
+			}
 			if answers[0] != answers[1] {
 				t.Errorf("%s with %s of B for %s: %s; with an unknown id: %s", c.key, other, id, answers[0], answers[1])
 			}
 		}
+	}
+}
+
+// outsider checks the answers (B's id, an unknown id) of an operation whose
+// documented answer tells an organization A's admin is no member of from
+// none (rule.outside): each holds its status (REST) or error code
+// (GraphQL).
+func outsider(t *testing.T, key, other string, answers [2]string, wantB, wantUnknown string) {
+	t.Helper()
+	if !strings.Contains(answers[0], wantB) || !strings.Contains(answers[1], wantUnknown) {
+		t.Errorf("%s with %s of B: %s, want %s...; with an unknown id: %s, want %s...", key, other, answers[0], wantB, answers[1], wantUnknown)
 	}
 }
 

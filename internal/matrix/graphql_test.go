@@ -301,7 +301,7 @@ func (w *world) checkGQL(t *testing.T, c gqlCase, who *caller, want int, r *test
 			t.Errorf("%s: %.500s, want the field", what, r.Raw)
 		}
 	default:
-		code := map[int]string{403: "FORBIDDEN", 404: "NOT_FOUND"}[want]
+		code := map[int]string{400: "BAD_REQUEST", 403: "FORBIDDEN", 404: "NOT_FOUND"}[want]
 		if rootErr == nil || rootErr.Extensions["code"] != code || value != nil {
 			t.Errorf("%s: %.300s, want %s", what, r.Raw, code)
 		}

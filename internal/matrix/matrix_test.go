@@ -36,8 +36,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 			{"graphql mutations", w.testMutations},
 			{"read-only fields", w.testPatch},
 			{"foreign ids", w.testForeign},
-			// Last: its event changes the fixture.
+			// Its event changes the fixture.
 			{"graphql subscriptions", w.testSubscriptions},
+			// Last: it configures a SAML provider of B.
+			{"single sign-on", w.testSSO},
 		} {
 			t.Run(part.name, func(t *testing.T) {
 				w.t, w.asked = t, 0

@@ -11,7 +11,7 @@ import "maps"
 func init() {
 	maps.Copy(restRules, map[string]rule{
 		"PATCH /orgs/{organizationId}":                                  inOrg(admin).with(fixed(map[string]any{"inviteLinks": true})),
-		"POST /orgs/{organizationId}/join":                              members.status(204),
+		"POST /orgs/{organizationId}/join":                              members.status(204).refusesOutsiders(400),
 		"GET /email-domains/{emailDomain}/orgs":                         anyone,
 		"GET /orgs/{organizationId}/link-invites":                       inOrg(admin),
 		"POST /orgs/{organizationId}/link-invites":                      inOrg(admin).status(201).with(fixed(map[string]any{"role": "read"})),
@@ -68,7 +68,7 @@ func init() {
 		"Query.organizationsForEmailDomain":   anyone.with(args("emailDomain", "emailDomain")),
 		"Query.ssoLogins":                     anyone.with(args("organization", "organizationId")),
 		"Mutation.updateOrganization":         inOrg(admin).with(args("id", "organizationId", "input", map[string]any{"inviteLinks": true})),
-		"Mutation.joinOrganization":           members.with(args("id", "organizationId")),
+		"Mutation.joinOrganization":           members.with(args("id", "organizationId")).refusesOutsiders(400),
 		"Mutation.joinOrganizationWithInvite": anyone.with(args("organization", "club", "invite", "clubInvite")),
 		"Mutation.createInviteLink":           inOrg(admin).with(org("input", map[string]any{"role": "read"})),
 		"Mutation.updateInviteLink":           inOrg(admin).with(org("id", "inviteId", "input", map[string]any{"role": "read"})),

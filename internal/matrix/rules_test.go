@@ -36,6 +36,11 @@ type rule struct {
 	// query is the REST query string a route needs (its required
 	// parameters), without "?".
 	query string
+	// outside is the status a caller below sees gets in place of 404, when
+	// the documented answer tells them apart from callers of an
+	// organization that does not exist (joining by email domain: 400, the
+	// organization does not admit the caller's domain).
+	outside int
 }
 
 // Rows by who may act.
@@ -80,6 +85,9 @@ func (r rule) asking(query string) rule { r.query = query; return r }
 
 func (r rule) orNull() rule { r.hidesNull = true; return r }
 
+// refusesOutsiders gives the status of callers below sees (see outside).
+func (r rule) refusesOutsiders(status int) rule { r.outside = status; return r }
+
 // fixed is an input that names no id.
 func fixed(v any) func(map[string]string) any { return func(map[string]string) any { return v } }
 
@@ -98,6 +106,8 @@ func (r rule) expect(c *caller, deleting bool) int {
 		return http.StatusForbidden
 	case deleting && !r.part:
 		return http.StatusNoContent
+	case r.outside != 0:
+		return r.outside
 	default:
 		return http.StatusNotFound
 	}
