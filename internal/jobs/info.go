@@ -194,6 +194,13 @@ func info(rec *ent.Job, row *rivertype.JobRow) *Info {
 		if rec.CancelRequested {
 			in.State = StateCancelled
 		}
+	case rivertype.JobStateAvailable:
+		in.State = StatePending
+		if m := readMeta(row); m.RescuedAttempt != nil && *m.RescuedAttempt == row.Attempt && row.Attempt > 0 {
+			// Its last attempt's process stopped (rescue.go): it waits to
+			// be tried again, as after a failed attempt.
+			in.State = StateRetrying
+		}
 	default:
 		in.State = StatePending
 	}

@@ -13,7 +13,13 @@ import (
 	"quire/internal/testenv"
 )
 
-func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
+func TestMain(m *testing.M) {
+	if url := os.Getenv(childEnv); url != "" {
+		// Re-executed by a test as a process that works jobs until killed.
+		os.Exit(workAsChild(url))
+	}
+	os.Exit(testdb.Main(m))
+}
 
 // forEachBackend runs fn on a fresh environment of every database.
 func forEachBackend(t *testing.T, fn func(t *testing.T, e *testenv.Env)) {

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -30,10 +31,20 @@ type Config struct {
 	PollInterval time.Duration
 	// JobTimeout bounds one attempt of a job (default 15 minutes).
 	JobTimeout time.Duration
-	// RescueAfter is how long a job may stay running before it is taken
-	// to belong to a process that died, and run again (default
-	// JobTimeout + 5 minutes).
+	// RescueAfter is how long a job may stay running before the queue
+	// itself takes it to belong to a process that died, and runs it again
+	// (default JobTimeout + 5 minutes): a backstop behind the heartbeat.
 	RescueAfter time.Duration
+	// HeartbeatInterval is how often a process records, on each job it
+	// works, that it still works it, and looks for jobs of processes that
+	// stopped (default 10s).
+	HeartbeatInterval time.Duration
+	// StaleAfter is how long a running job may go without a heartbeat
+	// before it is taken to belong to a process that stopped, and is
+	// retried (or failed, with no attempts left); default 40s, and at
+	// least three heartbeat intervals. A job of a process on the same
+	// host that has exited is rescued without waiting.
+	StaleAfter time.Duration
 	// MaxAttempts is how many attempts a job gets by default (default 5).
 	MaxAttempts int
 	// RetryBase, when set, is the wait before a failed job's second
@@ -66,6 +77,15 @@ func (c *Config) defaults() {
 	if c.MaxAttempts <= 0 {
 		c.MaxAttempts = 5
 	}
+	if c.HeartbeatInterval <= 0 {
+		c.HeartbeatInterval = 10 * time.Second
+	}
+	if c.StaleAfter <= 0 {
+		c.StaleAfter = 40 * time.Second
+	}
+	// A live process must have missed several heartbeats, not one late
+	// write, before its jobs are taken from it.
+	c.StaleAfter = max(c.StaleAfter, 3*c.HeartbeatInterval)
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
@@ -75,11 +95,23 @@ func (c *Config) defaults() {
 // Jobs are rows inserted in the transaction of the write that asks for
 // them; every process that Starts the runner works them, each job claimed
 // by one process at a time; a failed attempt is retried with exponential
-// backoff; a job whose process died is run again once RescueAfter has
-// passed. Handlers are registered before the first Enqueue or Start.
+// backoff; a job whose process stopped is run again once its heartbeat
+// is older than StaleAfter (heartbeat.go, rescue.go). Handlers are
+// registered before the first Enqueue or Start.
 type Runner struct {
 	d   *db.DB
 	cfg Config
+	id  identity
+
+	leases leases
+	// passes counts the heartbeat and rescue passes (for tests).
+	passes atomic.Int64
+	// stopping is closed when Stop begins.
+	stopping chan struct{}
+	// maintStop ends the heartbeat and rescue loop; maintDone is closed
+	// when it has ended.
+	maintStop func()
+	maintDone chan struct{}
 
 	mu       sync.Mutex
 	handlers map[string]Handler
@@ -93,7 +125,7 @@ type Runner struct {
 // NewRunner returns a runner over d that has no handlers yet.
 func NewRunner(d *db.DB, cfg Config) *Runner {
 	cfg.defaults()
-	return &Runner{d: d, cfg: cfg, handlers: map[string]Handler{}}
+	return &Runner{d: d, cfg: cfg, id: newIdentity(), handlers: map[string]Handler{}, stopping: make(chan struct{})}
 }
 
 // Handle registers h for jobs of kind. It panics when called after the
@@ -137,6 +169,7 @@ func (r *Runner) client() (*river.Client[*sql.Tx], error) {
 		river.AddWorkerArgs(workers, payload{kind: kind}, &worker{r: r, kind: kind, h: h})
 	}
 	cfg := &river.Config{
+		ID:                   r.id.String(),
 		PollOnly:             true,
 		FetchPollInterval:    r.cfg.PollInterval,
 		FetchCooldown:        min(r.cfg.PollInterval, 100*time.Millisecond),
@@ -182,6 +215,12 @@ func (r *Runner) Start(ctx context.Context) error {
 	r.mu.Lock()
 	r.started = true
 	r.unwatch = unwatch
+	if r.hasHandlersLocked() {
+		// Not the caller's context: the loop lives until Stop.
+		mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		r.maintStop, r.maintDone = cancel, make(chan struct{})
+		go r.maintain(mctx, r.maintDone)
+	}
 	r.mu.Unlock()
 	return nil
 }
@@ -189,8 +228,10 @@ func (r *Runner) Start(ctx context.Context) error {
 func (r *Runner) hasHandlers() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.handlers) > 0
+	return r.hasHandlersLocked()
 }
+
+func (r *Runner) hasHandlersLocked() bool { return len(r.handlers) > 0 }
 
 // Stop stops taking jobs and waits for the running ones to finish, until
 // ctx ends; then their contexts are cancelled (a job stopped that way runs
@@ -201,12 +242,24 @@ func (r *Runner) Stop(ctx context.Context) error {
 	r.started = false
 	unwatch := r.unwatch
 	r.unwatch = nil
+	maintStop, maintDone := r.maintStop, r.maintDone
+	r.maintStop, r.maintDone = nil, nil
 	r.mu.Unlock()
 	if !started {
 		return nil
 	}
 	if unwatch != nil {
 		defer unwatch()
+	}
+	select {
+	case <-r.stopping:
+	default:
+		close(r.stopping)
+	}
+	if maintStop != nil {
+		// Heartbeats go on until the running jobs have finished: a job
+		// that a graceful stop waits for is not another process's to take.
+		defer func() { maintStop(); <-maintDone }()
 	}
 	if err := c.Stop(ctx); err != nil {
 		return c.StopAndCancel(context.WithoutCancel(ctx))
@@ -299,10 +352,18 @@ func (w *worker) Work(ctx context.Context, j *river.Job[payload]) error {
 	if err != nil {
 		return err
 	}
-	run := &run{r: w.r, rec: rec, id: rec.ID, attempt: j.Attempt, maxAttempts: j.MaxAttempts, raw: j.Args.raw}
+	ctx, l := w.r.take(ctx, j.ID, j.Attempt)
+	defer w.r.release(l)
+	run := &run{r: w.r, rec: rec, id: rec.ID, attempt: j.Attempt, maxAttempts: j.MaxAttempts, raw: j.Args.raw, lease: l}
 	w.r.publish(ctx, rec)
 	err = w.h(ctx, run)
 	w.r.observe(w.kind, err)
+	if l.lost.Load() {
+		// Another process rescued the job while this one was silent: the
+		// record and the queue's row are the new attempt's now.
+		w.r.awaitTakeover(j.ID)
+		return errLost
+	}
 	final := context.WithoutCancel(ctx)
 	now := time.Now().UTC()
 	upd := w.r.d.Client.Job.UpdateOneID(rec.ID).SetUpdatedAt(now)
@@ -383,6 +444,7 @@ type run struct {
 	attempt     int
 	maxAttempts int
 	raw         json.RawMessage
+	lease       *lease
 }
 
 func (x *run) ID() string       { return x.id }
@@ -391,6 +453,9 @@ func (x *run) MaxAttempts() int { return x.maxAttempts }
 func (x *run) Args(v any) error { return json.Unmarshal(x.raw, v) }
 
 func (x *run) Progress(ctx context.Context, fraction float64, step string) error {
+	if x.lease != nil && x.lease.lost.Load() {
+		return errLost
+	}
 	fraction = min(max(fraction, 0), 1)
 	step = truncate(step, 200)
 	c := x.r.d.Client
