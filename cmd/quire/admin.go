@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"quire/ent"
 	"quire/ent/member"
 	"quire/ent/user"
+	"quire/internal/apierr"
 	"quire/internal/auth"
 	"quire/internal/db"
+	"quire/internal/orgs"
 	"quire/internal/types"
 )
 
@@ -100,13 +104,45 @@ type tokenCreateOutput struct {
 }
 
 // checkEmail reports whether email looks like an address: a local part, an
-// @ and a domain, without spaces.
+// @ and a domain, without spaces or angle brackets, at most 254 characters
+// (the longest address mail can carry). Its domain must be one the API
+// takes as an organization's email domain (orgs.NormalizeDomain): joining
+// by email domain and single sign-on compare addresses by it, so a user
+// made here with another could never be matched by them.
 func checkEmail(email string) error {
 	at := strings.LastIndex(email, "@")
-	if at <= 0 || at == len(email)-1 || strings.ContainsAny(email, " \t\r\n") {
+	if at <= 0 || at == len(email)-1 || len(email) > 254 || strings.ContainsAny(email, " \t\r\n<>") {
 		return fmt.Errorf("--email %q is not an email address", email)
 	}
+	if _, ok := orgs.NormalizeDomain(email[at+1:]); !ok {
+		return fmt.Errorf("--email %q: %q is not a domain name", email, email[at+1:])
+	}
 	return nil
+}
+
+// maxDisplayName bounds a display name in characters, as sign-in through
+// an identity provider bounds the names it takes from assertions.
+const maxDisplayName = 100
+
+// checkDisplayName reports whether name (given with --name) may be a
+// user's display name: at most maxDisplayName characters, none of them
+// control characters (it is shown on one line everywhere).
+func checkDisplayName(name string) error {
+	if n := utf8.RuneCountInString(name); n > maxDisplayName {
+		return fmt.Errorf("--name has %d characters; a display name has at most %d", n, maxDisplayName)
+	}
+	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		return fmt.Errorf("--name %q holds a control character", name)
+	}
+	return nil
+}
+
+// apiMessage is the message the API would answer err with.
+func apiMessage(err error) string {
+	if ae, ok := apierr.As(err); ok {
+		return ae.Message
+	}
+	return err.Error()
 }
 
 // displayName returns name, or the part of email before the @.
@@ -167,6 +203,14 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 		return e.usageError(fs, "--email is required")
 	}
 	if err := checkEmail(*email); err != nil {
+		return e.usageError(fs, "%v", err)
+	}
+	// The API's own rule for organization titles, so that bootstrap makes
+	// no organization that the API would refuse to rename to itself.
+	if err := orgs.CheckTitle(*org); err != nil {
+		return e.usageError(fs, "--org %q: %s", *org, apiMessage(err))
+	}
+	if err := checkDisplayName(strings.TrimSpace(*name)); err != nil {
 		return e.usageError(fs, "%v", err)
 	}
 
@@ -241,6 +285,9 @@ func (e *env) adminUserCreate(ctx context.Context, args []string) int {
 		return e.usageError(fs, "--email is required")
 	}
 	if err := checkEmail(*email); err != nil {
+		return e.usageError(fs, "%v", err)
+	}
+	if err := checkDisplayName(strings.TrimSpace(*name)); err != nil {
 		return e.usageError(fs, "%v", err)
 	}
 	if (*orgID == "") != (*roleFlag == "") {

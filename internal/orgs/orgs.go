@@ -109,10 +109,21 @@ func NormalizeDomain(d string) (string, bool) {
 	return d, len(d) <= 253 && domainPattern.MatchString(d)
 }
 
+// CheckTitle reports whether title may be an organization's title: 2 to
+// 255 characters. Every door that names an organization calls it (the
+// API's updates, the command line's bootstrap).
+// Errors: BadRequest (field title).
+func CheckTitle(title string) error {
+	if n := utf8.RuneCountInString(title); n < 2 || n > 255 {
+		return apierr.Invalid("title", "title must be between 2 and 255 characters long")
+	}
+	return nil
+}
+
 func (u *Update) validate() error {
 	if u.Title.Set {
-		if n := utf8.RuneCountInString(u.Title.Value); n < 2 || n > 255 {
-			return apierr.Invalid("title", "title must be between 2 and 255 characters long")
+		if err := CheckTitle(u.Title.Value); err != nil {
+			return err
 		}
 	}
 	if u.EmailDomains.Set {
