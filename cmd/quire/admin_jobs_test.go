@@ -90,3 +90,63 @@ func TestAdminJobs(t *testing.T) {
 		}
 	})
 }
+
+// A job whose process stopped while working it is rescued by a process
+// that works jobs, and the jobs commands show why: the retried one's
+// errors, and the reason the one with no attempts left failed.
+func TestAdminJobsShowRescue(t *testing.T) {
+	forEachDB(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		d := openTestDB(t, url)
+		if err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := jobs.NewRunner(d, jobs.Config{PollInterval: 10 * time.Millisecond, RetryBase: 10 * time.Millisecond,
+			HeartbeatInterval: 20 * time.Millisecond, StaleAfter: time.Second})
+		r.Handle("test.import", func(ctx context.Context, run jobs.Run) error { return nil })
+		var retried, spent string
+		err := db.WithTx(ctx, d.Client, func(tx *ent.Tx) error {
+			var err error
+			if retried, err = r.Enqueue(ctx, tx, jobs.Request{Kind: "test.import", Subject: "space:S1"}); err != nil {
+				return err
+			}
+			spent, err = r.Enqueue(ctx, tx, jobs.Request{Kind: "test.import", Subject: "space:S2", MaxAttempts: 1})
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A process took both two minutes ago and has not been heard of
+		// since.
+		for _, id := range []string{retried, spent} {
+			rec := d.Client.Job.GetX(ctx, id)
+			q, at := "UPDATE river_job SET state = 'running', attempt = 1, attempted_at = $1 WHERE id = $2", any(time.Now().Add(-2*time.Minute).UTC())
+			if d.Dialect == "sqlite" {
+				q, at = "UPDATE river_job SET state = 'running', attempt = 1, attempted_at = ? WHERE id = ?", time.Now().Add(-2*time.Minute).UTC().Format("2006-01-02 15:04:05.000")
+			}
+			if _, err := d.SQL.Exec(q, at, rec.RiverID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		code, stdout, _ := quire(t, "admin", "jobs", "list", "--database-url", url)
+		if code != 0 || strings.Count(stdout, "running") != 2 {
+			t.Fatalf("jobs list before the rescue: exit %d\n%s", code, stdout)
+		}
+
+		if err := r.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer r.Stop(ctx)
+		code, stdout, _ = quire(t, "admin", "jobs", "show", spent, "--watch", "--database-url", url)
+		if code != 1 || !strings.Contains(stdout, "failed") || !strings.Contains(stdout, "error     attempt 1") ||
+			!strings.Contains(stdout, jobs.StoppedMessage+" (no heartbeat for 2m") {
+			t.Errorf("show of the rescued job with no attempts left: exit %d\n%s", code, stdout)
+		}
+		var shown jobJSON
+		quireJSON(t, &shown, "admin", "jobs", "show", retried, "--watch", "--json", "--database-url", url)
+		if shown.State != jobs.StateCompleted || shown.Attempt != 2 || len(shown.Errors) != 1 ||
+			shown.Errors[0].Attempt != 1 || !strings.Contains(shown.Errors[0].Message, jobs.StoppedMessage) {
+			t.Errorf("the rescued job = %+v, want completed at attempt 2 with the rescue's error", shown)
+		}
+	})
+}
