@@ -141,6 +141,17 @@ func TestSAMLIdentityRule(t *testing.T) {
 		if n := aTokens(); n != tokensBefore {
 			t.Errorf("tokens of A's admin: %d, were %d", n, tokensBefore)
 		}
+		// Listing A's domain among B's own does not open A's accounts to
+		// B's provider: a domain is an admin's word, not a proof.
+		if r := e.Do(bAdm, "PATCH", borg, map[string]any{"emailDomains": []string{"other.test", "acme.test"}}); r.Status != 200 {
+			t.Fatalf("email domains: %d %s", r.Status, r.Body)
+		}
+		before := rows(t, e)
+		refusedWith(t, e, signIn(t, start, "mallory"), before, "is no member of this organization", "another organization's admin, of a domain B lists")
+		if r := e.Do(bAdm, "PATCH", borg, map[string]any{"emailDomains": []string{"other.test"}}); r.Status != 200 {
+			t.Fatalf("email domains: %d %s", r.Status, r.Body)
+		}
+
 		// The admin of A is still A's admin, and B's admin may not see them.
 		if r := e.Do(team.Admin.Token, "GET", "/v1/orgs/"+a.ID+"/members/"+aAdmin.ID, nil); r.Status != 200 || r.JSON()["role"] != "admin" {
 			t.Errorf("A's admin in A: %d %s", r.Status, r.Body)
@@ -152,30 +163,36 @@ func TestSAMLIdentityRule(t *testing.T) {
 		// An address no user has, of a domain B does not own: no user is
 		// made, and the answer is the one an existing user gets.
 		idp.AddUser(t, "stranger", "nobody@elsewhere.test", "Stranger")
-		before := rows(t, e)
+		before = rows(t, e)
 		refusedWith(t, e, signIn(t, start, "stranger"), before, "signs in only members of its organization", "new address of another domain")
 		if n, _ := e.Client().User.Query().Where(user.EmailEqualFold("nobody@elsewhere.test")).Count(ctx); n != 0 {
 			t.Errorf("a user was made for an address B does not own")
 		}
 
-		// An existing user of B's domain whose address is not verified.
+		// An existing user of B's domain, verified or not, is no member:
+		// they are told to join first, and nothing is written.
 		unv, _ := e.User("unverified@other.test")
 		idp.AddUser(t, "unv", unv.Email, "Unverified")
 		before = rows(t, e)
-		refusedWith(t, e, signIn(t, start, "unv"), before, "not verified", "unverified address of B's domain")
-
-		// An existing, verified user of B's domain becomes a member, with
-		// the provider's default role.
-		col, _ := e.User("colleague@other.test")
+		refusedWith(t, e, signIn(t, start, "unv"), before, "join it first", "unverified address of B's domain")
+		col, colTok := e.User("colleague@other.test")
 		verify(t, e, col.ID)
 		e.Member(a, col, "read")
 		idp.AddUser(t, "col", col.Email, "Colleague")
+		before = rows(t, e)
+		refusedWith(t, e, signIn(t, start, "col"), before, "join it first", "verified user of B's domain, no member")
+
+		// Once they join B by its email domain with their own token, B's
+		// provider signs them in as the member they are.
+		if r := e.Do(colTok, "POST", borg+"/join", nil); r.Status != 204 {
+			t.Fatalf("join by email domain: %d %s", r.Status, r.Body)
+		}
 		ans := signIn(t, start, "col")
 		if ans.status != 200 || ans.Token == "" || ans.User.ID != col.ID {
-			t.Fatalf("verified user of B's domain: %d %s", ans.status, ans.body)
+			t.Fatalf("member of B's domain: %d %s", ans.status, ans.body)
 		}
-		if m := e.Do(ans.Token, "GET", borg+"/members/"+col.ID, nil); m.Status != 200 || m.JSON()["role"] != "admin" || m.JSON()["sso"] != true {
-			t.Errorf("provisioned member: %d %s", m.Status, m.Body)
+		if m := e.Do(ans.Token, "GET", borg+"/members/"+col.ID, nil); m.Status != 200 || m.JSON()["sso"] != true {
+			t.Errorf("member after signing in: %d %s", m.Status, m.Body)
 		}
 		// Their membership of A is not B's to change.
 		if m, err := e.Client().Member.Query().Where(member.OrganizationID(a.ID), member.UserID(col.ID)).Only(ctx); err != nil ||

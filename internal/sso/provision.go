@@ -22,24 +22,24 @@ import (
 // Users are one account across the server, shared by every organization,
 // while an identity provider answers to one organization's admins, who
 // hold (or choose) its signing certificate. So an assertion is only as
-// good as the organization's claim on the address it names: it may sign in
-// a member of the organization, or an address of a domain the organization
-// owns (its emailDomains, the same rule as joining by email domain), and
-// nobody else.
+// good as the organization's claim on the address it names. Its email
+// domains are that claim, but an admin's word, not a proof: any admin may
+// list any domain. An existing account therefore never joins an
+// organization on an assertion alone; its owner joins (by email domain, by
+// an invite) and signs in through the provider from then on.
 
 // provision signs a user in to the provider's organization and issues a
 // new token limited to it. Who the assertion may sign in:
 //   - a member of the organization: signed in as they are (their role
 //     untouched), marked as a member who signs in through single sign-on;
-//   - an existing user who is no member, when their address is verified
-//     and of one of the organization's email domains: made a member with
-//     the provider's default role and team;
 //   - an address no user has, when it is of one of the organization's
-//     email domains: a new user, its address verified, made a member so.
+//     email domains: a new user, its address verified, made a member with
+//     the provider's default role and team.
 //
 // Anything else is refused with nothing written: a provider cannot reach
-// accounts of addresses its organization does not own, nor claim such an
-// address on the server for later. The rule is read and the writes are
+// an account that is no member of its organization (listing the account's
+// domain among its own is not enough), nor claim an address of a domain
+// it does not list on the server for later. The rule is read and the writes are
 // made in one transaction, the organization's row locked (PostgreSQL), so
 // that a concurrent change of its email domains is seen whole.
 // Errors: Forbidden (an address the organization may not sign in, a
@@ -58,11 +58,13 @@ func (s *Service) provision(ctx context.Context, p *ent.SAMLProvider, email, nam
 			return fmt.Errorf("read organization: %w", err)
 		}
 		u, err := tx.User.Query().Where(user.EmailEqualFold(email)).First(ctx)
+		created := false
 		switch {
 		case ent.IsNotFound(err):
 			if !owns(org, email) {
 				return notOwned(org, email, "no user has the address")
 			}
+			created = true
 			u, err = tx.User.Create().SetEmail(email).SetDisplayName(name).SetEmailVerifiedAt(now).SetCreatedAt(now).Save(ctx)
 			if err != nil {
 				return fmt.Errorf("provision user: %w", err)
@@ -73,8 +75,8 @@ func (s *Service) provision(ctx context.Context, p *ent.SAMLProvider, email, nam
 		m, err := tx.Member.Query().Where(member.OrganizationID(orgID), member.UserID(u.ID)).Only(ctx)
 		switch {
 		case ent.IsNotFound(err):
-			if err := admit(org, u); err != nil {
-				return err
+			if !created {
+				return admit(org, u)
 			}
 			if err := s.addMember(ctx, tx, p, u.ID); err != nil {
 				return err
@@ -103,18 +105,17 @@ func (s *Service) provision(ctx context.Context, p *ent.SAMLProvider, email, nam
 	return out, nil
 }
 
-// admit checks that an existing user who is no member of the organization
-// may become one through its identity provider: their address verified and
-// of one of its domains.
+// admit refuses an existing user who is no member of the organization,
+// saying how they may become one. An address outside the organization's
+// domains gets the answer an address no user has gets; one of its domains
+// is told to join first, which the account's owner does with their own
+// token (POST /orgs/{id}/join needs the address verified).
 func admit(org *ent.Organization, u *ent.User) error {
 	if !owns(org, u.Email) {
 		return notOwned(org, u.Email, "the user is no member")
 	}
-	if u.EmailVerifiedAt == nil {
-		return refused(fmt.Errorf("assertion for %s refused by organization %s: the user's address is not verified", u.Email, org.ID),
-			"The account of %s has not verified its email address: verify it, or ask an admin of the organization to add you, before signing in through its identity provider", u.Email)
-	}
-	return nil
+	return refused(fmt.Errorf("assertion for %s refused by organization %s: the user exists and is no member", u.Email, org.ID),
+		"The account of %s is no member of this organization: join it first (by its email domain or an invite), then sign in through its identity provider", u.Email)
 }
 
 // notOwned refuses an address the organization may not sign in. The
