@@ -221,3 +221,31 @@ func TestAddress(t *testing.T) {
 		}
 	}
 }
+
+// A WebSocket whose connection_init carries no valid token is charged to
+// its address like a request: 4401 or 4403 while the budget lasts, then
+// 4429; a valid token still opens a connection from that address.
+func TestWebSocketInitsSpendTheAnonymousBudget(t *testing.T) {
+	withLimits(t, ratelimit.Config{Limit: 100, AnonymousLimit: 2}, func(t *testing.T, e *testenv.Env, team *testenv.Team, clk *clock) {
+		inits := []struct {
+			payload map[string]any
+			want    int
+		}{
+			{map[string]any{}, 4401},
+			{map[string]any{"Authorization": "Bearer qt_unknownunknownunknownunknownunknownunkno"}, 4403},
+			{map[string]any{}, 4429},
+			{map[string]any{"Authorization": "Bearer nope"}, 4429},
+		}
+		for i, in := range inits {
+			ws, _, err := e.DialWS(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code, text := ws.Init(in.payload); code != in.want {
+				t.Errorf("connection_init %d: %d %s, want %d", i, code, text, in.want)
+			}
+		}
+		// A valid token is not refused for its address's budget.
+		e.OpenWS(team.Reader.Token)
+	})
+}

@@ -17,6 +17,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/auth"
 	"quire/internal/events"
+	"quire/internal/ratelimit"
 )
 
 // GraphQL subscriptions run over a WebSocket at /graphql, with gqlgen's
@@ -95,6 +96,7 @@ func wsConnOf(ctx context.Context) *wsConn {
 // wsConn is one WebSocket connection.
 type wsConn struct {
 	s      *Server
+	addr   string   // the client's address (RemoteAddr), for the anonymous budget
 	raw    net.Conn // once hijacked
 	mu     sync.Mutex
 	user   string // once authenticated
@@ -108,7 +110,7 @@ type wsConn struct {
 // connection_init), through the GraphQL handler's WebSocket transport.
 func (s *Server) serveWebSocket(w *statusWriter, r *http.Request) {
 	ctx := r.Context()
-	c := &wsConn{s: s}
+	c := &wsConn{s: s, addr: r.RemoteAddr}
 	c.log = func(msg string, args ...any) {
 		s.cfg.Log.InfoContext(ctx, msg, append([]any{"user", c.user}, args...)...)
 	}
@@ -151,6 +153,9 @@ func (s *Server) wsInit(ctx context.Context, payload transport.InitPayload) (con
 			secret = payload.GetString("token")
 		}
 		if secret == "" {
+			if err := c.chargeAnonymous(ctx); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, c.refuse(closeUnauthorized, "Authentication required: send Authorization: Bearer <token> in the connection_init payload")
 		}
 		caller, err := auth.LookupCaller(ctx, s.cfg.DB.Client, secret)
@@ -159,6 +164,9 @@ func (s *Server) wsInit(ctx context.Context, payload transport.InitPayload) (con
 			return nil, nil, c.refuse(closeForbidden, "The token could not be checked; try again later")
 		}
 		if caller == nil {
+			if err := c.chargeAnonymous(ctx); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, c.refuse(closeForbidden, "Invalid API token")
 		}
 		if err := c.hold(caller.User.ID); err != nil {
@@ -174,6 +182,24 @@ func (s *Server) wsInit(ctx context.Context, payload transport.InitPayload) (con
 	ctx, c.cancel = context.WithCancel(ctx)
 	c.log("websocket opened")
 	return ctx, nil, nil
+}
+
+// chargeAnonymous charges a connection_init without a valid token to the
+// client's address, as a request without one is charged: over the budget,
+// the connection closes with 4429 instead of 4401 or 4403.
+func (c *wsConn) chargeAnonymous(ctx context.Context) error {
+	if c.s.limiter == nil {
+		return nil
+	}
+	d, err := c.s.limiter.TakeAnonymous(ctx, ratelimit.Address(c.addr))
+	if err != nil {
+		c.s.cfg.Log.ErrorContext(ctx, "charge a WebSocket's address", "error", err.Error())
+		return c.refuse(closeForbidden, "The token could not be checked; try again later")
+	}
+	if !d.Allowed {
+		return c.refuse(closeTooMany, c.s.limiter.Message(d))
+	}
+	return nil
 }
 
 // hold takes a place among the user's connections.
