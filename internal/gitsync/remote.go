@@ -23,7 +23,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
-	"github.com/go-git/go-git/v5/plumbing/transport/server"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 )
@@ -91,7 +90,7 @@ func open(r *remote, lim Limits) (*session, error) {
 	s := &session{r: r, b: &budget{limit: lim.PackBytes + 16<<20}}
 	switch r.scheme {
 	case "file":
-		s.tr = server.NewClient(dirLoader(r.dir))
+		s.tr = boundedLocal(dirLoader(r.dir), lim)
 		s.ep = &transport.Endpoint{Protocol: "file", Path: r.dir}
 		return s, nil
 	default:
@@ -189,14 +188,8 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 	case req.Capabilities.Supports(capability.Sideband):
 		rd = sideband.NewDemuxer(sideband.Sideband, resp)
 	}
-	pack, err := io.ReadAll(io.LimitReader(rd, lim.PackBytes+1))
+	pack, err := readPack(rd, lim)
 	if err != nil {
-		return nil, err
-	}
-	if int64(len(pack)) > lim.PackBytes {
-		return nil, fmt.Errorf("%w: its objects take more than %d bytes packed", errTooLarge, lim.PackBytes)
-	}
-	if err := checkPack(pack, lim); err != nil {
 		return nil, err
 	}
 	if err := packfile.UpdateObjectStorage(snap.store, bytes.NewReader(pack)); err != nil {
