@@ -9,18 +9,19 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"strings"
-	"syscall"
 	"time"
+
+	"quire/internal/netpolicy"
 )
 
 // fetcher reads specification files over HTTP for a processing job, with
 // the limits a hostile source must not get past: http and https only, a
 // timeout per file, a size cap, a bounded number of redirects, and no
 // connection to loopback, private or link-local addresses unless the
-// operator allows them (Config.FetchPrivate). The address check runs when
-// the connection is made, on the address actually dialled, so a name that
-// resolves to an inside address (DNS rebinding included) is refused too.
+// operator allows them (Config.FetchPrivate). The address check
+// (netpolicy, shared with Git sync) runs when the connection is made, on
+// the address actually dialled, so a name that resolves to an inside
+// address (DNS rebinding included) is refused too.
 type fetcher struct {
 	client       *http.Client
 	timeout      time.Duration
@@ -29,10 +30,7 @@ type fetcher struct {
 
 func newFetcher(cfg Config) *fetcher {
 	f := &fetcher{timeout: cfg.FetchTimeout, allowPrivate: cfg.FetchPrivate}
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
-	if !cfg.FetchPrivate {
-		dialer.Control = refuseInside
-	}
+	dialer := netpolicy.Dialer(cfg.FetchPrivate, 10*time.Second)
 	transport := &http.Transport{
 		// Never a proxy from the environment: the address checks would
 		// then see the proxy's address, not the source's.
@@ -77,74 +75,9 @@ func (e *fetchError) Error() string {
 	return e.url + ": " + e.msg
 }
 
-// errInside is the error of a connection refused by refuseInside.
-type errInside struct{ addr netip.Addr }
-
-func (e errInside) Error() string {
-	return fmt.Sprintf("the address %s is loopback, private, link-local or otherwise inside the server's network, where Quire does not fetch from (an operator may allow it with --openapi-fetch-private)", e.addr)
-}
-
-// refuseInside is a dialer's Control: it refuses connections to addresses
-// a public source never has.
-func refuseInside(network, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	a, err := netip.ParseAddr(host)
-	if err != nil {
-		return err
-	}
-	if inside(a) {
-		return errInside{a}
-	}
-	return nil
-}
-
-// sharedRanges are addresses that are neither private nor public in
-// netip's sense but never reach a public server.
-var sharedRanges = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),       // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"),   // carrier-grade NAT
-	netip.MustParsePrefix("192.0.0.0/24"),    // IETF protocol assignments
-	netip.MustParsePrefix("198.18.0.0/15"),   // benchmarking
-	netip.MustParsePrefix("240.0.0.0/4"),     // reserved, broadcast
-	netip.MustParsePrefix("64:ff9b:1::/48"),  // local-use NAT64
-	netip.MustParsePrefix("2001:db8::/32"),   // documentation
-	netip.MustParsePrefix("fec0::/10"),       // site-local (deprecated)
-	netip.MustParsePrefix("100::/64"),        // discard
-	netip.MustParsePrefix("2002::/16"),       // 6to4, which may wrap any IPv4 address
-	netip.MustParsePrefix("192.88.99.0/24"),  // 6to4 relays
-	netip.MustParsePrefix("203.0.113.0/24"),  // documentation
-	netip.MustParsePrefix("198.51.100.0/24"), // documentation
-	netip.MustParsePrefix("192.0.2.0/24"),    // documentation
-}
-
-// inside reports an address Quire does not fetch from by default.
-func inside(a netip.Addr) bool {
-	a = a.Unmap()
-	if a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() ||
-		a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() || !a.IsValid() {
-		return true
-	}
-	for _, p := range sharedRanges {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
-}
-
-// insideHost reports a URL host that names an inside address without a
-// lookup: an IP literal inside, or localhost. Writes refuse such sources
-// at once; the dialer refuses what names resolve to.
-func insideHost(host string) bool {
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(strings.Trim(h, "[]"))
-	return err == nil && inside(a)
+// insideMessage says why a connection to a was refused.
+func insideMessage(a netip.Addr) string {
+	return fmt.Sprintf("the address %s is loopback, private, link-local or otherwise inside the server's network, where Quire does not fetch from (an operator may allow it with --openapi-fetch-private)", a)
 }
 
 // get fetches one file. It returns the text and the URL it was read from
@@ -193,9 +126,9 @@ func (f *fetcher) classify(ctx context.Context, shown string, err error) error {
 		fe.url = shown
 		return fe
 	}
-	var in errInside
+	var in *netpolicy.RefusedError
 	if errors.As(err, &in) {
-		return &fetchError{code: CodeFetchError, url: shown, msg: in.Error()}
+		return &fetchError{code: CodeFetchError, url: shown, msg: insideMessage(in.Addr)}
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) || isTimeout(err) {
 		return &fetchError{code: CodeFetchTimeout, url: shown, transient: true,

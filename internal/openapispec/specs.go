@@ -20,6 +20,7 @@ import (
 	"quire/internal/auth"
 	"quire/internal/catalog"
 	"quire/internal/jobs"
+	"quire/internal/netpolicy"
 	"quire/internal/types"
 )
 
@@ -401,9 +402,10 @@ func checkSlug(field, slug string) error {
 
 // checkSource checks a source: exactly one of an http or https URL (at
 // most MaxURL characters, without credentials) and a non-empty text (at
-// most MaxTextBytes). Unless private addresses are allowed, a URL naming
-// localhost or an inside address literally is refused here; names that
-// resolve to one are refused when fetched.
+// most MaxTextBytes). A host spelled as an odd number (netpolicy.OddHost)
+// is refused here, and unless private addresses are allowed, a URL naming
+// localhost or an inside address literally; names that resolve to one are
+// refused when fetched.
 func (s *Service) checkSource(in Source) (source, error) {
 	switch {
 	case in.URL != nil && in.Text != nil:
@@ -441,7 +443,13 @@ func (s *Service) checkSource(in Source) (source, error) {
 	if u.User != nil {
 		return source{}, apierr.Invalid("source.url", "source.url must not carry credentials (user:password@): they would be shown to every member who reads the specification")
 	}
-	if !s.cfg.FetchPrivate && insideHost(u.Hostname()) {
+	// Numeric spellings such as 2130706433 or 127.1 are refused even when
+	// private addresses are allowed: no source needs them, and they are
+	// how a URL hides an inside address from a reader.
+	if netpolicy.OddHost(u.Hostname()) {
+		return source{}, apierr.Invalid("source.url", "source.url names the host %q, an address spelled in a form Quire does not take: %s", u.Hostname(), netpolicy.OddHostAdvice)
+	}
+	if !s.cfg.FetchPrivate && netpolicy.InsideHost(u.Hostname()) {
 		return source{}, apierr.Invalid("source.url", "source.url names %s, a loopback, private or link-local address, where Quire does not fetch from (an operator may allow it with --openapi-fetch-private)", u.Hostname())
 	}
 	u.Fragment, u.RawFragment = "", ""
