@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"quire/internal/gitsync"
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
 	"quire/internal/testenv"
@@ -42,7 +43,7 @@ func BenchmarkGitSync(b *testing.B) {
 	for _, backend := range testenv.Backends {
 		for _, n := range []int{100, 1000} {
 			b.Run(fmt.Sprintf("%s/pages=%d", backend, n), func(b *testing.B) {
-				te := testenv.NewWith(b, backend, testenv.Options{})
+				te := testenv.NewWith(b, backend, testenv.Options{Git: gitsync.Config{AllowPrivate: true}})
 				te.StartJobs()
 				e := &env{Env: te, team: te.NewTeam(), git: gittest.New(b, gitUser, gitPassword)}
 				e.git.Repo(b, "docs")

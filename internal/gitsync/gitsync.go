@@ -22,6 +22,15 @@
 // with an older timestamp is skipped (the job completes saying so) unless
 // forced. Credentials in URLs are used and never shown: they are taken out
 // of every URL Quire stores or reports and of every job error.
+//
+// Repositories inside the server's network (loopback, private, link-local
+// addresses) are refused unless the operator allows them
+// (Config.AllowPrivate): in the request when the URL names one, and on
+// every address a connection dials, so that names resolving inside and
+// redirects there are refused too. Connections are bounded by Timeouts.
+// A failure to talk to a repository's server is reported in a few words
+// of Quire's own (remoteError), never in what the server or the network
+// said.
 package gitsync
 
 import (
@@ -30,6 +39,7 @@ import (
 	"log/slog"
 	"net/url"
 	"strings"
+	"syscall"
 	"time"
 
 	"quire/ent"
@@ -80,9 +90,35 @@ type Config struct {
 	// CommitterName and CommitterEmail sign the commits of exports
 	// (default Quire, quire@localhost). The author is the user who asked.
 	CommitterName, CommitterEmail string
+	// AllowPrivate lets repositories be reached at loopback, private,
+	// link-local and other addresses inside the server's network (off by
+	// default: a user could otherwise reach internal services through
+	// Quire). The check runs on every address connected to, so names that
+	// resolve inside and redirects there are refused too.
+	AllowPrivate bool
+	// Timeouts of each connection to a repository; zero fields take
+	// DefaultTimeouts.
+	Timeouts Timeouts
 	// Log receives what goes wrong in jobs (nil: discarded).
 	Log *slog.Logger
 }
+
+// Timeouts bound the steps of a connection to a repository, so that a
+// server that does not answer fails the attempt instead of holding it.
+type Timeouts struct {
+	// Connect bounds connecting (name resolution included), and then the
+	// TLS handshake.
+	Connect time.Duration
+	// Answer bounds the wait for the headers of the answer to a request
+	// sent.
+	Answer time.Duration
+	// Idle bounds a silence of the server while Quire waits to read from
+	// it, or to write to it.
+	Idle time.Duration
+}
+
+// DefaultTimeouts are the timeouts of Quire's own jobs.
+var DefaultTimeouts = Timeouts{Connect: 15 * time.Second, Answer: time.Minute, Idle: time.Minute}
 
 func (c *Config) defaults() {
 	d := DefaultLimits
@@ -100,6 +136,15 @@ func (c *Config) defaults() {
 	}
 	if c.Limits.AttemptTimeout <= 0 {
 		c.Limits.AttemptTimeout = d.AttemptTimeout
+	}
+	if c.Timeouts.Connect <= 0 {
+		c.Timeouts.Connect = DefaultTimeouts.Connect
+	}
+	if c.Timeouts.Answer <= 0 {
+		c.Timeouts.Answer = DefaultTimeouts.Answer
+	}
+	if c.Timeouts.Idle <= 0 {
+		c.Timeouts.Idle = DefaultTimeouts.Idle
 	}
 	if c.CommitterName == "" {
 		c.CommitterName = "Quire"
@@ -120,6 +165,10 @@ type Service struct {
 	cfg     Config
 	// Now returns the current time; tests may replace it.
 	Now func() time.Time
+	// dialControl, when set, replaces netpolicy.Control as the check of
+	// each address dialled while private addresses are refused: tests
+	// let one server on loopback stand for a public one with it.
+	dialControl func(network, address string, c syscall.RawConn) error
 }
 
 // New returns the engine over client, writing through contents and
@@ -241,6 +290,9 @@ func (s *Service) enqueue(ctx context.Context, spaceID, kind string, req Request
 func (s *Service) check(kind string, req Request) (*args, error) {
 	r, err := parseRemote(req.URL, s.cfg.FileRoots)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDestination(r, s.cfg.AllowPrivate); err != nil {
 		return nil, err
 	}
 	if err := checkRef(req.Ref); err != nil {

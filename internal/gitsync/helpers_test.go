@@ -32,6 +32,15 @@ const (
 
 func forEachDB(t *testing.T, o testenv.Options, fn func(t *testing.T, e *env)) {
 	t.Helper()
+	// The test Git server listens on 127.0.0.1, inside the server's
+	// network: allowed here, as an operator allows an internal server.
+	o.Git.AllowPrivate = true
+	forEachDBPolicy(t, o, fn)
+}
+
+// forEachDBPolicy is forEachDB with the address policy o gives.
+func forEachDBPolicy(t *testing.T, o testenv.Options, fn func(t *testing.T, e *env)) {
+	t.Helper()
 	for _, b := range testenv.Backends {
 		t.Run(b, func(t *testing.T) {
 			if o.JobRetryBase == 0 {

@@ -228,7 +228,7 @@ func (j *job) importRepo() error {
 	if err := j.step(0.05, "Fetching %s at %s", j.r.display, a.Ref); err != nil {
 		return err
 	}
-	sess, err := open(j.r, lim)
+	sess, err := j.s.open(j.r, lim)
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (j *job) exportSpace() error {
 	if err := j.step(0.3, "Fetching %s at %s", j.r.display, a.Ref); err != nil {
 		return err
 	}
-	sess, err := open(j.r, lim)
+	sess, err := j.s.open(j.r, lim)
 	if err != nil {
 		return err
 	}

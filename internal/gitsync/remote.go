@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -23,8 +25,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	"github.com/go-git/go-git/v5/plumbing/transport/server"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
+
+	"quire/internal/jobs"
+	"quire/internal/netpolicy"
 )
 
 // Errors that retrying cannot fix.
@@ -83,30 +89,79 @@ type session struct {
 	ep   *transport.Endpoint
 	auth transport.AuthMethod
 	b    *budget
+	log  *slog.Logger
 }
 
-// open prepares a session with r; what it reads is bounded by lim.
-func open(r *remote, lim Limits) (*session, error) {
-	s := &session{r: r, b: &budget{limit: lim.PackBytes + 16<<20}}
+// open prepares a session with r; what it reads is bounded by lim. HTTP
+// connections follow the address policy (Config.AllowPrivate) on every
+// address dialled, redirects included, and the timeouts of Config.
+func (s *Service) open(r *remote, lim Limits) (*session, error) {
+	ss := &session{r: r, b: &budget{limit: lim.PackBytes + 16<<20}, log: s.cfg.Log}
 	switch r.scheme {
 	case "file":
-		s.tr = boundedLocal(dirLoader(r.dir), lim)
-		s.ep = &transport.Endpoint{Protocol: "file", Path: r.dir}
-		return s, nil
-	default:
-		base := http.DefaultTransport.(*http.Transport).Clone()
-		base.ResponseHeaderTimeout = time.Minute
-		s.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: base, b: s.b}})
+		ss.tr = server.NewClient(dirLoader(r.dir))
+		ss.ep = &transport.Endpoint{Protocol: "file", Path: r.dir}
+		return ss, nil
+	case "http", "https":
+		to := s.cfg.Timeouts
+		dialer := netpolicy.Dialer(s.cfg.AllowPrivate, to.Connect)
+		if dialer.Control != nil && s.dialControl != nil {
+			dialer.Control = s.dialControl
+		}
+		base := &http.Transport{
+			// Never a proxy from the environment: the address policy
+			// would then see the proxy's address, not the repository's.
+			Proxy: nil,
+			DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				c, err := dialer.DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return &idleConn{Conn: c, idle: to.Idle}, nil
+			},
+			ForceAttemptHTTP2:      true,
+			TLSHandshakeTimeout:    to.Connect,
+			ResponseHeaderTimeout:  to.Answer,
+			MaxResponseHeaderBytes: 64 << 10,
+			IdleConnTimeout:        30 * time.Second,
+		}
+		ss.tr = githttp.NewClient(&http.Client{Transport: countingTransport{base: base, b: ss.b}})
 		ep, err := transport.NewEndpoint(r.display)
 		if err != nil {
 			return nil, fmt.Errorf("repository URL: %w", err)
 		}
-		s.ep = ep
+		ss.ep = ep
 		if r.user != "" || r.password != "" {
-			s.auth = &githttp.BasicAuth{Username: r.user, Password: r.password}
+			ss.auth = &githttp.BasicAuth{Username: r.user, Password: r.password}
 		}
-		return s, nil
+		return ss, nil
 	}
+	// parseRemote takes no other scheme; one that got here anyway is
+	// refused rather than reached without the address policy.
+	return nil, jobs.Permanent(fmt.Errorf("url: the scheme %q is not supported", r.scheme))
+}
+
+// idleConn bounds every read and write of a connection by the idle
+// timeout: a server that accepts a connection and then stays silent (or
+// stops reading) fails the attempt instead of holding it until the
+// attempt's own deadline.
+type idleConn struct {
+	net.Conn
+	idle time.Duration
+}
+
+func (c *idleConn) Read(p []byte) (int, error) {
+	if err := c.Conn.SetReadDeadline(time.Now().Add(c.idle)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Read(p)
+}
+
+func (c *idleConn) Write(p []byte) (int, error) {
+	if err := c.Conn.SetWriteDeadline(time.Now().Add(c.idle)); err != nil {
+		return 0, err
+	}
+	return c.Conn.Write(p)
 }
 
 // dirLoader serves the repository in one directory (bare, or a working
@@ -139,7 +194,7 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 	snap := &snapshot{store: memory.NewStorage()}
 	sess, err := s.tr.NewUploadPackSession(s.ep, s.auth)
 	if err != nil {
-		return nil, err
+		return nil, s.fail(err, false)
 	}
 	defer sess.Close()
 	ar, err := sess.AdvertisedReferencesContext(ctx)
@@ -150,7 +205,7 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 		return nil, fmt.Errorf("%w: the repository is empty", errRefMissing)
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.fail(err, false)
 	}
 	refs, err := ar.AllReferences()
 	if err != nil {
@@ -178,7 +233,7 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 	}
 	resp, err := sess.UploadPack(ctx, req)
 	if err != nil {
-		return nil, err
+		return nil, s.fail(err, false)
 	}
 	defer resp.Close()
 	var rd io.Reader = resp
@@ -188,8 +243,14 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 	case req.Capabilities.Supports(capability.Sideband):
 		rd = sideband.NewDemuxer(sideband.Sideband, resp)
 	}
-	pack, err := readPack(rd, lim)
+	pack, err := io.ReadAll(io.LimitReader(rd, lim.PackBytes+1))
 	if err != nil {
+		return nil, s.fail(err, true)
+	}
+	if int64(len(pack)) > lim.PackBytes {
+		return nil, fmt.Errorf("%w: its objects take more than %d bytes packed", errTooLarge, lim.PackBytes)
+	}
+	if err := checkPack(pack, lim); err != nil {
 		return nil, err
 	}
 	if err := packfile.UpdateObjectStorage(snap.store, bytes.NewReader(pack)); err != nil {
@@ -207,12 +268,12 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 func (s *session) push(ctx context.Context, ref string, old, next plumbing.Hash, store *memory.Storage, hashes []plumbing.Hash) error {
 	sess, err := s.tr.NewReceivePackSession(s.ep, s.auth)
 	if err != nil {
-		return err
+		return s.fail(err, false)
 	}
 	defer sess.Close()
 	ar, err := sess.AdvertisedReferencesContext(ctx)
 	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return err
+		return s.fail(err, false)
 	}
 	cur := plumbing.ZeroHash
 	if ar != nil {
@@ -240,16 +301,21 @@ func (s *session) push(ctx context.Context, ref string, old, next plumbing.Hash,
 	}()
 	rs, err := sess.ReceivePack(ctx, req)
 	_ = rd.Close()
-	if eerr := <-done; err == nil && eerr != nil {
-		err = eerr
+	eerr := <-done
+	if rs != nil {
+		if rerr := rs.Error(); rerr != nil {
+			// A Git server's report of its refusal (a hook, a protected
+			// branch), in a bounded line.
+			return fmt.Errorf("the repository refused the push: %s", remoteText(rerr.Error()))
+		}
 	}
 	if err != nil {
-		return err
+		// The server has answered as a Git server already: a failure now
+		// is one of the transfer.
+		return s.fail(err, true)
 	}
-	if rs != nil {
-		if err := rs.Error(); err != nil {
-			return fmt.Errorf("the repository refused the push: %w", err)
-		}
+	if eerr != nil {
+		return eerr
 	}
 	return nil
 }

@@ -78,8 +78,8 @@ func TestFailuresAndRetries(t *testing.T) {
 		for _, c := range []struct {
 			name, url, ref, want string
 		}{
-			{"credentials", bad, "refs/heads/main", "authentication required"},
-			{"repository", e.git.WithCredentials("nope"), "refs/heads/main", "repository not found"},
+			{"credentials", bad, "refs/heads/main", "authentication refused: the repository's server did not accept the credentials of the URL"},
+			{"repository", e.git.WithCredentials("nope"), "refs/heads/main", "not a Git repository: the server has no repository at this URL"},
 			{"ref", e.git.WithCredentials("docs"), "refs/heads/gone", "the ref does not exist in the repository: refs/heads/gone"},
 		} {
 			in := e.importRepo(sp, map[string]any{"url": c.url, "ref": c.ref})

@@ -15,6 +15,7 @@ import (
 	"quire/ent/space"
 	"quire/internal/apierr"
 	"quire/internal/auth"
+	"quire/internal/netpolicy"
 )
 
 // Limits of requests.
@@ -31,6 +32,8 @@ type remote struct {
 	// without them.
 	raw, display string
 	scheme       string
+	// host is the host name of an http(s) URL, without port or brackets.
+	host string
 	// user and password are the basic-auth credentials of the URL.
 	user, password string
 	// dir is the repository's directory of a file:// URL, symbolic links
@@ -38,8 +41,8 @@ type remote struct {
 	dir string
 }
 
-// parseRemote checks a repository URL: http(s), or file:// inside one of
-// roots.
+// parseRemote checks a repository URL: http(s) with a host spelled as a
+// name or a plain address, or file:// inside one of roots.
 func parseRemote(raw string, roots []string) (*remote, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -68,6 +71,13 @@ func parseRemote(raw string, roots []string) (*remote, error) {
 		if u.Hostname() == "" {
 			return nil, apierr.Invalid("url", "url must name a host")
 		}
+		// Refused whatever the address policy: no repository needs a
+		// numeric spelling such as 2130706433 or 127.1, and resolvers that
+		// read them as addresses would take the URL inside unannounced.
+		if netpolicy.OddHost(u.Hostname()) {
+			return nil, apierr.Invalid("url", "url names the host %q, an address spelled in a form Quire does not take: %s", u.Hostname(), netpolicy.OddHostAdvice)
+		}
+		r.host = u.Hostname()
 		return r, nil
 	case "file":
 		if r.user != "" || (u.Host != "" && u.Host != "localhost") {
@@ -81,6 +91,17 @@ func parseRemote(raw string, roots []string) (*remote, error) {
 		return r, nil
 	}
 	return nil, apierr.Invalid("url", "url must be an http or https URL (scheme %q is not supported)", u.Scheme)
+}
+
+// checkDestination refuses a remote whose host names localhost or an
+// inside address literally, unless allowPrivate. It is the check of a
+// request, answered at once; names that resolve to an inside address, and
+// redirects to one, are refused when connecting (see Service.open).
+func checkDestination(r *remote, allowPrivate bool) error {
+	if allowPrivate || r.host == "" || !netpolicy.InsideHost(r.host) {
+		return nil
+	}
+	return apierr.Invalid("url", "url names %s, a loopback, private or link-local address, where Quire does not connect (an operator may allow it with --git-fetch-private)", r.host)
 }
 
 // allowedDir resolves a local path and checks it lies within one of roots.
