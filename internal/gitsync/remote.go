@@ -25,7 +25,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/plumbing/transport"
 	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
-	"github.com/go-git/go-git/v5/plumbing/transport/server"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/memory"
 
@@ -99,7 +98,7 @@ func (s *Service) open(r *remote, lim Limits) (*session, error) {
 	ss := &session{r: r, b: &budget{limit: lim.PackBytes + 16<<20}, log: s.cfg.Log}
 	switch r.scheme {
 	case "file":
-		ss.tr = server.NewClient(dirLoader(r.dir))
+		ss.tr = boundedLocal(dirLoader(r.dir), lim)
 		ss.ep = &transport.Endpoint{Protocol: "file", Path: r.dir}
 		return ss, nil
 	case "http", "https":
@@ -243,15 +242,9 @@ func (s *session) fetch(ctx context.Context, ref string, lim Limits, missingOK b
 	case req.Capabilities.Supports(capability.Sideband):
 		rd = sideband.NewDemuxer(sideband.Sideband, resp)
 	}
-	pack, err := io.ReadAll(io.LimitReader(rd, lim.PackBytes+1))
+	pack, err := readPack(rd, lim)
 	if err != nil {
 		return nil, s.fail(err, true)
-	}
-	if int64(len(pack)) > lim.PackBytes {
-		return nil, fmt.Errorf("%w: its objects take more than %d bytes packed", errTooLarge, lim.PackBytes)
-	}
-	if err := checkPack(pack, lim); err != nil {
-		return nil, err
 	}
 	if err := packfile.UpdateObjectStorage(snap.store, bytes.NewReader(pack)); err != nil {
 		return nil, fmt.Errorf("read the repository's objects: %w", err)
