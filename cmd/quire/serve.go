@@ -63,6 +63,10 @@ func positiveDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
+// envGitFetchPrivate lets Git remotes be reached inside the server's
+// network (an internal Git server).
+const envGitFetchPrivate = "QUIRE_GIT_FETCH_PRIVATE"
+
 // fileRoots parses --git-file-roots: absolute paths of directories.
 func fileRoots(list string) ([]string, error) {
 	var out []string
@@ -83,7 +87,7 @@ func fileRoots(list string) ([]string, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--translate-url URL] [--openapi-fetch-private]")
+	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--git-fetch-private] [--translate-url URL] [--openapi-fetch-private]")
 	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
 	databaseURL := e.databaseURLFlag(fs)
 	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
@@ -96,6 +100,9 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
 	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
 		"directories (comma-separated) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
+	gitPrivateEnv, gitEnvErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envGitFetchPrivate, "false")))
+	gitPrivate := fs.Bool("git-fetch-private", gitPrivateEnv,
+		"let Git imports and exports reach repositories at loopback, private and link-local addresses, inside the server's network (env "+envGitFetchPrivate+"=true)")
 	translateURL := fs.String("translate-url", e.getenv(envTranslateURL),
 		"base URL of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
 	privateEnv, envErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envOpenAPIFetchPrivate, "false")))
@@ -106,6 +113,9 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	}
 	if envErr != nil {
 		return e.usageError(fs, "%s %q: must be true or false", envOpenAPIFetchPrivate, e.getenv(envOpenAPIFetchPrivate))
+	}
+	if gitEnvErr != nil {
+		return e.usageError(fs, "%s %q: must be true or false", envGitFetchPrivate, e.getenv(envGitFetchPrivate))
 	}
 	roots, err := fileRoots(*gitRoots)
 	if err != nil {
@@ -172,7 +182,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	// The signing key is a secret: read from the environment only, never a flag.
 	eng := app.New(ctx, d, app.Config{PublicURL: *publicURL, SigningKey: e.getenv(envSigningKey), Log: log,
 		Jobs: jobs.Config{Workers: max(workers, 1), Metrics: m}, SweepInterval: sweepInterval,
-		Git: gitsync.Config{FileRoots: roots}, Translator: translator,
+		Git: gitsync.Config{FileRoots: roots, AllowPrivate: *gitPrivate}, Translator: translator,
 		OpenAPI: openapispec.Config{FetchPrivate: *fetchPrivate}})
 	qs := server.NewServer(server.Config{
 		DB:             d,

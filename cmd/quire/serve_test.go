@@ -119,6 +119,24 @@ func TestOpenAPIFetchPrivateFromEnv(t *testing.T) {
 	}
 }
 
+// QUIRE_GIT_FETCH_PRIVATE takes true or false; anything else is a usage
+// error naming it, and serve --help lists the flag.
+func TestGitFetchPrivateFromEnv(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	getenv := func(k string) string {
+		if k == "QUIRE_GIT_FETCH_PRIVATE" {
+			return "perhaps"
+		}
+		return ""
+	}
+	if code := run(t.Context(), []string{"serve"}, &stdout, &stderr, getenv); code != 2 || !strings.Contains(stderr.String(), `QUIRE_GIT_FETCH_PRIVATE "perhaps"`) {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if _, _, help := quire(t, "serve", "--help"); !strings.Contains(help, "--git-fetch-private") || !strings.Contains(help, "QUIRE_GIT_FETCH_PRIVATE=true") {
+		t.Errorf("serve --help: %s", help)
+	}
+}
+
 // The connection's write timeout stays beyond every deadline, so that the
 // answer to a request past its deadline can be written.
 func TestWriteTimeoutFor(t *testing.T) {
