@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"entgo.io/ent/dialect/sql"
@@ -177,7 +178,7 @@ func info(rec *ent.Job, row *rivertype.JobRow) *Info {
 		in.FinishedAt = row.FinalizedAt
 	}
 	for _, e := range row.Errors {
-		in.Errors = append(in.Errors, AttemptError{At: e.At, Attempt: e.Attempt, Message: e.Error})
+		in.Errors = append(in.Errors, AttemptError{At: e.At, Attempt: e.Attempt, Message: attemptMessage(e.Error)})
 	}
 	switch row.State {
 	case rivertype.JobStateRunning:
@@ -338,4 +339,11 @@ func (r *Runner) LatestOf(ctx context.Context, subjects []string) (map[string]*I
 		}
 	}
 	return out, nil
+}
+
+// attemptMessage is what a failed attempt says, without the prefix the
+// queue puts before the error of a job that may not be retried (River's
+// JobCancelError names a Go type, which means nothing to a reader).
+func attemptMessage(recorded string) string {
+	return strings.TrimPrefix(recorded, "JobCancelError: ")
 }

@@ -155,8 +155,8 @@ func TestJobFailuresAndRetries(t *testing.T) {
 			t.Errorf("flaky job = %+v, want completed at attempt 3 after 2 errors", in)
 		}
 		in := wait(t, r, permID)
-		if in.State != jobs.StateFailed || in.Attempt != 1 || len(in.Errors) != 1 || in.Errors[0].Message == "" {
-			t.Errorf("permanent failure = %+v, want failed at attempt 1 with its error", in)
+		if in.State != jobs.StateFailed || in.Attempt != 1 || len(in.Errors) != 1 || in.Errors[0].Message != "the document is not valid" {
+			t.Errorf("permanent failure = %+v, want failed at attempt 1 with its error as the handler said it", in)
 		}
 		in = wait(t, r, stubID)
 		if in.State != jobs.StateFailed || in.Attempt != 2 || stubborn.Load() != 2 {
