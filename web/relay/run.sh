@@ -87,7 +87,9 @@ QUIRE_TOKEN="$(json token <<<"$boot")"
 PORT="$(node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')"
 QUIRE_URL="http://127.0.0.1:$PORT"
 log "serving on $QUIRE_URL"
-"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" >"$TMP/server.log" 2>&1 &
+# --git-fetch-private: check.mjs starts a Git import from a loopback URL
+# (nothing serves it; the job's node is what is refetched).
+"$QUIRE" serve --addr "127.0.0.1:$PORT" --database-url "$DB" --git-fetch-private >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 healthy=""
 for _ in $(seq 1 150); do
