@@ -1,3 +1,3 @@
 package ent
 
-//go:generate go tool ent generate --feature sql/upsert,sql/execquery,sql/lock,intercept,sql/versioned-migration --template ./template/scan.tmpl ./schema
+//go:generate go tool ent generate --feature sql/upsert,sql/execquery,sql/lock --template ./template/scan.tmpl ./schema
