@@ -4,19 +4,28 @@ GO ?= go
 DATABASE_URL ?= sqlite:data/quire.db
 ADDR ?= localhost:8080
 
-.PHONY: run build test generate check-generate migration vet bench bench-peer bench-go bench-sites interop test-relay test-browser
+.PHONY: run build size test generate check-generate migration vet bench bench-peer bench-go bench-sites interop test-relay test-browser
 
 ## run: build and serve on $(ADDR) with the embedded SQLite database in ./data
 run: build
 	./bin/quire serve --addr $(ADDR) --database-url $(DATABASE_URL)
 
-## build: compile the quire binary into ./bin
+## build: compile the quire binary into ./bin (-trimpath: no build machine paths in it)
 build:
-	$(GO) build -o bin/quire ./cmd/quire
+	$(GO) build -trimpath -o bin/quire ./cmd/quire
 
-## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster
+## size: build quire as released (-trimpath -ldflags "-s -w") and fail when it is over SIZE_LIMIT_MB (60, in 10^6 bytes)
+SIZE_LIMIT_MB ?= 60
+size:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	$(GO) build -trimpath -ldflags "-s -w" -o "$$tmp/quire" ./cmd/quire && \
+	bytes=$$(wc -c <"$$tmp/quire") && \
+	echo "quire, stripped: $$bytes bytes (limit $(SIZE_LIMIT_MB) MB)" && \
+	if [ "$$bytes" -gt $$(($(SIZE_LIMIT_MB) * 1000000)) ]; then echo "quire is over $(SIZE_LIMIT_MB) MB" >&2; exit 1; fi
+
+## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran)
 test: vet
-	$(GO) test -count=1 -timeout 20m ./...
+	$(GO) test -count=1 -vet=off -timeout 20m ./...
 
 ## vet: static checks
 vet:
@@ -48,9 +57,9 @@ BENCH_ROUNDS ?= 2
 bench:
 	BENCH_DURATION=$(BENCH_DURATION) GO=$(GO) scripts/bench.sh $(BENCH_FLAGS)
 
-## bench-peer: graphql-site (and REST's published profile) of quire against PostGraphile 5.1.5 over the same rows, alternately, BENCH_ROUNDS rounds (npm installs PostGraphile)
+## bench-peer: graphql-site of quire against PostGraphile 5.1.5 (production mode, Node 22 downloaded into ~/.cache/quire-bench) and a pgbench ceiling over the same rows; BENCH_PEER_DURATION per run (default 10s, at least 10s), BENCH_PEER_ROUNDS rounds (default 3, at least 3), order alternating
 bench-peer:
-	BENCH_DURATION=$(BENCH_DURATION) BENCH_ROUNDS=$(BENCH_ROUNDS) GO=$(GO) scripts/bench.sh --peer $(BENCH_FLAGS)
+	BENCH_DURATION=$(or $(BENCH_PEER_DURATION),10s) BENCH_ROUNDS=$(or $(BENCH_PEER_ROUNDS),3) GO=$(GO) scripts/bench.sh --peer $(BENCH_FLAGS)
 
 ## bench-go: Go benchmarks
 bench-go:
