@@ -2,7 +2,7 @@
 // tree, run as a subprocess whose RSS is reported) over a throwaway
 // PostgreSQL cluster, on loopback, every run bounded.
 //
-//	go run ./cmd/quirebench [--duration 5s] [--connections 1,10,50] [--peer --rounds 2]
+//	go run ./cmd/quirebench [--duration 5s] [--connections 1,10,50] [--peer --rounds 3]
 //
 // It seeds, through the REST API, an organization's 50 published sites of
 // 4 sections × 3 site spaces (each site space its own space) and, through
@@ -14,10 +14,15 @@
 // largest RSS during the run and, for reads, the ratio to a bare
 // one-statement handler in this process over the same PostgreSQL.
 //
-// With --peer it measures instead the graphql-site read (and REST's
-// published profile) against PostGraphile 5 (npm postgraphile@5.1.5, amber
-// preset) over a copy of the same rows in a schema of its own, the two
-// servers alternately, and prints each one's figures and the ratios.
+// With --peer it measures instead the graphql-site read against
+// PostGraphile 5 (npm postgraphile@5.1.5, amber preset, in production mode
+// on a Node 22 the harness downloads into its cache) over a copy of the
+// same rows in a schema of its own, and both against pgbench sending the
+// one statement that answers the read (the PostgreSQL ceiling): the same
+// warm-up for each, rounds in which the servers' order alternates, at
+// least 10 s a run and 3 rounds (--quick lifts both, for a smoke run), and
+// it prints each one's median, spread, percentiles and RSS, the fraction
+// of the ceiling and the ratios.
 package main
 
 import (
@@ -42,18 +47,23 @@ import (
 )
 
 type options struct {
-	duration     time.Duration
-	conns        []int
-	writeConns   []int
-	count        int
-	sites        int
-	pages        int
-	rounds       int
-	peer         bool
-	quireBin     string
-	timeout      time.Duration
-	postgraphile string
-	cpuprofile   string
+	duration   time.Duration
+	conns      []int
+	writeConns []int
+	count      int
+	sites      int
+	pages      int
+	rounds     int
+	peer       bool
+	quireBin   string
+	timeout    time.Duration
+	cpuprofile string
+	// --peer only
+	cacheDir    string
+	nodeVersion string
+	warmup      time.Duration
+	quick       bool
+	peerREST    bool
 }
 
 var stderr io.Writer = os.Stderr
@@ -77,7 +87,7 @@ func run(args []string, stdout io.Writer) int {
 		}
 		envDur = d
 	}
-	envRounds := 2
+	envRounds := 3
 	if v := os.Getenv("BENCH_ROUNDS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
@@ -92,11 +102,15 @@ func run(args []string, stdout io.Writer) int {
 	fs.IntVar(&o.count, "count", 100, "sequential requests per read workload that count SQL statements (and warm up); a tenth of it for writes")
 	fs.IntVar(&o.sites, "sites", 50, "published sites to seed")
 	fs.IntVar(&o.pages, "pages", 10000, "pages of the big space (a multiple of 100, at most 10,000)")
-	fs.IntVar(&o.rounds, "rounds", envRounds, "with --peer: rounds, alternating the servers; the median is shown (env BENCH_ROUNDS)")
+	fs.IntVar(&o.rounds, "rounds", envRounds, "with --peer: rounds (at least 3 unless --quick), the servers' order alternating; the median and the spread are shown (env BENCH_ROUNDS)")
 	fs.BoolVar(&o.peer, "peer", false, "compare graphql-site with PostGraphile instead of running the workloads")
 	fs.StringVar(&o.quireBin, "quire", "", "the quire binary to run (default: built from this tree)")
-	fs.StringVar(&o.postgraphile, "postgraphile-dir", "", "with --peer: a directory where postgraphile@5.1.5 is installed (default: npm installs it into a temporary one)")
-	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of quire under graphql-site at 10 connections to this file and print its top 20 (builds quire with -tags pprof)")
+	fs.StringVar(&o.cacheDir, "cache-dir", "", "with --peer: where Node and PostGraphile are downloaded once (default $BENCH_CACHE_DIR, else ~/.cache/quire-bench)")
+	fs.StringVar(&o.nodeVersion, "node-version", peerNodeVersion, "with --peer: the Node release PostGraphile runs on (22 or later)")
+	fs.DurationVar(&o.warmup, "warmup", 10*time.Second, "with --peer: each contender's warm-up at 10 connections, after --count requests one at a time")
+	fs.BoolVar(&o.quick, "quick", false, "with --peer: allow runs under 10s and fewer than 3 rounds (a smoke run; the report says it is no measurement)")
+	fs.BoolVar(&o.peerREST, "peer-rest", false, "with --peer: also run REST's published profile beside the others (a larger answer, not the same query)")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of quire under graphql-site at 10 connections to this file and print its top (builds quire with -tags pprof; with --peer in a run of its own after the measured ones)")
 	fs.DurationVar(&o.timeout, "timeout", 40*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -114,6 +128,10 @@ func run(args []string, stdout io.Writer) int {
 		fmt.Fprintln(stderr, "quirebench: --duration in (0, 5m], --count in [10, 10000], --rounds in [1, 20], --sites in [1, 1000], --pages a multiple of 100 in [100, 10000]")
 		return 2
 	}
+	if err := checkPeerOptions(o); err != nil {
+		fmt.Fprintln(stderr, "quirebench:", err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
@@ -123,6 +141,30 @@ func run(args []string, stdout io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// checkPeerOptions holds a peer comparison to the settings that make it
+// one: runs of at least 10 s (shorter ones are dominated by what the first
+// seconds cost a just-warmed server) and 3 rounds (a median and a spread),
+// unless --quick says that the run is a smoke run.
+func checkPeerOptions(o options) error {
+	if !o.peer {
+		return nil
+	}
+	if o.warmup <= 0 || o.warmup > 5*time.Minute {
+		return fmt.Errorf("--warmup must be in (0, 5m]")
+	}
+	major, _, _ := strings.Cut(o.nodeVersion, ".")
+	if n, err := strconv.Atoi(major); err != nil || n < 22 || strings.Count(o.nodeVersion, ".") != 2 {
+		return fmt.Errorf("--node-version %q: an exact release, 22.x.y or later (PostGraphile 5 asks for Node 22)", o.nodeVersion)
+	}
+	if o.quick {
+		return nil
+	}
+	if o.duration < 10*time.Second || o.rounds < 3 || o.warmup < 10*time.Second {
+		return fmt.Errorf("--peer needs --duration (BENCH_DURATION) and --warmup of at least 10s and --rounds (BENCH_ROUNDS) of at least 3; --quick runs shorter, as a smoke run (got %v, %v, %d)", o.duration, o.warmup, o.rounds)
+	}
+	return nil
 }
 
 // env is what a run sets up: the cluster, quire serve, the bare handler

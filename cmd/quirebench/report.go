@@ -200,11 +200,16 @@ func cpuProfile(ctx context.Context, base, file string, d time.Duration) error {
 	return f.Close()
 }
 
-// pprofTop is go tool pprof's top 20 of a profile.
-func pprofTop(ctx context.Context, bin, file string) (string, error) {
+// pprofTop is go tool pprof's top of a profile: 20 by own time, or as
+// the flags given say (-cum, -nodecount=N).
+func pprofTop(ctx context.Context, bin, file string, flags ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	out, err := execCommand(ctx, "", "go", "tool", "pprof", "-top", "-nodecount=20", bin, file).CombinedOutput()
+	if len(flags) == 0 {
+		flags = []string{"-nodecount=20"}
+	}
+	args := append(append([]string{"tool", "pprof", "-top"}, flags...), bin, file)
+	out, err := execCommand(ctx, "", "go", args...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("go tool pprof: %v\n%s", err, out)
 	}
