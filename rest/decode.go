@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"quire/internal/apierr"
+	"quire/internal/jsonguard"
 )
 
 // MaxDepth is how deeply a request body may nest objects and arrays. The
@@ -97,27 +98,8 @@ func decodeBody(raw []byte, v any) error {
 // checkDepth refuses JSON that nests objects and arrays deeper than
 // MaxDepth, in one pass that skips strings.
 func checkDepth(raw []byte) error {
-	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > MaxDepth {
-				return apierr.Invalid("body", "The request body nests objects and arrays deeper than %d levels", MaxDepth)
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	if jsonguard.TooDeep(raw, MaxDepth) {
+		return apierr.Invalid("body", "The request body nests objects and arrays deeper than %d levels", MaxDepth)
 	}
 	return nil
 }

@@ -1,14 +1,13 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"quire/internal/apierr"
+	"quire/internal/jsonguard"
 )
 
 // Text in Quire never holds U+0000 (NUL): PostgreSQL cannot store it in a
@@ -19,14 +18,14 @@ import (
 
 // nulError says that field holds a NUL.
 func nulError(field, where string) error {
-	return apierr.Invalid(field, "%s contains a NUL character (U+0000), which Quire does not accept in %s", field, where)
+	return apierr.Invalid(field, "%s", jsonguard.NULMessage(field, where))
 }
 
 // checkParamsNUL checks the path parameters of rt and every query
 // parameter of r.
 func checkParamsNUL(r *http.Request, rt *Route) error {
 	for _, name := range pathParams(rt.Pattern) {
-		if strings.IndexByte(r.PathValue(name), 0) >= 0 {
+		if jsonguard.HasNUL(r.PathValue(name)) {
 			return nulError(name, "text")
 		}
 	}
@@ -40,11 +39,11 @@ func checkParamsNUL(r *http.Request, rt *Route) error {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if strings.IndexByte(name, 0) >= 0 {
+		if jsonguard.HasNUL(name) {
 			return nulError("query parameter "+strconv.Quote(name), "text")
 		}
 		for _, v := range q[name] {
-			if strings.IndexByte(v, 0) >= 0 {
+			if jsonguard.HasNUL(v) {
 				return nulError(name, "text")
 			}
 		}
@@ -63,52 +62,19 @@ func pathParams(pattern string) []string {
 	return out
 }
 
-// checkBodyNUL refuses a JSON body with U+0000 in a string or a key. A NUL
-// can only be written \u0000 in valid JSON, so bodies without that text
-// are not decoded here.
+// checkBodyNUL refuses a JSON body with U+0000 in a string or a key,
+// naming the member that holds it ("body" for the body itself).
 func checkBodyNUL(raw []byte) error {
-	if !bytes.Contains(raw, []byte(`\u0000`)) {
+	n, found := jsonguard.FindNULInJSON(raw)
+	if !found {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil // malformed: the decoder reports it
-	}
-	return findNUL("", v)
-}
-
-func findNUL(path string, v any) error {
-	field := path
+	field := n.Path
 	if field == "" {
 		field = "body"
 	}
-	switch v := v.(type) {
-	case string:
-		if strings.IndexByte(v, 0) >= 0 {
-			return nulError(field, "text")
-		}
-	case []any:
-		for i, item := range v {
-			if err := findNUL(path+"["+strconv.Itoa(i)+"]", item); err != nil {
-				return err
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if strings.IndexByte(k, 0) >= 0 {
-				return nulError(field, "its keys")
-			}
-			if err := findNUL(join(path, k), v[k]); err != nil {
-				return err
-			}
-		}
+	if n.InKey {
+		return nulError(field, "its keys")
 	}
-	return nil
+	return nulError(field, "text")
 }

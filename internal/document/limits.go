@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"quire/internal/apierr"
+	"quire/internal/jsonguard"
 )
 
 // Limits on the size and shape of a document. Every step of the package
@@ -80,29 +81,9 @@ func tooDeep(at *jsonPath) *limitError {
 // jsonDepthError reports JSON nested deeper than MaxJSONDepth; it reads
 // raw once, without decoding it.
 func jsonDepthError(raw []byte) *limitError {
-	depth, inString, escaped := 0, false, false
-	for _, c := range raw {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > MaxJSONDepth {
-				return &limitError{msg: "JSON nested deeper than " + strconv.Itoa(MaxJSONDepth) +
-					" levels (the limit; nodes nest at most " + strconv.Itoa(MaxDepth) + " levels)"}
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
+	if jsonguard.TooDeep(raw, MaxJSONDepth) {
+		return &limitError{msg: "JSON nested deeper than " + strconv.Itoa(MaxJSONDepth) +
+			" levels (the limit; nodes nest at most " + strconv.Itoa(MaxDepth) + " levels)"}
 	}
 	return nil
 }
