@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"quire/graph"
+	"quire/graph/gqlguard"
 	"quire/internal/testenv"
 )
 
@@ -61,9 +61,9 @@ func TestGraphQLPageSizesAndNodeBudget(t *testing.T) {
 				map[string]any{"o": team.Org.ID, "n": 1000}, "BAD_REQUEST", "last"},
 			{"allSiteSpaces(first: 1000)", `{ viewer { organizations { nodes { sites { nodes { allSiteSpaces(first: 1000) { totalCount } } } } } } }`, nil, "BAD_REQUEST", "first"},
 			// 100 + 100 × 100 + 100 × 100 × 10 nodes.
-			{"over the node budget", `{ viewer { organizations(first: 100) { nodes { collections(first: 100) { nodes { spaces(first: 10) { nodes { id } } } } } } } }`, nil, graph.CodeComplexityLimit, ""},
+			{"over the node budget", `{ viewer { organizations(first: 100) { nodes { collections(first: 100) { nodes { spaces(first: 10) { nodes { id } } } } } } } }`, nil, gqlguard.CodeComplexityLimit, ""},
 			// Defaults count 50 each: 50 + 2,500 + 125,000.
-			{"defaults over the node budget", `{ viewer { organizations { nodes { collections { nodes { spaces { nodes { id } } } } } } } }`, nil, graph.CodeComplexityLimit, ""},
+			{"defaults over the node budget", `{ viewer { organizations { nodes { collections { nodes { spaces { nodes { id } } } } } } } }`, nil, gqlguard.CodeComplexityLimit, ""},
 		}
 		for _, tc := range refused {
 			t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +106,7 @@ func TestGraphQLPageSizesAndNodeBudget(t *testing.T) {
 // introspection query, the largest one graphql-js writes, a Relay refetch
 // query, and the published-profile query.
 func TestGraphQLLargestDocumentsFit(t *testing.T) {
-	limits := graph.DefaultLimits()
+	limits := gqlguard.DefaultLimits()
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		site := sxBuild(t, e, team, "Fit", 2, 2, "public")

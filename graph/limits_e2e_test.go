@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/graph"
+	"quire/graph/gqlguard"
 	"quire/internal/testenv"
 )
 
@@ -17,7 +17,7 @@ func TestGraphQLLimitsOverHTTP(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		spaceID := restSpace(t, e, team.Admin.Token, team.Org.ID, "Guide", nil)
-		limits := graph.DefaultLimits()
+		limits := gqlguard.DefaultLimits()
 
 		t.Run("introspection", func(t *testing.T) {
 			r := e.GraphQL(team.Reader.Token, testdataQuery(t, "graphiql-introspection.graphql"), nil)
@@ -39,8 +39,8 @@ func TestGraphQLLimitsOverHTTP(t *testing.T) {
 			parents := limits.MaxDepth
 			q := `query($id: ID!) { collection(id: $id) { ` + strings.Repeat("parent { ", parents) + "id" + strings.Repeat(" }", parents) + ` } }`
 			r := e.GraphQL(team.Admin.Token, q, map[string]any{"id": "C0000000000000000000"})
-			if r.Status != http.StatusUnprocessableEntity || r.Code() != graph.CodeQueryTooDeep || r.Data != nil {
-				t.Errorf("HTTP %d %s, want 422 %s", r.Status, r.Raw, graph.CodeQueryTooDeep)
+			if r.Status != http.StatusUnprocessableEntity || r.Code() != gqlguard.CodeQueryTooDeep || r.Data != nil {
+				t.Errorf("HTTP %d %s, want 422 %s", r.Status, r.Raw, gqlguard.CodeQueryTooDeep)
 			}
 			// At the limit it runs (and finds nothing).
 			q = `query($id: ID!) { collection(id: $id) { ` + strings.Repeat("parent { ", limits.MaxDepth-2) + "id" + strings.Repeat(" }", limits.MaxDepth-2) + ` } }`
@@ -55,8 +55,8 @@ func TestGraphQLLimitsOverHTTP(t *testing.T) {
 			}
 			b.WriteString("}")
 			r := e.GraphQL(team.Admin.Token, b.String(), nil)
-			if r.Status != http.StatusUnprocessableEntity || r.Code() != graph.CodeTooManyAliases || r.Data != nil {
-				t.Errorf("HTTP %d %s, want 422 %s", r.Status, r.Raw, graph.CodeTooManyAliases)
+			if r.Status != http.StatusUnprocessableEntity || r.Code() != gqlguard.CodeTooManyAliases || r.Data != nil {
+				t.Errorf("HTTP %d %s, want 422 %s", r.Status, r.Raw, gqlguard.CodeTooManyAliases)
 			}
 			// Up to the limit it runs.
 			b.Reset()

@@ -1,6 +1,8 @@
 // Package graph holds the GraphQL resolvers. They are thin: each checks its
 // arguments' shape and calls the engines in internal/. The REST layer calls
-// the same resolver methods, so both doors share one behaviour.
+// the same resolver methods, so both doors share one behaviour. What the
+// GraphQL server checks before any resolver runs (query limits, the node
+// budget, validation rules, NUL characters) is in graph/gqlguard.
 package graph
 
 //go:generate go run ../cmd/gqlgen

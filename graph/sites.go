@@ -3,14 +3,12 @@ package graph
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/vektah/gqlparser/v2/ast"
 
 	"quire/ent"
+	"quire/graph/gqlguard"
 	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/catalog"
@@ -176,7 +174,7 @@ func rawJSON(ctx context.Context, field string, v types.JSON) ([]byte, error) {
 	if len(v) == 0 || string(v) == "null" {
 		return nil, apierr.Invalid(field, "%s is required", field)
 	}
-	return json.RawMessage(ordered(ctx, v)), nil
+	return json.RawMessage(gqlguard.Ordered(ctx, v)), nil
 }
 
 // requiredOpt reads an omittable input whose null is not allowed,
@@ -210,224 +208,39 @@ func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
 	}, nil
 }
 
-// WarmSites loads, in one statement, the structure of every given site,
-// so that presenting a list of sites waits on no batch per site.
-func (r *Resolver) WarmSites(ctx context.Context, list []*ent.Site) {
-	ids := make([]string, len(list))
-	l := loaders.For(ctx).Sites
-	for i, st := range list {
-		ids[i] = st.ID
-		l.SiteByID.Prime(ctx, st.ID, st)
+// ViewSite returns a site of an organization with what want names of its
+// aggregate read at the same time (see sites.Service.View), for the REST
+// door, which says literally what it presents.
+// Errors: NotFound.
+func (r *Resolver) ViewSite(ctx context.Context, orgID, siteID string, want SiteWant) (*ent.Site, error) {
+	return r.Sites.ViewIn(ctx, orgID, siteID, want)
+}
+
+// ViewSites reads what want names of the aggregates of sites the caller
+// was given (by id: a page of sites, or the sites of a page of sections),
+// all at once.
+func (r *Resolver) ViewSites(ctx context.Context, siteIDs []string, want SiteWant) error {
+	list := make([]*ent.Site, 0, len(siteIDs))
+	seen := map[string]bool{}
+	for _, id := range siteIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		st, err := loaders.For(ctx).Sites.SiteByID.Load(ctx, id)()
+		if err != nil {
+			return err
+		}
+		list = append(list, st)
 	}
-	l.FetchStructures(ctx, ids)
+	return r.Sites.ViewSites(ctx, list, want)
 }
 
-// WarmSpaces loads the spaces of site spaces, and the collections above
-// them, in one batch per level.
-func (r *Resolver) WarmSpaces(ctx context.Context, sss []*ent.SiteSpace) error {
-	_, err := sites.LoadSpaces(ctx, sss)
-	return err
-}
-
-// spaceOfSiteSpace returns the space of a site space. The first call for a
-// site in a request loads, in one batch, the spaces of every site space of
-// the site; the first call that asks for the spaces' organizations, or their
-// permissions or parents, loads the organizations and the collections above
-// the spaces, a statement per level, the two levels at the same time.
-// Sibling site spaces, resolved concurrently, wait for these loads instead
-// of each joining whichever batch window it happens to reach, which made the
-// statements grow with the site. (The first caller may be another field of
-// the site space, such as title, that selects none of the levels below.)
+// spaceOfSiteSpace returns the space of a site space; the site's engine
+// reads, once per site and request, the spaces of all its site spaces and
+// what the query asks of them.
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
-	l := loaders.For(ctx)
-	orgs := !l.Sites.Warmed(ss.SiteID, "organizations") && selects(ctx, "organization")
-	cols := !l.Sites.Warmed(ss.SiteID, "collections") && selects(ctx, "permissions", "parent")
-	if err := warmSiteSpaces(ctx, ss.SiteID, orgs, cols); err != nil {
-		return nil, err
-	}
-	return l.SpaceByID.Load(ctx, ss.SpaceID)()
-}
-
-// warmSiteSpaces loads, once per site and request, the spaces of every site
-// space of a site and, when asked, their organizations and the collections
-// above them (those two levels at the same time).
-func warmSiteSpaces(ctx context.Context, siteID string, orgs, cols bool) error {
-	l := loaders.For(ctx)
-	siteSpaces := func() ([]*ent.SiteSpace, error) { return l.Sites.SiteSpacesBySite.Load(ctx, siteID)() }
-	err := l.Sites.WarmOnce(siteID, "spaces", func() error {
-		all, err := siteSpaces()
-		if err != nil {
-			return err
-		}
-		ids := make([]string, len(all))
-		for i, x := range all {
-			ids[i] = x.SpaceID
-		}
-		// Fetched now, from this goroutine: the siblings wait for it.
-		l.SpaceByID.Fetch(ctx, ids) // errors show at each item's own load
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	var levels []func() error
-	if orgs {
-		levels = append(levels, func() error {
-			return l.Sites.WarmOnce(siteID, "organizations", func() error {
-				all, err := siteSpaces()
-				if err != nil {
-					return err
-				}
-				ids := make([]string, 0, 1)
-				seen := map[string]bool{}
-				for _, x := range all {
-					sp, err := l.SpaceByID.Load(ctx, x.SpaceID)()
-					if err == nil && !seen[sp.OrganizationID] {
-						seen[sp.OrganizationID] = true
-						ids = append(ids, sp.OrganizationID)
-					}
-				}
-				l.OrganizationByID.Fetch(ctx, ids)
-				return nil
-			})
-		})
-	}
-	if cols {
-		levels = append(levels, func() error {
-			return l.Sites.WarmOnce(siteID, "collections", func() error {
-				all, err := siteSpaces()
-				if err != nil {
-					return err
-				}
-				_, err = sites.LoadSpaces(ctx, all)
-				return err
-			})
-		})
-	}
-	return together(levels...)
-}
-
-// startSiteSpacesWarm starts loading, in the background, the spaces (and
-// what is asked of them) of the site spaces the query reaches through the
-// site field being resolved, so that the round trips overlap with writing
-// the site and its sections; the site spaces' resolvers wait for what is
-// still under way. It does nothing when the query reaches no space.
-func startSiteSpacesWarm(ctx context.Context, siteID string) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return
-	}
-	spaces, orgs, cols := spaceSelections(graphql.GetOperationContext(ctx), fc.Field.Selections)
-	if spaces {
-		go warmSiteSpaces(ctx, siteID, orgs, cols) //nolint:errcheck // the resolvers report errors
-	}
-}
-
-// selectsSiteSpaces reports whether the site field being resolved reaches
-// the spaces of its site spaces, and the collections above them.
-func selectsSiteSpaces(ctx context.Context) (spaces, cols bool) {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return false, false
-	}
-	spaces, _, cols = spaceSelections(graphql.GetOperationContext(ctx), fc.Field.Selections)
-	return spaces, cols
-}
-
-// spaceSelections reports whether a site's selection set reaches the spaces
-// of its site spaces (through its sections or allSiteSpaces, as nodes or
-// edges), and whether it asks for their organizations, and for their
-// permissions or parents (both read the collections above the spaces).
-func spaceSelections(oc *graphql.OperationContext, sel ast.SelectionSet) (spaces, orgs, cols bool) {
-	var found []graphql.CollectedField
-	for _, ss := range collect(oc, sel, "sections", "nodes|edges", "node?", "siteSpaces", "nodes|edges", "node?") {
-		found = append(found, collect(oc, ss.Selections, "space")...)
-	}
-	for _, ss := range collect(oc, sel, "allSiteSpaces", "nodes|edges", "node?") {
-		found = append(found, collect(oc, ss.Selections, "space")...)
-	}
-	for _, sp := range found {
-		orgs = orgs || len(collect(oc, sp.Selections, "organization")) > 0
-		cols = cols || len(collect(oc, sp.Selections, "permissions|parent")) > 0
-	}
-	return len(found) > 0, orgs, cols
-}
-
-// collect returns the fields reached from sel through the path of field
-// names: "a|b" matches either name; "name?" matches that field, or, when
-// there is none, stands for the level it is at (edges { node } or nodes).
-func collect(oc *graphql.OperationContext, sel ast.SelectionSet, path ...string) []graphql.CollectedField {
-	level := []graphql.CollectedField{{Selections: sel}}
-	for _, step := range path {
-		optional := strings.HasSuffix(step, "?")
-		names := strings.Split(strings.TrimSuffix(step, "?"), "|")
-		var next []graphql.CollectedField
-		for _, f := range level {
-			found := false
-			for _, c := range graphql.CollectFields(oc, f.Selections, nil) {
-				if slices.Contains(names, c.Name) {
-					next = append(next, c)
-					found = true
-				}
-			}
-			if optional && !found {
-				next = append(next, f)
-			}
-		}
-		level = next
-	}
-	return level
-}
-
-// together runs the loads at the same time (the last one in this
-// goroutine) and returns the first error, in the order given.
-func together(loads ...func() error) error {
-	if len(loads) == 0 {
-		return nil
-	}
-	errs := make([]error, len(loads))
-	var wg sync.WaitGroup
-	for i, load := range loads[:len(loads)-1] {
-		wg.Go(func() { errs[i] = load() })
-	}
-	errs[len(loads)-1] = loads[len(loads)-1]()
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// selects reports whether the GraphQL field being resolved asks for one of
-// the named fields; outside GraphQL it is true. The answer is kept for the
-// request by field of the query: sibling items of a list ask the same
-// question of the same field.
-func selects(ctx context.Context, names ...string) bool {
-	fc := graphql.GetFieldContext(ctx)
-	if fc == nil || !graphql.HasOperationContext(ctx) {
-		return true
-	}
-	type key struct {
-		field *ast.Field
-		names string
-	}
-	compute := func() bool {
-		for _, f := range graphql.CollectFields(graphql.GetOperationContext(ctx), fc.Field.Selections, nil) {
-			for _, n := range names {
-				if f.Name == n {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	l := loaders.For(ctx)
-	if l == nil || fc.Field.Field == nil {
-		return compute()
-	}
-	return l.Remember(key{fc.Field.Field, strings.Join(names, ",")}, func() any { return compute() }).(bool)
+	return r.Sites.SpaceOfSiteSpace(ctx, ss, siteSpaceSpaceWant(ctx))
 }
 
 // SiteChildURL is the API location of an object below a site.
@@ -438,20 +251,4 @@ func (r *Resolver) SiteChildURL(st *ent.Site, kind, id string) string {
 // SiteSpaceOf returns a site space of a site.
 func (r *Resolver) SiteSpaceOf(ctx context.Context, st *ent.Site, id string) (*ent.SiteSpace, error) {
 	return r.Sites.SiteSpace(ctx, st.OrganizationID, st.ID, id)
-}
-
-// SiteSpacesOfSite returns every site space of a site (empty on error; the
-// callers only use it to warm caches).
-func (r *Resolver) SiteSpacesOfSite(ctx context.Context, st *ent.Site) []*ent.SiteSpace {
-	all, _ := loaders.For(ctx).Sites.SiteSpacesBySite.Load(ctx, st.ID)()
-	return all
-}
-
-// selectsStructure reports whether the GraphQL site field being resolved
-// asks for fields that read the whole structure of the site (r.tree).
-func selectsStructure(ctx context.Context) bool {
-	if graphql.GetFieldContext(ctx) == nil {
-		return false
-	}
-	return selects(ctx, "sections", "allSiteSpaces", "structure", "defaultSiteSpace", "defaultSiteSection", "urls")
 }

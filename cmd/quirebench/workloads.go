@@ -16,7 +16,7 @@ import (
 )
 
 // siteQuery is the graphql-site workload's query. Quire's node budget
-// (graph/limits.go MaxNodes) may refuse first: 100 on both connections
+// (graph/gqlguard/limits.go MaxNodes) may refuse first: 100 on both connections
 // (100 + 100 × 100 nodes); then fallbackSiteQuery, one node fewer per
 // section, is measured instead and the report says so.
 const siteQuery = `query Site($id: ID!) { site(id: $id) { id title hostname organization { id title } sections(first: 100) { nodes { id title path siteSpaces(first: 100) { nodes { id path space { id title visibility } } } } } } }`

@@ -1,4 +1,4 @@
-package graph
+package gqlguard
 
 import (
 	"encoding/json"
@@ -177,7 +177,7 @@ func TestOperationCostReadmeExamples(t *testing.T) {
 
 func publishedProfileQuery(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/published-profile.graphql")
+	b, err := os.ReadFile("../testdata/published-profile.graphql")
 	if err != nil {
 		t.Fatal(err)
 	}

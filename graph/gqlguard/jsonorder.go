@@ -1,4 +1,4 @@
-package graph
+package gqlguard
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 type requestBodyKey struct{}
 
 // WithRequestBody returns a context carrying the raw body of a GraphQL
-// request (a JSON object with query and variables), for ordered.
+// request (a JSON object with query and variables), for Ordered.
 func WithRequestBody(ctx context.Context, body []byte) context.Context {
 	return context.WithValue(ctx, requestBodyKey{}, body)
 }
@@ -30,9 +30,9 @@ func WithRequestBody(ctx context.Context, body []byte) context.Context {
 // compared are looked for, so that the search stays linear in the request.
 const orderedDepth = 4
 
-// ordered returns v as the client wrote it in the request, key order and
+// Ordered returns v as the client wrote it in the request, key order and
 // all, when it is found there; v itself otherwise.
-func ordered(ctx context.Context, v types.JSON) types.JSON {
+func Ordered(ctx context.Context, v types.JSON) types.JSON {
 	if len(v) == 0 || v[0] != '{' && v[0] != '[' {
 		return v
 	}

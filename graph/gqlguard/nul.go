@@ -1,11 +1,9 @@
-package graph
+package gqlguard
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
 	"github.com/99designs/gqlgen/graphql/errcode"
@@ -13,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"quire/internal/apierr"
+	"quire/internal/jsonguard"
 )
 
 func init() {
@@ -51,8 +50,8 @@ func (nulCheck) MutateOperationContext(_ context.Context, rc *graphql.OperationC
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if path, found := nulInValue(name, rc.Variables[name]); found {
-			return nulError(path, "Variable $"+path)
+		if n, found := jsonguard.FindNUL(name, rc.Variables[name], uploadNUL); found {
+			return nulError(n.Path, "Variable $"+n.Path)
 		}
 	}
 	if rc.Doc == nil {
@@ -73,45 +72,21 @@ func (nulCheck) MutateOperationContext(_ context.Context, rc *graphql.OperationC
 
 func nulError(field, what string) *gqlerror.Error {
 	return &gqlerror.Error{
-		Message:    fmt.Sprintf("%s contains a NUL character (U+0000), which Quire does not accept in text", what),
+		Message:    jsonguard.NULMessage(what, "text"),
 		Extensions: map[string]any{"code": string(apierr.BadRequest), "field": field},
 	}
 }
 
-func hasNUL(s string) bool { return strings.IndexByte(s, 0) >= 0 }
-
-// nulInValue looks for NUL in a variable's value, as the transports decode
-// it; path names where.
-func nulInValue(path string, v any) (string, bool) {
+// uploadNUL looks for NUL in what the transports decode besides JSON: an
+// uploaded file's name and content type.
+func uploadNUL(v any) bool {
 	switch v := v.(type) {
-	case string:
-		return path, hasNUL(v)
 	case graphql.Upload:
-		return path, hasNUL(v.Filename) || hasNUL(v.ContentType)
+		return jsonguard.HasNUL(v.Filename) || jsonguard.HasNUL(v.ContentType)
 	case *graphql.Upload:
-		return path, v != nil && (hasNUL(v.Filename) || hasNUL(v.ContentType))
-	case []any:
-		for i, item := range v {
-			if p, found := nulInValue(path+"["+strconv.Itoa(i)+"]", item); found {
-				return p, true
-			}
-		}
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			if hasNUL(k) {
-				return path, true
-			}
-			if p, found := nulInValue(path+"."+k, v[k]); found {
-				return p, true
-			}
-		}
+		return v != nil && (jsonguard.HasNUL(v.Filename) || jsonguard.HasNUL(v.ContentType))
 	}
-	return "", false
+	return false
 }
 
 // nulInSelections looks for NUL in the string literals of the arguments
@@ -157,7 +132,7 @@ func nulInLiteral(path string, v *ast.Value) (string, bool) {
 	}
 	switch v.Kind {
 	case ast.StringValue, ast.BlockValue:
-		return path, hasNUL(v.Raw)
+		return path, jsonguard.HasNUL(v.Raw)
 	case ast.ListValue:
 		for i, c := range v.Children {
 			if p, found := nulInLiteral(path+"["+strconv.Itoa(i)+"]", c.Value); found {

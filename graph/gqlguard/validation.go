@@ -1,4 +1,4 @@
-package graph
+package gqlguard
 
 import (
 	"github.com/vektah/gqlparser/v2/validator/core"

@@ -1,4 +1,4 @@
-package graph
+package gqlguard
 
 import (
 	"fmt"

@@ -4,12 +4,11 @@ package metrics
 import (
 	"database/sql"
 	"net/http"
+	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"quire/graph/lists"
 )
 
 // Metrics holds the collectors of one process.
@@ -27,6 +26,8 @@ type Metrics struct {
 	JobsPending *prometheus.GaugeVec
 	// JobRuns counts background job runs by job and result (ran, skipped, failed).
 	JobRuns *prometheus.CounterVec
+
+	listWorkers sync.Once
 }
 
 // New returns metrics on a fresh registry, with Go runtime collectors.
@@ -61,11 +62,7 @@ func New() *Metrics {
 		Name: "quire_job_runs_total",
 		Help: "Background job runs by job and result: ran (this process held the lease), skipped (another did), failed.",
 	}, []string{"job", "result"})
-	listWorkers := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
-		Name: "quire_graphql_list_workers",
-		Help: "Goroutines kept to marshal the items of GraphQL lists, idle or busy (at most 256 stay idle).",
-	}, func() float64 { return float64(lists.Workers()) })
-	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns, listWorkers,
+	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -73,6 +70,20 @@ func New() *Metrics {
 // WatchDB registers database pool figures.
 func (m *Metrics) WatchDB(db *sql.DB) {
 	m.Registry.MustRegister(collectors.NewDBStatsCollector(db, "quire"))
+}
+
+// WatchListWorkers registers the gauge of the goroutines kept to marshal
+// the items of GraphQL lists, read from workers (graph/lists.Workers). The
+// GraphQL server registers it when it is built: metrics sits below the
+// GraphQL layer and does not import it. Later calls do nothing, so that
+// servers built on the same metrics share the gauge.
+func (m *Metrics) WatchListWorkers(workers func() int) {
+	m.listWorkers.Do(func() {
+		m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "quire_graphql_list_workers",
+			Help: "Goroutines kept to marshal the items of GraphQL lists, idle or busy (at most 256 stay idle).",
+		}, func() float64 { return float64(workers()) }))
+	})
 }
 
 // Handler serves the metrics in the Prometheus text format.

@@ -16,7 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"quire/graph"
+	"quire/graph/gqlguard"
 	"quire/internal/apierr"
 )
 
@@ -127,7 +127,7 @@ func (postTransport) Do(w http.ResponseWriter, r *http.Request, exec graphql.Gra
 	params.Headers = r.Header
 	params.ReadTime = graphql.TraceTiming{Start: start, End: graphql.Now()}
 	// JSON arguments whose key order matters are read back from the body.
-	ctx := graph.WithRequestBody(r.Context(), body)
+	ctx := gqlguard.WithRequestBody(r.Context(), body)
 	execute(w, r.WithContext(ctx), exec, params, false)
 }
 

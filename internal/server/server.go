@@ -25,6 +25,8 @@ import (
 	"quire/ent"
 	"quire/graph"
 	"quire/graph/generated"
+	"quire/graph/gqlguard"
+	"quire/graph/lists"
 	"quire/internal/apierr"
 	"quire/internal/app"
 	"quire/internal/auth"
@@ -124,6 +126,9 @@ func NewServer(cfg Config) *Server {
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
 	}
+	// The pool of GraphQL list workers belongs to the GraphQL layer, which
+	// metrics sits below: the server hands it its reading.
+	cfg.Metrics.WatchListWorkers(lists.Workers)
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
 	eng, own := cfg.Engines, (*app.Engines)(nil)
 	if eng == nil {
@@ -209,7 +214,7 @@ func (s *Server) CallersReady() <-chan struct{} { return s.callers.Ready() }
 func (s *Server) Callers() *auth.CallerCache { return s.callers }
 
 func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.Server {
-	limits := graph.DefaultLimits()
+	limits := gqlguard.DefaultLimits()
 	srv := handler.New(generated.NewExecutableSchema(generated.Config{Resolvers: r}))
 	// Transports of Quire's own (graphqlhttp.go), routed by serveGraphQL.
 	srv.AddTransport(postTransport{})
@@ -218,12 +223,12 @@ func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.
 	srv.AddTransport(uploadTransport{maxBytes: MaxUploadBytes, maxMemory: 8 << 20})
 	srv.SetQueryCache(lru.New[*ast.QueryDocument](1000))
 	srv.SetParserTokenLimit(limits.MaxTokens)
-	srv.SetValidationRulesFn(graph.ValidationRules)
+	srv.SetValidationRulesFn(gqlguard.ValidationRules)
 	srv.SetDisableSuggestion(true)
 	srv.Use(extension.Introspection{})
-	srv.Use(graph.LimitExtension(limits))
-	srv.Use(graph.NULCheck())
-	srv.Use(graph.NodeBudget(limits))
+	srv.Use(gqlguard.LimitExtension(limits))
+	srv.Use(gqlguard.NULCheck())
+	srv.Use(gqlguard.NodeBudget(limits))
 	if cfg.DB != nil {
 		// Subscriptions read memberships afresh (a server made without a
 		// database, as in tests of refusals, serves none).
@@ -231,7 +236,7 @@ func newGraphQL(r *graph.Resolver, cfg Config, lim *ratelimit.Limiter) *handler.
 	}
 	if lim != nil {
 		// Last of the checks before execution: a refused document costs nothing.
-		srv.Use(rateLimitExtension{limiter: lim, points: graph.RatePoints})
+		srv.Use(rateLimitExtension{limiter: lim, points: gqlguard.RatePoints})
 	}
 	srv.SetErrorPresenter(graph.PresentError(cfg.Log))
 	srv.SetRecoverFunc(func(ctx context.Context, v any) error {
