@@ -80,7 +80,7 @@ func (r *peerReport) write(w io.Writer) {
 	fmt.Fprintf(w, "peer: PostGraphile %s (%s) on Node %s, downloaded from the npm registry (node-linux-* and postgraphile) into %s; `%s`: amber preset, GraphiQL, watch mode and explain off, PostgreSQL pool as PostGraphile sets it (pg's default of 10 connections), one Node process; over schema peer (a copy of the rows with primary keys, foreign keys and their indexes)  \n",
 		peerVersion, r.inst.versions, r.inst.nodeVersion, filepath.Dir(r.inst.dir), peerCommand())
 	fmt.Fprintf(w, "ceiling: %s, `-M prepared -c CONNS -j min(CONNS, 2)`, the one statement below (the token's membership checked and the whole JSON answer built by PostgreSQL) on a random site; no HTTP  \n", r.pgbench)
-	fmt.Fprintf(w, "fairness: same rows, same query shape, the same fixed sequence of sites for both servers, one load generator; warm-up for each: %d requests one at a time, then %v at 10 connections (requests sent: %s); %d rounds, each runs every connection count with the servers in turn, quire first in odd rounds and PostGraphile first in even ones; %v per run  \n",
+	fmt.Fprintf(w, "fairness: same rows, same query shape, the same fixed sequence of sites for both servers, one load generator; warm-up for each: %d requests one at a time, then %v at 10 connections (requests sent: %s); %d round(s), each runs every connection count with the servers in turn, quire first in odd rounds and PostGraphile first in even ones; %v per run  \n",
 		o.count, o.warmup, r.warmCounts(), o.rounds, o.duration)
 	fmt.Fprintf(w, "load average: %s before the rounds, %s after\n\n", r.loadBefore, r.loadAfter)
 
