@@ -39,10 +39,7 @@ func (a *API) merges() *Kind[merged, *MergeResult] {
 			out.Revision = cr.RevisionID
 		}
 		if res.Result == model.MergeOutcomeConflicts {
-			out.Conflicts = res.Conflicts
-			if out.Conflicts == nil {
-				out.Conflicts = []*model.MergeConflict{}
-			}
+			out.Conflicts = mergeConflicts(res.Conflicts)
 		}
 		return out, nil
 	})
@@ -69,8 +66,8 @@ type ChangeRequest struct {
 	Comments               int             `json:"comments"`
 	Outdated               bool            `json:"outdated"`
 	// ConversationsIssuesCluster is the issues cluster it addresses.
-	ConversationsIssuesCluster *string                  `json:"conversationsIssuesCluster,omitempty"`
-	URLs                       *model.ChangeRequestUrls `json:"urls"`
+	ConversationsIssuesCluster *string            `json:"conversationsIssuesCluster,omitempty"`
+	URLs                       *ChangeRequestUrls `json:"urls"`
 }
 
 // MergeResult is the body of merge and update.
@@ -78,7 +75,7 @@ type MergeResult struct {
 	Revision string `json:"revision" doc:"The revision written; on conflicts, the change request's current revision."`
 	Result   string `json:"result" enum:"merge,update,conflicts"`
 	// Conflicts is a Quire extension: what clashed.
-	Conflicts []*model.MergeConflict `json:"conflicts,omitempty" doc:"Quire extension: on conflicts, what clashes (kind page-title, page-content, page-position, page-deleted, file or variable)."`
+	Conflicts []*MergeConflict `json:"conflicts,omitempty" doc:"Quire extension: on conflicts, what clashes (kind page-title, page-content, page-position, page-deleted, file or variable)."`
 }
 
 // PDFURL is the body of the PDF read.
@@ -130,6 +127,6 @@ func (a *API) presentChangeRequest(ctx context.Context, cr *ent.ChangeRequest) (
 		Description: rawDesc, CreatedBy: createdBy, CreatedAt: cr.CreatedAt.UTC(), UpdatedAt: cr.UpdatedAt.UTC(),
 		Space: cr.SpaceID, Revision: cr.RevisionID, RevisionInitial: cr.RevisionInitial,
 		RevisionMergedAncestor: cr.RevisionMergedAncestor, RevisionMerged: cr.RevisionMerged,
-		Comments: comments, Outdated: outdated, URLs: urls, ConversationsIssuesCluster: cr.ConversationsIssuesCluster,
+		Comments: comments, Outdated: outdated, URLs: changeRequestUrls(urls), ConversationsIssuesCluster: cr.ConversationsIssuesCluster,
 	}, nil
 }

@@ -8,7 +8,6 @@ import (
 
 	"quire/ent"
 	"quire/graph"
-	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/types"
 )
@@ -26,8 +25,8 @@ type Comment struct {
 	Replies     int                       `json:"replies"`
 	Repliers    []ReplierJSON             `json:"repliers"`
 	Body        BodyJSON                  `json:"body"`
-	Target      *model.CommentTarget      `json:"target"`
-	URLs        *model.CommentUrls        `json:"urls"`
+	Target      *CommentTarget            `json:"target"`
+	URLs        *CommentUrls              `json:"urls"`
 	Permissions *graph.CommentPermissions `json:"permissions"`
 	Status      string                    `json:"status" enum:"open,resolved"`
 	ResolvedAt  *time.Time                `json:"resolvedAt,omitempty"`
@@ -45,7 +44,7 @@ type CommentReply struct {
 	EditedAt    *time.Time                `json:"editedAt,omitempty"`
 	Reactions   []ReactionJSON            `json:"reactions"`
 	Body        BodyJSON                  `json:"body"`
-	URLs        *model.CommentUrls        `json:"urls"`
+	URLs        *CommentUrls              `json:"urls"`
 	Permissions *graph.CommentPermissions `json:"permissions"`
 }
 
@@ -123,22 +122,16 @@ func presentBody(req *Request, b interface {
 	return BodyJSON{Markdown: &md}, err
 }
 
-// comments presents comments; a page of them is warmed at once.
+// comments presents comments. A list's route reads its page with
+// graph.EveryCommentPart, so that presenting each comment reads the
+// request's caches.
 func (a *API) comments() *Kind[*ent.Comment, *Comment] {
-	k := &Kind[*ent.Comment, *Comment]{one: a.presentComment}
-	return k.warming(func(ctx context.Context, cs []*ent.Comment) error {
-		a.r.WarmComments(ctx, cs, nil)
-		return nil
-	})
+	return &Kind[*ent.Comment, *Comment]{one: a.presentComment}
 }
 
-// replies presents replies; a page of them is warmed at once.
+// replies presents replies, read as comments are.
 func (a *API) replies() *Kind[*ent.CommentReply, *CommentReply] {
-	k := &Kind[*ent.CommentReply, *CommentReply]{one: a.presentReply}
-	return k.warming(func(ctx context.Context, rs []*ent.CommentReply) error {
-		a.r.WarmComments(ctx, nil, rs)
-		return nil
-	})
+	return &Kind[*ent.CommentReply, *CommentReply]{one: a.presentReply}
 }
 
 func (a *API) presentComment(ctx context.Context, req *Request, c *ent.Comment) (*Comment, error) {
@@ -185,10 +178,10 @@ func (a *API) presentComment(ctx context.Context, req *Request, c *ent.Comment) 
 		}
 		out.Repliers = append(out.Repliers, ReplierJSON{UpdatedAt: rp.UpdatedAt.UTC(), Count: rp.Count, User: u})
 	}
-	if out.Target, err = r.Target(ctx, c); err != nil {
+	if out.Target, err = present(commentTarget)(r.Target(ctx, c)); err != nil {
 		return nil, err
 	}
-	if out.URLs, err = r.Urls(ctx, c); err != nil {
+	if out.URLs, err = present(commentUrls)(r.Urls(ctx, c)); err != nil {
 		return nil, err
 	}
 	if out.Permissions, err = r.Permissions(ctx, c); err != nil {
@@ -225,7 +218,7 @@ func (a *API) presentReply(ctx context.Context, req *Request, rp *ent.CommentRep
 	if out.Reactions, err = a.presentReactions(ctx, reactions); err != nil {
 		return nil, err
 	}
-	if out.URLs, err = r.Urls(ctx, rp); err != nil {
+	if out.URLs, err = present(commentUrls)(r.Urls(ctx, rp)); err != nil {
 		return nil, err
 	}
 	if out.Permissions, err = r.Permissions(ctx, rp); err != nil {
@@ -261,18 +254,10 @@ func (a *API) usersIn(ctx context.Context) func(u *ent.User, err error) (*User, 
 	}
 }
 
-// commenters presents the members of a list of commenters, warming their
-// users at once.
+// commenters presents the members of a list of commenters (reading them
+// reads their users).
 func (a *API) commenters() *Kind[*ent.Member, *Commenter] {
-	k := presents(a.presentCommenter)
-	return k.warming(func(ctx context.Context, ms []*ent.Member) error {
-		ids := make([]string, len(ms))
-		for i, m := range ms {
-			ids[i] = m.UserID
-		}
-		a.r.WarmUsers(ctx, ids)
-		return nil
-	})
+	return presents(a.presentCommenter)
 }
 
 func (a *API) presentCommenter(ctx context.Context, m *ent.Member) (*Commenter, error) {
@@ -288,17 +273,17 @@ func (a *API) presentCommenter(ctx context.Context, m *ent.Member) (*Commenter, 
 
 // ChangeRequestReview is the documented review.
 type ChangeRequestReview struct {
-	Object      string                         `json:"object" enum:"change-request-review"`
-	ID          string                         `json:"id"`
-	Revision    string                         `json:"revision" doc:"The change request's revision it was made against."`
-	Reviewer    *User                          `json:"reviewer,omitempty"`
-	RequestedBy *User                          `json:"requestedBy,omitempty" doc:"Who had asked for it; absent when it was given unasked."`
-	Status      string                         `json:"status" enum:"approved,changes-requested"`
-	Outdated    bool                           `json:"outdated" doc:"True once a later review by the same reviewer, or a new request for one, supersedes it."`
-	Comment     *Comment                       `json:"comment,omitempty"`
-	CreatedAt   time.Time                      `json:"createdAt"`
-	UpdatedAt   time.Time                      `json:"updatedAt"`
-	URLs        *model.ChangeRequestReviewUrls `json:"urls"`
+	Object      string                   `json:"object" enum:"change-request-review"`
+	ID          string                   `json:"id"`
+	Revision    string                   `json:"revision" doc:"The change request's revision it was made against."`
+	Reviewer    *User                    `json:"reviewer,omitempty"`
+	RequestedBy *User                    `json:"requestedBy,omitempty" doc:"Who had asked for it; absent when it was given unasked."`
+	Status      string                   `json:"status" enum:"approved,changes-requested"`
+	Outdated    bool                     `json:"outdated" doc:"True once a later review by the same reviewer, or a new request for one, supersedes it."`
+	Comment     *Comment                 `json:"comment,omitempty"`
+	CreatedAt   time.Time                `json:"createdAt"`
+	UpdatedAt   time.Time                `json:"updatedAt"`
+	URLs        *ChangeRequestReviewUrls `json:"urls"`
 }
 
 func (r *ChangeRequestReview) apiLocation() string { return r.URLs.Location }
@@ -318,13 +303,10 @@ type RequestedReviewers struct {
 	Users []*RequestedReviewer `json:"users" doc:"The requests of the users asked."`
 }
 
-// reviews presents reviews; a page of them is warmed at once.
+// reviews presents reviews. The list's route reads its page with
+// graph.EveryReviewPart.
 func (a *API) reviews() *Kind[*ent.ChangeRequestReview, *ChangeRequestReview] {
-	k := &Kind[*ent.ChangeRequestReview, *ChangeRequestReview]{one: a.presentReview}
-	return k.warming(func(ctx context.Context, rs []*ent.ChangeRequestReview) error {
-		a.r.WarmReviews(ctx, rs)
-		return nil
-	})
+	return &Kind[*ent.ChangeRequestReview, *ChangeRequestReview]{one: a.presentReview}
 }
 
 func (a *API) presentReview(ctx context.Context, req *Request, rv *ent.ChangeRequestReview) (*ChangeRequestReview, error) {
@@ -348,23 +330,16 @@ func (a *API) presentReview(ctx context.Context, req *Request, rv *ent.ChangeReq
 			return nil, err
 		}
 	}
-	if out.URLs, err = r.Urls(ctx, rv); err != nil {
+	if out.URLs, err = present(changeRequestReviewUrls)(r.Urls(ctx, rv)); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// requestedReviewers presents pending review requests.
+// requestedReviewers presents pending review requests (reading them reads
+// their users).
 func (a *API) requestedReviewers() *Kind[*ent.ChangeRequestReviewer, *RequestedReviewer] {
-	k := presents(a.presentRequested)
-	return k.warming(func(ctx context.Context, rs []*ent.ChangeRequestReviewer) error {
-		var ids []string
-		for _, r := range rs {
-			ids = append(ids, r.UserID, r.RequestedBy)
-		}
-		a.r.WarmUsers(ctx, ids)
-		return nil
-	})
+	return presents(a.presentRequested)
 }
 
 func (a *API) presentRequested(ctx context.Context, rr *ent.ChangeRequestReviewer) (*RequestedReviewer, error) {

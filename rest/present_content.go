@@ -97,25 +97,25 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 // group or a link. Which fields appear depends on the type, as in the
 // reference's RevisionPageDocument, RevisionPageGroup and RevisionPageLink.
 type Page struct {
-	ID          string            `json:"id"`
-	Title       string            `json:"title"`
-	Emoji       string            `json:"emoji,omitempty"`
-	Kind        string            `json:"kind" enum:"sheet,group,link" doc:"Deprecated spelling of the type: sheet for document pages."`
-	Type        string            `json:"type" enum:"document,group,link,computed"`
-	URLs        *model.PageUrls   `json:"urls,omitempty"`
-	Slug        string            `json:"slug,omitempty" doc:"The page's slug in its parent (document and group pages)."`
-	Path        string            `json:"path,omitempty" doc:"Slugs of the ancestors and the page, joined by / (document and group pages)."`
-	Description string            `json:"description,omitempty"`
-	Pages       []*Page           `json:"pages,omitzero" doc:"Child pages in order (document and group pages)."`
-	Layout      *model.PageLayout `json:"layout,omitempty" doc:"Layout options of a document page, defaults filled in."`
-	Cover       types.JSON        `json:"cover,omitempty" doc:"{ref?, refDark?, yPos, height?}"`
-	Variables   types.JSON        `json:"variables,omitempty" doc:"Page variables: name to string, number or boolean."`
-	Hidden      bool              `json:"hidden"`
-	Target      types.JSON        `json:"target,omitempty" doc:"Target of a link page: a content reference."`
-	Href        string            `json:"href,omitempty" doc:"URL of a link page whose target is a URL."`
-	Document    json.RawMessage   `json:"document,omitempty" doc:"Content of a document page (JSON document); on the page read, only with format=document."`
-	Markdown    *string           `json:"markdown,omitempty" doc:"Content of a document page as Markdown, on the page read with format=markdown."`
-	Git         *GitSyncBlob      `json:"git,omitempty" doc:"Where the page came from in a Git repository (left out with metadata=false)."`
+	ID          string          `json:"id"`
+	Title       string          `json:"title"`
+	Emoji       string          `json:"emoji,omitempty"`
+	Kind        string          `json:"kind" enum:"sheet,group,link" doc:"Deprecated spelling of the type: sheet for document pages."`
+	Type        string          `json:"type" enum:"document,group,link,computed"`
+	URLs        *PageUrls       `json:"urls,omitempty"`
+	Slug        string          `json:"slug,omitempty" doc:"The page's slug in its parent (document and group pages)."`
+	Path        string          `json:"path,omitempty" doc:"Slugs of the ancestors and the page, joined by / (document and group pages)."`
+	Description string          `json:"description,omitempty"`
+	Pages       []*Page         `json:"pages,omitzero" doc:"Child pages in order (document and group pages)."`
+	Layout      *PageLayout     `json:"layout,omitempty" doc:"Layout options of a document page, defaults filled in."`
+	Cover       types.JSON      `json:"cover,omitempty" doc:"{ref?, refDark?, yPos, height?}"`
+	Variables   types.JSON      `json:"variables,omitempty" doc:"Page variables: name to string, number or boolean."`
+	Hidden      bool            `json:"hidden"`
+	Target      types.JSON      `json:"target,omitempty" doc:"Target of a link page: a content reference."`
+	Href        string          `json:"href,omitempty" doc:"URL of a link page whose target is a URL."`
+	Document    json.RawMessage `json:"document,omitempty" doc:"Content of a document page (JSON document); on the page read, only with format=document."`
+	Markdown    *string         `json:"markdown,omitempty" doc:"Content of a document page as Markdown, on the page read with format=markdown."`
+	Git         *GitSyncBlob    `json:"git,omitempty" doc:"Where the page came from in a Git repository (left out with metadata=false)."`
 }
 
 // GitSyncBlob is a file of a Git commit.
@@ -142,13 +142,13 @@ func gitBlob(g *types.GitBlob) *GitSyncBlob {
 
 // File is the documented revision file.
 type File struct {
-	ID          string                `json:"id"`
-	Name        string                `json:"name"`
-	ContentType string                `json:"contentType"`
-	DownloadURL string                `json:"downloadURL" doc:"Signed link to the file's bytes; it expires."`
-	Size        int64                 `json:"size"`
-	Dimensions  *model.FileDimensions `json:"dimensions,omitempty" doc:"Width and height of an image, when they could be read."`
-	Git         *GitSyncBlob          `json:"git,omitempty" doc:"Where the file came from in a Git repository (left out with metadata=false)."`
+	ID          string          `json:"id"`
+	Name        string          `json:"name"`
+	ContentType string          `json:"contentType"`
+	DownloadURL string          `json:"downloadURL" doc:"Signed link to the file's bytes; it expires."`
+	Size        int64           `json:"size"`
+	Dimensions  *FileDimensions `json:"dimensions,omitempty" doc:"Width and height of an image, when they could be read."`
+	Git         *GitSyncBlob    `json:"git,omitempty" doc:"Where the file came from in a Git repository (left out with metadata=false)."`
 }
 
 // ReusableContent is an entry of a revision's reusable contents (Quire has
@@ -160,18 +160,18 @@ type ReusableContent struct {
 
 // Revision is the documented revision.
 type Revision struct {
-	Object           string              `json:"object" enum:"revision"`
-	ID               string              `json:"id"`
-	Type             string              `json:"type" enum:"initial,edits,merge,update,rollback,computed"`
-	Parents          []string            `json:"parents"`
-	Pages            []*Page             `json:"pages"`
-	Files            []*File             `json:"files"`
-	ReusableContents []ReusableContent   `json:"reusableContents"`
-	Variables        types.JSON          `json:"variables" doc:"Space variables: name to string, number or boolean."`
-	CreatedAt        time.Time           `json:"createdAt"`
-	MergedFrom       *ChangeRequest      `json:"mergedFrom,omitempty" doc:"The change request a merge revision merged."`
-	URLs             *model.RevisionUrls `json:"urls"`
-	Git              *GitSyncCommit      `json:"git,omitempty" doc:"The Git commit the revision was imported from (left out with metadata=false)."`
+	Object           string            `json:"object" enum:"revision"`
+	ID               string            `json:"id"`
+	Type             string            `json:"type" enum:"initial,edits,merge,update,rollback,computed"`
+	Parents          []string          `json:"parents"`
+	Pages            []*Page           `json:"pages"`
+	Files            []*File           `json:"files"`
+	ReusableContents []ReusableContent `json:"reusableContents"`
+	Variables        types.JSON        `json:"variables" doc:"Space variables: name to string, number or boolean."`
+	CreatedAt        time.Time         `json:"createdAt"`
+	MergedFrom       *ChangeRequest    `json:"mergedFrom,omitempty" doc:"The change request a merge revision merged."`
+	URLs             *RevisionUrls     `json:"urls"`
+	Git              *GitSyncCommit    `json:"git,omitempty" doc:"The Git commit the revision was imported from (left out with metadata=false)."`
 }
 
 // PageList is the body of the page tree reads.
@@ -319,7 +319,7 @@ func (a *API) pageFields(ctx context.Context, p *graph.ContentPage) (*Page, erro
 		if err != nil {
 			return nil, err
 		}
-		out.URLs, out.Layout, out.Cover, out.Variables = urls, layout, nonNull(cover), nonNull(vars)
+		out.URLs, out.Layout, out.Cover, out.Variables = pageUrls(urls), pageLayout(layout), nonNull(cover), nonNull(vars)
 		out.Description = p.Description
 	}
 	out.Slug, out.Path = p.Slug, p.Path
@@ -337,7 +337,7 @@ func (a *API) presentFile(ctx context.Context, f *graph.ContentFile) (*File, err
 	if err != nil {
 		return nil, err
 	}
-	return &File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: url, Size: f.Size, Dimensions: dims, Git: gitBlob(f.Git)}, nil
+	return &File{ID: f.ID, Name: f.Name, ContentType: f.ContentType, DownloadURL: url, Size: f.Size, Dimensions: fileDimensions(dims), Git: gitBlob(f.Git)}, nil
 }
 
 // presentRevision presents a revision with its page tree and files.
@@ -358,7 +358,7 @@ func (a *API) presentRevision(ctx context.Context, rev *graph.Revision) (*Revisi
 	if isNull(vars) {
 		vars = types.JSON("{}")
 	}
-	urls, err := rr.Urls(ctx, rev)
+	urls, err := present(revisionUrls)(rr.Urls(ctx, rev))
 	if err != nil {
 		return nil, err
 	}

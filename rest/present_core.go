@@ -7,7 +7,6 @@ import (
 	"quire/ent"
 	"quire/graph"
 	"quire/graph/leaf"
-	"quire/graph/model"
 	"quire/internal/types"
 )
 
@@ -25,12 +24,12 @@ func (a *API) spaces() *Kind[*ent.Space, *Space] { return presents(a.presentSpac
 
 // User is the documented user object.
 type User struct {
-	Object      string          `json:"object"`
-	ID          string          `json:"id"`
-	DisplayName string          `json:"displayName"`
-	Email       string          `json:"email,omitempty"`
-	PhotoURL    *string         `json:"photoURL,omitempty"`
-	URLs        *model.UserUrls `json:"urls"`
+	Object      string    `json:"object"`
+	ID          string    `json:"id"`
+	DisplayName string    `json:"displayName"`
+	Email       string    `json:"email,omitempty"`
+	PhotoURL    *string   `json:"photoURL,omitempty"`
+	URLs        *UserUrls `json:"urls"`
 }
 
 func (a *API) presentUser(ctx context.Context, u *ent.User) (*User, error) {
@@ -38,7 +37,7 @@ func (a *API) presentUser(ctx context.Context, u *ent.User) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL, URLs: urls}, nil
+	return &User{Object: "user", ID: u.ID, DisplayName: u.DisplayName, Email: u.Email, PhotoURL: u.PhotoURL, URLs: userUrls(urls)}, nil
 }
 
 // Organization is the documented organization object.
@@ -56,13 +55,13 @@ type Organization struct {
 	InviteLinks  bool                           `json:"inviteLinks"`
 	Plan         string                         `json:"plan"`
 	MergeRules   types.MergeRules               `json:"mergeRules"`
-	Trial        *model.OrganizationTrial       `json:"trial"`
-	URLs         *model.OrganizationUrls        `json:"urls"`
+	Trial        *OrganizationTrial             `json:"trial"`
+	URLs         *OrganizationUrls              `json:"urls"`
 	Permissions  *graph.OrganizationPermissions `json:"permissions"`
 	// The settings of organization administration.
-	DefaultContent *model.OrganizationDefaultContent `json:"defaultContent,omitempty"`
-	CustomHostname *string                           `json:"customHostname,omitempty" doc:"The host that serves the organization's content: Quire's own."`
-	Billing        *Billing                          `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month (UTC)."`
+	DefaultContent *OrganizationDefaultContent `json:"defaultContent,omitempty"`
+	CustomHostname *string                     `json:"customHostname,omitempty" doc:"The host that serves the organization's content: Quire's own."`
+	Billing        *Billing                    `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month (UTC)."`
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {
@@ -98,9 +97,9 @@ func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Or
 	return &Organization{
 		Object: "organization", ID: o.ID, Title: o.Title, CreatedAt: o.CreatedAt.UTC(), EmailDomains: domains,
 		Hostname: o.Hostname, Type: o.Type, DefaultRole: o.DefaultRole, SSO: o.SSO, AI: o.Ai,
-		InviteLinks: o.InviteLinks, Plan: o.Plan, MergeRules: o.MergeRules, Trial: trial, URLs: urls, Permissions: perms,
-		DefaultContent: dc, CustomHostname: host, Billing: &Billing{Interval: bill.Interval, EndDate: bill.EndDate,
-			HasPaymentFailed: bill.HasPaymentFailed, IsScheduledToCancel: bill.IsScheduledToCancel, Pricing: bill.Pricing,
+		InviteLinks: o.InviteLinks, Plan: o.Plan, MergeRules: o.MergeRules, Trial: organizationTrial(trial), URLs: organizationUrls(urls), Permissions: perms,
+		DefaultContent: organizationDefaultContent(dc), CustomHostname: host, Billing: &Billing{Interval: bill.Interval, EndDate: bill.EndDate,
+			HasPaymentFailed: bill.HasPaymentFailed, IsScheduledToCancel: bill.IsScheduledToCancel, Pricing: organizationPricing(bill.Pricing),
 			UsageAddons: map[string]any{}, MinUsers: bill.MinUsers, PaidMembers: bill.PaidMembers},
 	}, nil
 }
@@ -114,7 +113,7 @@ type Collection struct {
 	Organization string                       `json:"organization"`
 	Parent       *string                      `json:"parent,omitempty"`
 	DefaultLevel *types.DefaultLevel          `json:"defaultLevel"`
-	URLs         *model.CollectionUrls        `json:"urls"`
+	URLs         *CollectionUrls              `json:"urls"`
 	Permissions  *graph.CollectionPermissions `json:"permissions"`
 }
 
@@ -132,7 +131,7 @@ func (a *API) presentCollection(ctx context.Context, c *ent.Collection) (*Collec
 	}
 	return &Collection{
 		Object: "collection", ID: c.ID, Title: c.Title, Description: c.Description, Organization: c.OrganizationID,
-		Parent: c.ParentID, DefaultLevel: c.DefaultLevel, URLs: urls, Permissions: perms,
+		Parent: c.ParentID, DefaultLevel: c.DefaultLevel, URLs: collectionUrls(urls), Permissions: perms,
 	}, nil
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"quire/ent"
 	"quire/graph"
-	"quire/graph/model"
 	"quire/internal/types"
 )
 
@@ -29,24 +28,11 @@ type Member struct {
 	Teams      int         `json:"teams" doc:"How many teams of the organization the member belongs to."`
 }
 
-// members presents members; a page first loads their users and what
-// decides their levels, in a fixed number of statements.
+// members presents members. A list's route reads its page with
+// graph.EveryMemberPart, so that presenting each member reads the
+// request's caches.
 func (a *API) members() *Kind[*ent.Member, *Member] {
-	return presents(a.presentMember).warming(func(ctx context.Context, ms []*ent.Member) error {
-		orgs := map[string]bool{}
-		users := make([]string, len(ms))
-		for i, m := range ms {
-			users[i] = m.UserID
-			orgs[m.OrganizationID] = true
-		}
-		a.r.QueueUsers(ctx, users)
-		for o := range orgs {
-			if err := a.r.WarmOrganizationAccess(ctx, o); err != nil {
-				return err
-			}
-		}
-		return nil
-	}).alsoOne()
+	return presents(a.presentMember)
 }
 
 func (a *API) presentMember(ctx context.Context, m *ent.Member) (*Member, error) {
@@ -88,9 +74,7 @@ type Team struct {
 }
 
 func (a *API) teams() *Kind[*ent.Team, *Team] {
-	return presents(a.presentTeam).warming(func(ctx context.Context, ts []*ent.Team) error {
-		return a.r.WarmOrganizationAccess(ctx, ts[0].OrganizationID)
-	}).alsoOne()
+	return presents(a.presentTeam)
 }
 
 func (a *API) presentTeam(ctx context.Context, t *ent.Team) (*Team, error) {
@@ -144,8 +128,6 @@ func (a *API) memberTeams() *Kind[*graph.TeamMembership, *MemberTeam] {
 			return nil, err
 		}
 		return &MemberTeam{Team: t, Member: &TeamRole{Role: tm.Role}}, nil
-	}).warming(func(ctx context.Context, tms []*graph.TeamMembership) error {
-		return a.r.WarmOrganizationAccess(ctx, tms[0].Member.OrganizationID)
 	})
 }
 
@@ -159,7 +141,6 @@ type TeamMember struct {
 }
 
 func (a *API) teamMembers() *Kind[*graph.TeamMembership, *TeamMember] {
-	ms := a.members()
 	return presents(func(ctx context.Context, tm *graph.TeamMembership) (*TeamMember, error) {
 		m, err := a.presentMember(ctx, tm.Member)
 		if err != nil {
@@ -168,12 +149,6 @@ func (a *API) teamMembers() *Kind[*graph.TeamMembership, *TeamMember] {
 		out := &TeamMember{Organization: m, Team: TeamRole{Role: tm.Role}}
 		out.Permissions.View = true
 		return out, nil
-	}).warming(func(ctx context.Context, tms []*graph.TeamMembership) error {
-		list := make([]*ent.Member, len(tms))
-		for i, tm := range tms {
-			list[i] = tm.Member
-		}
-		return ms.warm(ctx, list)
 	})
 }
 
@@ -214,8 +189,6 @@ func (a *API) teamPermissions() *Kind[*ent.ContentPermission, *TeamPermission] {
 			return nil, err
 		}
 		return &TeamPermission{Permission: p.Level, Team: team}, nil
-	}).warming(func(ctx context.Context, ps []*ent.ContentPermission) error {
-		return a.r.WarmOrganizationAccess(ctx, ps[0].OrganizationID)
 	})
 }
 
@@ -269,18 +242,18 @@ const noURL = "about:blank"
 
 // SAMLProvider is the documented SAML provider.
 type SAMLProvider struct {
-	Object      string                  `json:"object" enum:"saml-provider"`
-	ID          string                  `json:"id"`
-	Label       string                  `json:"label"`
-	SSOURL      string                  `json:"ssoURL" format:"uri" doc:"about:blank until set (sending it back clears it)."`
-	EntityID    string                  `json:"entityID" doc:"Empty until set."`
-	Certificate string                  `json:"certificate" doc:"PEM; empty until set."`
-	DefaultTeam *Team                   `json:"defaultTeam,omitempty"`
-	DefaultRole *types.Role             `json:"defaultRole" doc:"null for guests."`
-	CreatedAt   time.Time               `json:"createdAt"`
-	Status      string                  `json:"status" enum:"active,pending" doc:"active once entityID, ssoURL and certificate are set."`
-	Service     *graph.SAMLEndpoints    `json:"service" doc:"Quire's endpoints as the service provider: acsURL, startURL and entityID (its metadata URL)."`
-	URLs        *model.SAMLProviderUrls `json:"urls"`
+	Object      string               `json:"object" enum:"saml-provider"`
+	ID          string               `json:"id"`
+	Label       string               `json:"label"`
+	SSOURL      string               `json:"ssoURL" format:"uri" doc:"about:blank until set (sending it back clears it)."`
+	EntityID    string               `json:"entityID" doc:"Empty until set."`
+	Certificate string               `json:"certificate" doc:"PEM; empty until set."`
+	DefaultTeam *Team                `json:"defaultTeam,omitempty"`
+	DefaultRole *types.Role          `json:"defaultRole" doc:"null for guests."`
+	CreatedAt   time.Time            `json:"createdAt"`
+	Status      string               `json:"status" enum:"active,pending" doc:"active once entityID, ssoURL and certificate are set."`
+	Service     *graph.SAMLEndpoints `json:"service" doc:"Quire's endpoints as the service provider: acsURL, startURL and entityID (its metadata URL)."`
+	URLs        *SAMLProviderUrls    `json:"urls"`
 }
 
 func (p *SAMLProvider) apiLocation() string { return p.URLs.Location }
@@ -301,7 +274,7 @@ func (a *API) samlProviders() *Kind[*ent.SAMLProvider, *SAMLProvider] {
 		if out.Service, err = r.Service(ctx, p); err != nil {
 			return nil, err
 		}
-		if out.URLs, err = r.Urls(ctx, p); err != nil {
+		if out.URLs, err = present(samlProviderUrls)(r.Urls(ctx, p)); err != nil {
 			return nil, err
 		}
 		t, err := r.DefaultTeam(ctx, p)
@@ -319,11 +292,11 @@ func (a *API) samlProviders() *Kind[*ent.SAMLProvider, *SAMLProvider] {
 
 // AgentInstructions is the documented agent instructions object.
 type AgentInstructions struct {
-	Object       string                       `json:"object" enum:"agent-instructions"`
-	Instructions json.RawMessage              `json:"instructions" doc:"A JSON document."`
-	UpdatedAt    time.Time                    `json:"updatedAt"`
-	UpdatedBy    string                       `json:"updatedBy" doc:"Id of the user who saved them; empty until saved."`
-	URLs         *model.AgentInstructionsUrls `json:"urls"`
+	Object       string                 `json:"object" enum:"agent-instructions"`
+	Instructions json.RawMessage        `json:"instructions" doc:"A JSON document."`
+	UpdatedAt    time.Time              `json:"updatedAt"`
+	UpdatedBy    string                 `json:"updatedBy" doc:"Id of the user who saved them; empty until saved."`
+	URLs         *AgentInstructionsUrls `json:"urls"`
 }
 
 func (a *API) agentInstructions() *Kind[*graph.AgentInstructions, *AgentInstructions] {
@@ -336,20 +309,20 @@ func (a *API) agentInstructions() *Kind[*graph.AgentInstructions, *AgentInstruct
 		if err != nil {
 			return nil, err
 		}
-		return &AgentInstructions{Object: "agent-instructions", Instructions: raw, UpdatedAt: in.UpdatedAt.UTC(), UpdatedBy: in.UpdatedBy, URLs: urls}, nil
+		return &AgentInstructions{Object: "agent-instructions", Instructions: raw, UpdatedAt: in.UpdatedAt.UTC(), UpdatedBy: in.UpdatedBy, URLs: agentInstructionsUrls(urls)}, nil
 	})
 }
 
 // Billing is an organization's billing.
 type Billing struct {
-	Interval            string                     `json:"interval" enum:"monthly,yearly"`
-	EndDate             *time.Time                 `json:"endDate" doc:"The end of the current period: the end of the calendar month (UTC)."`
-	HasPaymentFailed    bool                       `json:"hasPaymentFailed"`
-	IsScheduledToCancel bool                       `json:"isScheduledToCancel"`
-	Pricing             *model.OrganizationPricing `json:"pricing"`
-	UsageAddons         map[string]any             `json:"usageAddons"`
-	MinUsers            int                        `json:"minUsers"`
-	PaidMembers         int                        `json:"paidMembers"`
+	Interval            string               `json:"interval" enum:"monthly,yearly"`
+	EndDate             *time.Time           `json:"endDate" doc:"The end of the current period: the end of the calendar month (UTC)."`
+	HasPaymentFailed    bool                 `json:"hasPaymentFailed"`
+	IsScheduledToCancel bool                 `json:"isScheduledToCancel"`
+	Pricing             *OrganizationPricing `json:"pricing"`
+	UsageAddons         map[string]any       `json:"usageAddons"`
+	MinUsers            int                  `json:"minUsers"`
+	PaidMembers         int                  `json:"paidMembers"`
 }
 
 // Ping is the answer of a ping.

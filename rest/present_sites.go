@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/leaf"
 	"quire/graph/model"
 )
@@ -13,12 +14,15 @@ import (
 // The presenters of docs sites, share links, published profiles and
 // visitor attributes schemas.
 
-// sites presents docs sites; a page of them loads their structures in one
-// statement first.
+// sites presents docs sites; a page of them reads their structures (their
+// counts of site spaces and URLs) in one statement first.
 func (a *API) sites() *Kind[*ent.Site, *Site] {
 	return presentsKeyed(a.presentSite).warming(func(ctx context.Context, list []*ent.Site) error {
-		a.r.WarmSites(ctx, list)
-		return nil
+		ids := make([]string, len(list))
+		for i, st := range list {
+			ids[i] = st.ID
+		}
+		return a.r.ViewSites(ctx, ids, graph.SiteWant{Structure: true})
 	})
 }
 
@@ -44,24 +48,24 @@ var templateConditions = presents(func(_ context.Context, list []*model.SiteTemp
 
 // Site is the documented docs site object.
 type Site struct {
-	Object          string                     `json:"object"`
-	ID              string                     `json:"id"`
-	Type            string                     `json:"type"`
-	AppliedType     string                     `json:"appliedType"`
-	Title           string                     `json:"title"`
-	Icon            *model.SiteIcon            `json:"icon,omitempty"`
-	Hostname        *string                    `json:"hostname,omitempty"`
-	Basename        string                     `json:"basename"`
-	Proxy           *model.SiteProxy           `json:"proxy,omitempty"`
-	Visibility      string                     `json:"visibility"`
-	Published       bool                       `json:"published"`
-	SiteSpaces      int                        `json:"siteSpaces"`
-	CreatedAt       time.Time                  `json:"createdAt"`
-	AdaptiveContent *model.SiteAdaptiveContent `json:"adaptiveContent"`
-	Ads             *model.SiteAds             `json:"ads"`
-	AgentsContext   string                     `json:"agentsContext"`
-	Features        []*model.SiteFeature       `json:"features"`
-	URLs            *model.SiteUrls            `json:"urls"`
+	Object          string               `json:"object"`
+	ID              string               `json:"id"`
+	Type            string               `json:"type"`
+	AppliedType     string               `json:"appliedType"`
+	Title           string               `json:"title"`
+	Icon            *SiteIcon            `json:"icon,omitempty"`
+	Hostname        *string              `json:"hostname,omitempty"`
+	Basename        string               `json:"basename"`
+	Proxy           *SiteProxy           `json:"proxy,omitempty"`
+	Visibility      string               `json:"visibility"`
+	Published       bool                 `json:"published"`
+	SiteSpaces      int                  `json:"siteSpaces"`
+	CreatedAt       time.Time            `json:"createdAt"`
+	AdaptiveContent *SiteAdaptiveContent `json:"adaptiveContent"`
+	Ads             *SiteAds             `json:"ads"`
+	AgentsContext   string               `json:"agentsContext"`
+	Features        []*SiteFeature       `json:"features"`
+	URLs            *SiteUrls            `json:"urls"`
 }
 
 func rest[T ~string](v T) string { return restSpelling(string(v)) }
@@ -86,10 +90,6 @@ func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, 
 		ac, _ := sr.AdaptiveContent(ctx, st)
 		ads, _ := sr.Ads(ctx, st)
 		feats, _ := sr.Features(ctx, st)
-		for _, f := range feats {
-			// The documented spelling (legacy-basic), not GraphQL's.
-			f.Plan = model.SiteType(rest(f.Plan))
-		}
 		typ, _ := sr.Type(ctx, st)
 		applied, _ := sr.AppliedType(ctx, st)
 		vis, _ := sr.Visibility(ctx, st)
@@ -99,10 +99,10 @@ func (a *API) presentSite(key *string) func(context.Context, *ent.Site) (*Site, 
 			return nil, err
 		}
 		return &Site{
-			Object: "site", ID: st.ID, Type: rest(typ), AppliedType: rest(applied), Title: st.Title, Icon: icon,
-			Hostname: st.Hostname, Basename: st.Basename, Proxy: proxy, Visibility: rest(vis), Published: st.Published,
-			SiteSpaces: count, CreatedAt: st.CreatedAt.UTC(), AdaptiveContent: ac, Ads: ads, AgentsContext: rest(agents),
-			Features: feats, URLs: urls,
+			Object: "site", ID: st.ID, Type: rest(typ), AppliedType: rest(applied), Title: st.Title, Icon: siteIcon(icon),
+			Hostname: st.Hostname, Basename: st.Basename, Proxy: siteProxy(proxy), Visibility: rest(vis), Published: st.Published,
+			SiteSpaces: count, CreatedAt: st.CreatedAt.UTC(), AdaptiveContent: siteAdaptiveContent(ac), Ads: siteAds(ads), AgentsContext: rest(agents),
+			Features: siteFeatures(feats), URLs: siteUrls(urls),
 		}, nil
 	}
 }

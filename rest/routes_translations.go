@@ -79,18 +79,18 @@ func (a *API) translationRoutes() []Route {
 
 // Translation is the documented translation object.
 type Translation struct {
-	Object       string                  `json:"object" enum:"translation"`
-	ID           string                  `json:"id"`
-	Status       string                  `json:"status" enum:"pending,running,completed"`
-	Source       TranslationSource       `json:"source"`
-	Language     types.Language          `json:"language"`
-	Instructions json.RawMessage         `json:"instructions" doc:"A JSON document (empty when none was given)."`
-	Result       *TranslationResult      `json:"result,omitempty"`
-	CreatedAt    time.Time               `json:"createdAt"`
-	UpdatedAt    time.Time               `json:"updatedAt"`
-	Stats        *model.TranslationStats `json:"stats"`
-	Permissions  TranslationPermissions  `json:"permissions"`
-	URLs         *LocationURLs           `json:"urls"`
+	Object       string                 `json:"object" enum:"translation"`
+	ID           string                 `json:"id"`
+	Status       string                 `json:"status" enum:"pending,running,completed"`
+	Source       TranslationSource      `json:"source"`
+	Language     types.Language         `json:"language"`
+	Instructions json.RawMessage        `json:"instructions" doc:"A JSON document (empty when none was given)."`
+	Result       *TranslationResult     `json:"result,omitempty"`
+	CreatedAt    time.Time              `json:"createdAt"`
+	UpdatedAt    time.Time              `json:"updatedAt"`
+	Stats        *TranslationStats      `json:"stats"`
+	Permissions  TranslationPermissions `json:"permissions"`
+	URLs         *LocationURLs          `json:"urls"`
 }
 
 func (t *Translation) apiLocation() string { return t.URLs.Location }
@@ -131,7 +131,7 @@ func (a *API) translationsKind() *Kind[*ent.Translation, *Translation] {
 			Object: "translation", ID: t.ID, Status: t.Status,
 			Source:   TranslationSource{Space: t.SourceSpaceID, Language: types.Language(t.SourceLanguage)},
 			Language: types.Language(t.Language), Instructions: noInstructions,
-			CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(), Stats: graph.TranslationStats(t),
+			CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(), Stats: translationStats(graph.TranslationStats(t)),
 			Permissions: TranslationPermissions{View: perms.View, Edit: perms.Edit}, URLs: &LocationURLs{Location: urls.Location},
 		}
 		if t.Instructions != nil {
