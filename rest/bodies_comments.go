@@ -11,15 +11,15 @@ type DocumentBody struct {
 
 // TableCellBody names a cell of a table.
 type TableCellBody struct {
-	Record     string `json:"record" maxLength:"128"`
-	Definition string `json:"definition" maxLength:"128"`
+	Record     string `json:"record" maxLength:"128" limit:"maxLength=comments.MaxTargetID"`
+	Definition string `json:"definition" maxLength:"128" limit:"maxLength=comments.MaxTargetID"`
 }
 
 // PostCommentBody posts a comment.
 type PostCommentBody struct {
 	Body      DocumentBody   `json:"body"`
-	Page      *string        `json:"page,omitempty" maxLength:"128" doc:"A page of the current content (the space's, or the change request's) the comment is about."`
-	Node      *string        `json:"node,omitempty" maxLength:"128" doc:"The id of a node of the page's document."`
+	Page      *string        `json:"page,omitempty" maxLength:"128" limit:"maxLength=comments.MaxTargetID" doc:"A page of the current content (the space's, or the change request's) the comment is about."`
+	Node      *string        `json:"node,omitempty" maxLength:"128" limit:"maxLength=comments.MaxTargetID" doc:"The id of a node of the page's document."`
 	TableCell *TableCellBody `json:"tableCell,omitempty"`
 }
 
@@ -33,15 +33,15 @@ type PostReplyBody struct {
 type UpdateCommentBody struct {
 	Resolved         *bool         `json:"resolved,omitempty" doc:"true resolves the comment, false reopens it."`
 	Body             *DocumentBody `json:"body,omitempty" doc:"Only the author may change it."`
-	AddedReactions   []string      `json:"addedReactions,omitempty" maxItems:"20" doc:"Emoji (characters, or code points such as 1f44d) the caller reacts with; removals apply after additions."`
-	RemovedReactions []string      `json:"removedReactions,omitempty" maxItems:"20" doc:"Emoji of the caller's reactions to take back; one never added changes nothing."`
+	AddedReactions   []string      `json:"addedReactions,omitempty" maxItems:"20" limit:"maxItems=comments.MaxReactionsPerRequest" doc:"Emoji (characters, or code points such as 1f44d) the caller reacts with; removals apply after additions."`
+	RemovedReactions []string      `json:"removedReactions,omitempty" maxItems:"20" limit:"maxItems=comments.MaxReactionsPerRequest" doc:"Emoji of the caller's reactions to take back; one never added changes nothing."`
 }
 
 // UpdateReplyBody changes a reply of a space's comment.
 type UpdateReplyBody struct {
 	Body             *DocumentBody `json:"body,omitempty" doc:"Only the author may change it."`
-	AddedReactions   []string      `json:"addedReactions,omitempty" maxItems:"20"`
-	RemovedReactions []string      `json:"removedReactions,omitempty" maxItems:"20"`
+	AddedReactions   []string      `json:"addedReactions,omitempty" maxItems:"20" limit:"maxItems=comments.MaxReactionsPerRequest"`
+	RemovedReactions []string      `json:"removedReactions,omitempty" maxItems:"20" limit:"maxItems=comments.MaxReactionsPerRequest"`
 }
 
 // FormatParams choose how bodies are shown.
@@ -80,7 +80,7 @@ type SubmitReviewBody struct {
 
 // RequestReviewersBody asks users for a review.
 type RequestReviewersBody struct {
-	Users       []string                       `json:"users" maxItems:"50" doc:"Ids of the users asked, who need review rights on the space."`
-	Subject     *string                        `json:"subject,omitempty" maxLength:"100" trim:"true" phrasing:"count" doc:"Changes the change request's subject at once."`
+	Users       []string                       `json:"users" maxItems:"50" limit:"maxItems=reviews.MaxUsers" doc:"Ids of the users asked, who need review rights on the space."`
+	Subject     *string                        `json:"subject,omitempty" maxLength:"100" limit:"maxLength=content.MaxSubject" trim:"true" phrasing:"count" doc:"Changes the change request's subject at once."`
 	Description Opt[RawObject[map[string]any]] `json:"description" nullable:"true" doc:"Changes its description at once (a JSON document; null removes it)."`
 }

@@ -11,7 +11,7 @@ type TemplateParamsBody struct {
 
 // TemplateBody names a content template and its parameters.
 type TemplateBody struct {
-	ID     string              `json:"id" minLength:"1" phrasing:"required" doc:"Id of the template (see contentTemplates in GraphQL)."`
+	ID     string              `json:"id" minLength:"1" limit:"minLength=nonEmpty" phrasing:"required" doc:"Id of the template (see contentTemplates in GraphQL)."`
 	Params *TemplateParamsBody `json:"params,omitempty" nullable:"true"`
 }
 
@@ -26,7 +26,7 @@ type ApplyTemplateBody struct {
 // CreateChangeRequestBody creates a change request; other properties are
 // accepted and ignored.
 type CreateChangeRequestBody struct {
-	Subject  Opt[string]   `json:"subject" maxLength:"100" trim:"true" phrasing:"count" nullable:"true"`
+	Subject  Opt[string]   `json:"subject" maxLength:"100" limit:"maxLength=content.MaxSubject" trim:"true" phrasing:"count" nullable:"true"`
 	Template *TemplateBody `json:"template,omitempty" nullable:"true" doc:"A template to apply in the new change request."`
 	// Quire: the issues cluster the change request addresses.
 	ConversationsIssuesCluster Opt[string] `json:"conversationsIssuesCluster" nullable:"true" doc:"Id of the issues cluster (of the space's organization, not muted) the change request addresses."`
@@ -35,7 +35,7 @@ type CreateChangeRequestBody struct {
 // UpdateChangeRequestBody patches a change request; omitted fields stay
 // unchanged.
 type UpdateChangeRequestBody struct {
-	Subject     Opt[string]                    `json:"subject" maxLength:"100" trim:"true" phrasing:"count"`
+	Subject     Opt[string]                    `json:"subject" maxLength:"100" limit:"maxLength=content.MaxSubject" trim:"true" phrasing:"count"`
 	Description Opt[RawObject[map[string]any]] `json:"description" nullable:"true" doc:"A JSON document; null removes the description."`
 	Status      Opt[string]                    `json:"status" enum:"draft,open,archived"`
 	// Quire: the issues cluster the change request addresses.

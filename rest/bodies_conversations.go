@@ -69,11 +69,11 @@ func decodeOneOrMany(raw []byte, v any) (bool, error) {
 
 // ConversationBody is a conversation to ingest.
 type ConversationBody struct {
-	ID      string      `json:"id" minLength:"1" maxLength:"255" doc:"The sender's id of the conversation, unique in the organization: ingesting the same id again replaces it."`
-	Subject Opt[string] `json:"subject" maxLength:"512" nullable:"true"`
+	ID      string      `json:"id" minLength:"1" maxLength:"255" limit:"minLength=nonEmpty,maxLength=conversations.MaxID" doc:"The sender's id of the conversation, unique in the organization: ingesting the same id again replaces it."`
+	Subject Opt[string] `json:"subject" maxLength:"512" limit:"maxLength=conversations.MaxSubject" nullable:"true"`
 	// Quire: where the conversation comes from.
-	Source   Opt[string]               `json:"source" maxLength:"255" pattern:"^(email|integration:[^:\\s]+:[^:\\s]+)$" mustBe:"email or integration:NAME:INSTANCE" nullable:"true" doc:"Quire: email or integration:NAME:INSTANCE (default integration:api:USER_ID of the caller)."`
-	Parts    []ConversationPartBody    `json:"parts" maxItems:"200" doc:"The messages, at most 200."`
+	Source   Opt[string]               `json:"source" maxLength:"255" limit:"maxLength=conversations.MaxSource" pattern:"^(email|integration:[^:\\s]+:[^:\\s]+)$" mustBe:"email or integration:NAME:INSTANCE" nullable:"true" doc:"Quire: email or integration:NAME:INSTANCE (default integration:api:USER_ID of the caller)."`
+	Parts    []ConversationPartBody    `json:"parts" maxItems:"200" limit:"maxItems=conversations.MaxParts" doc:"The messages, at most 200."`
 	Metadata *ConversationMetadataBody `json:"metadata,omitempty" nullable:"true"`
 }
 
@@ -81,12 +81,12 @@ type ConversationBody struct {
 type ConversationPartBody struct {
 	Type string `json:"type" enum:"message"`
 	Role string `json:"role" enum:"user,assistant,team-member"`
-	Body string `json:"body" maxLength:"20000" doc:"Markdown or HTML, at most 20,000 characters."`
+	Body string `json:"body" maxLength:"20000" limit:"maxLength=conversations.MaxPartBody" doc:"Markdown or HTML, at most 20,000 characters."`
 }
 
 // ConversationMetadataBody describes where a conversation comes from.
 type ConversationMetadataBody struct {
-	URL        Opt[string]       `json:"url" maxLength:"2048" nullable:"true" doc:"An http or https URL of the conversation."`
+	URL        Opt[string]       `json:"url" maxLength:"2048" limit:"maxLength=conversations.MaxURL" nullable:"true" doc:"An http or https URL of the conversation."`
 	Attributes map[string]string `json:"attributes,omitempty" nullable:"true" doc:"At most 50 entries; names of 1 to 100 characters, values of at most 1,000."`
 	CreatedAt  Opt[string]       `json:"createdAt" format:"date-time" nullable:"true" doc:"When the conversation happened (RFC 3339)."`
 }

@@ -12,21 +12,21 @@ import (
 
 // CreateCollectionBody creates a collection.
 type CreateCollectionBody struct {
-	Title  Opt[string] `json:"title" maxLength:"50" nullable:"true"`
+	Title  Opt[string] `json:"title" maxLength:"50" limit:"maxLength=catalog.TitleMax" nullable:"true"`
 	Parent Opt[string] `json:"parent" nullable:"true" doc:"Id of the parent collection."`
 }
 
 // UpdateCollectionBody patches a collection; omitted fields stay unchanged.
 type UpdateCollectionBody struct {
-	Title        Opt[string]             `json:"title" maxLength:"50"`
-	Description  Opt[string]             `json:"description" maxLength:"100" nullable:"true" doc:"null removes it."`
+	Title        Opt[string]             `json:"title" maxLength:"50" limit:"maxLength=catalog.TitleMax"`
+	Description  Opt[string]             `json:"description" maxLength:"100" limit:"maxLength=catalog.DescriptionMax" nullable:"true" doc:"null removes it."`
 	DefaultLevel Opt[types.DefaultLevel] `json:"defaultLevel" nullable:"true"`
 }
 
 // CreateSpaceBody creates a space.
 type CreateSpaceBody struct {
-	Title          Opt[string]          `json:"title" maxLength:"50" nullable:"true"`
-	Emoji          Opt[string]          `json:"emoji" maxLength:"50" nullable:"true"`
+	Title          Opt[string]          `json:"title" maxLength:"50" limit:"maxLength=catalog.TitleMax" nullable:"true"`
+	Emoji          Opt[string]          `json:"emoji" maxLength:"50" limit:"maxLength=catalog.EmojiMax" nullable:"true"`
 	Parent         Opt[string]          `json:"parent" nullable:"true" doc:"Id of the parent collection."`
 	Language       Opt[types.Language]  `json:"language" nullable:"true"`
 	EditMode       Opt[types.EditMode]  `json:"editMode" nullable:"true"`
@@ -38,25 +38,25 @@ type CreateSpaceBody struct {
 // UpdateSpaceBody patches a space; omitted fields stay unchanged.
 type UpdateSpaceBody struct {
 	EditMode     Opt[types.EditMode]     `json:"editMode"`
-	Title        Opt[string]             `json:"title" maxLength:"50"`
+	Title        Opt[string]             `json:"title" maxLength:"50" limit:"maxLength=catalog.TitleMax"`
 	DefaultLevel Opt[types.DefaultLevel] `json:"defaultLevel" nullable:"true"`
 	Language     Opt[types.Language]     `json:"language" nullable:"true"`
 	MergeRules   Opt[MergeRulesBody]     `json:"mergeRules"`
-	Emoji        Opt[string]             `json:"emoji" maxLength:"50" nullable:"true" doc:"null removes it."`
-	Icon         Opt[string]             `json:"icon" minLength:"1" maxLength:"2048" nullable:"true" format:"uri" doc:"URL of a custom icon; null removes it."`
+	Emoji        Opt[string]             `json:"emoji" maxLength:"50" limit:"maxLength=catalog.EmojiMax" nullable:"true" doc:"null removes it."`
+	Icon         Opt[string]             `json:"icon" minLength:"1" maxLength:"2048" limit:"minLength=nonEmpty,maxLength=catalog.IconMax" nullable:"true" format:"uri" doc:"URL of a custom icon; null removes it."`
 }
 
 // MergeRulesBody configures merge rules.
 type MergeRulesBody struct {
 	Type  string          `json:"type" enum:"inherit,rules,none"`
-	Rules []MergeRuleBody `json:"rules,omitempty" nullable:"true" maxItems:"50"`
+	Rules []MergeRuleBody `json:"rules,omitempty" nullable:"true" maxItems:"50" limit:"maxItems=rest.MaxMergeRules"`
 }
 
 // MergeRuleBody is one merge rule.
 type MergeRuleBody struct {
 	Rule       string   `json:"rule"`
-	Users      []string `json:"users,omitempty" nullable:"true" maxItems:"1000"`
-	Expression *string  `json:"expression,omitempty" maxLength:"1024" nullable:"true"`
+	Users      []string `json:"users,omitempty" nullable:"true" maxItems:"1000" limit:"maxItems=rest.MaxMergeRuleUsers"`
+	Expression *string  `json:"expression,omitempty" maxLength:"1024" limit:"maxLength=rest.MaxMergeRuleExpr" nullable:"true"`
 }
 
 // ContentPointerBody names a sibling space or collection.

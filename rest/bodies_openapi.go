@@ -7,13 +7,13 @@ import "quire/graph/model"
 // OpenAPISourceBody is where a specification is read from: exactly one of
 // url and text.
 type OpenAPISourceBody struct {
-	URL  Opt[string] `json:"url" maxLength:"2048" doc:"An http or https URL to fetch the specification from (its relative $ref files are fetched beside it)."`
-	Text Opt[string] `json:"text" minLength:"1" doc:"The specification itself, YAML or JSON, at most 1 MiB."`
+	URL  Opt[string] `json:"url" maxLength:"2048" limit:"maxLength=openapispec.MaxURL" doc:"An http or https URL to fetch the specification from (its relative $ref files are fetched beside it)."`
+	Text Opt[string] `json:"text" minLength:"1" limit:"minLength=nonEmpty" doc:"The specification itself, YAML or JSON, at most 1 MiB."`
 }
 
 // CreateOpenAPISpecBody creates a specification.
 type CreateOpenAPISpecBody struct {
-	Slug   string            `json:"slug" minLength:"1" maxLength:"100" pattern:"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$" mustBe:"letters, digits and single dashes between them, such as petstore-v2" doc:"Unique in the organization; content references name the specification by it."`
+	Slug   string            `json:"slug" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=openapispec.MaxSlug" pattern:"^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$" mustBe:"letters, digits and single dashes between them, such as petstore-v2" doc:"Unique in the organization; content references name the specification by it."`
 	Source OpenAPISourceBody `json:"source"`
 }
 

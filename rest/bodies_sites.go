@@ -13,16 +13,16 @@ import (
 // CreateSiteBody creates a docs site.
 type CreateSiteBody struct {
 	Type       Opt[string] `json:"type" nullable:"true" enum:"basic,premium,ultimate,sponsored,legacy-basic,legacy-premium"`
-	Title      Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range" nullable:"true"`
+	Title      Opt[string] `json:"title" minLength:"2" maxLength:"128" limit:"minLength=sites.TitleMin,maxLength=sites.TitleMax" phrasing:"range" nullable:"true"`
 	Visibility Opt[string] `json:"visibility" nullable:"true" enum:"public,unlisted,share-link,visitor-auth"`
-	Spaces     []string    `json:"spaces,omitempty" nullable:"true" maxItems:"1000" doc:"Ids of spaces to publish as site spaces."`
+	Spaces     []string    `json:"spaces,omitempty" nullable:"true" maxItems:"1000" limit:"maxItems=rest.MaxSiteSpaceIDs" doc:"Ids of spaces to publish as site spaces."`
 }
 
 // UpdateSiteBody patches a docs site; omitted fields stay unchanged.
 type UpdateSiteBody struct {
-	Title              Opt[string]              `json:"title" minLength:"2" maxLength:"128" phrasing:"range"`
+	Title              Opt[string]              `json:"title" minLength:"2" maxLength:"128" limit:"minLength=sites.TitleMin,maxLength=sites.TitleMax" phrasing:"range"`
 	Visibility         Opt[string]              `json:"visibility" enum:"public,unlisted,share-link,visitor-auth"`
-	Basename           Opt[string]              `json:"basename" minLength:"1" maxLength:"100" phrasing:"range"`
+	Basename           Opt[string]              `json:"basename" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=sites.BasenameMax" phrasing:"range"`
 	AdaptiveContent    Opt[AdaptiveContentBody] `json:"adaptiveContent"`
 	AgentsContext      Opt[string]              `json:"agentsContext" enum:"excluded,included"`
 	DefaultSiteSpace   Opt[string]              `json:"defaultSiteSpace"`
@@ -43,12 +43,12 @@ type AdaptiveSchemaBody struct {
 
 // CreateShareLinkBody creates a share link.
 type CreateShareLinkBody struct {
-	Name string `json:"name" maxLength:"50" phrasing:"range"`
+	Name string `json:"name" maxLength:"50" limit:"maxLength=sites.ShareLinkNameMax" phrasing:"range"`
 }
 
 // UpdateShareLinkBody patches a share link.
 type UpdateShareLinkBody struct {
-	Name   Opt[string] `json:"name" maxLength:"50" phrasing:"range"`
+	Name   Opt[string] `json:"name" maxLength:"50" limit:"maxLength=sites.ShareLinkNameMax" phrasing:"range"`
 	Active Opt[bool]   `json:"active"`
 }
 
@@ -74,8 +74,8 @@ type AddSiteSpaceBody struct {
 
 // UpdateSiteSpaceBody patches a site space; omitted fields stay unchanged.
 type UpdateSiteSpaceBody struct {
-	Path      Opt[string] `json:"path" minLength:"1" maxLength:"100" phrasing:"range"`
-	Condition Opt[string] `json:"condition" maxLength:"1024" phrasing:"condition" nullable:"true" doc:"Visitor condition; null removes it."`
+	Path      Opt[string] `json:"path" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=sites.PathMax" phrasing:"range"`
+	Condition Opt[string] `json:"condition" maxLength:"1024" limit:"maxLength=conditions.MaxLength" phrasing:"condition" nullable:"true" doc:"Visitor condition; null removes it."`
 	SpaceID   Opt[string] `json:"spaceId"`
 	Hidden    Opt[bool]   `json:"hidden"`
 }
@@ -83,32 +83,32 @@ type UpdateSiteSpaceBody struct {
 // AddSectionBody adds a section.
 type AddSectionBody struct {
 	SpaceID string      `json:"spaceId"`
-	Title   Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range" nullable:"true"`
-	Icon    Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
+	Title   Opt[string] `json:"title" minLength:"2" maxLength:"128" limit:"minLength=sites.TitleMin,maxLength=sites.TitleMax" phrasing:"range" nullable:"true"`
+	Icon    Opt[string] `json:"icon" maxLength:"50" limit:"maxLength=sites.IconMax" phrasing:"range" nullable:"true"`
 }
 
 // UpdateSectionBody patches a section; omitted fields stay unchanged.
 type UpdateSectionBody struct {
-	Title            Opt[string] `json:"title" minLength:"2" maxLength:"128" phrasing:"range"`
-	Path             Opt[string] `json:"path" minLength:"1" maxLength:"100" phrasing:"range"`
+	Title            Opt[string] `json:"title" minLength:"2" maxLength:"128" limit:"minLength=sites.TitleMin,maxLength=sites.TitleMax" phrasing:"range"`
+	Path             Opt[string] `json:"path" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=sites.PathMax" phrasing:"range"`
 	DefaultSiteSpace Opt[string] `json:"defaultSiteSpace"`
-	Condition        Opt[string] `json:"condition" maxLength:"1024" phrasing:"condition" nullable:"true"`
-	Icon             Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
-	Description      Opt[string] `json:"description" maxLength:"256" phrasing:"range" nullable:"true"`
+	Condition        Opt[string] `json:"condition" maxLength:"1024" limit:"maxLength=conditions.MaxLength" phrasing:"condition" nullable:"true"`
+	Icon             Opt[string] `json:"icon" maxLength:"50" limit:"maxLength=sites.IconMax" phrasing:"range" nullable:"true"`
+	Description      Opt[string] `json:"description" maxLength:"256" limit:"maxLength=sites.DescriptionMax" phrasing:"range" nullable:"true"`
 }
 
 // CreateGroupBody creates a section group.
 type CreateGroupBody struct {
-	Title    string      `json:"title" minLength:"1" maxLength:"100" phrasing:"range"`
-	Icon     Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
-	Sections []string    `json:"sections,omitempty" nullable:"true" maxItems:"1000"`
+	Title    string      `json:"title" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=sites.GroupTitleMax" phrasing:"range"`
+	Icon     Opt[string] `json:"icon" maxLength:"50" limit:"maxLength=sites.IconMax" phrasing:"range" nullable:"true"`
+	Sections []string    `json:"sections,omitempty" nullable:"true" maxItems:"1000" limit:"maxItems=rest.MaxGroupSectionIDs"`
 	Parent   Opt[string] `json:"parent" nullable:"true"`
 }
 
 // UpdateGroupBody patches a section group.
 type UpdateGroupBody struct {
-	Title Opt[string] `json:"title" minLength:"1" maxLength:"100" phrasing:"range"`
-	Icon  Opt[string] `json:"icon" maxLength:"50" phrasing:"range" nullable:"true"`
+	Title Opt[string] `json:"title" minLength:"1" maxLength:"100" limit:"minLength=nonEmpty,maxLength=sites.GroupTitleMax" phrasing:"range"`
+	Icon  Opt[string] `json:"icon" maxLength:"50" limit:"maxLength=sites.IconMax" phrasing:"range" nullable:"true"`
 }
 
 // AddSectionToGroupBody adds a section to a group.
@@ -119,7 +119,7 @@ type AddSectionToGroupBody struct {
 // StructurePointerBody names an item of a site's structure.
 type StructurePointerBody struct {
 	Type string `json:"type" enum:"site-space,site-section,site-section-group"`
-	ID   string `json:"id" minLength:"1" phrasing:"required"`
+	ID   string `json:"id" minLength:"1" limit:"minLength=nonEmpty" phrasing:"required"`
 }
 
 // StructurePositionBody places an item.

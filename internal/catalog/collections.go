@@ -89,7 +89,7 @@ func (s *Service) requireCreateIn(ctx context.Context, orgID string, parentID *s
 func (s *Service) CreateCollection(ctx context.Context, in CreateCollectionInput) (*ent.Collection, error) {
 	title := "Untitled"
 	if in.Title != nil {
-		if err := checkLen("title", *in.Title, 0, 50); err != nil {
+		if err := checkLen("title", *in.Title, 0, TitleMax); err != nil {
 			return nil, err
 		}
 		title = *in.Title
@@ -147,12 +147,12 @@ type UpdateCollectionInput struct {
 // Errors: NotFound, BadRequest, Forbidden.
 func (s *Service) UpdateCollection(ctx context.Context, id string, in UpdateCollectionInput) (*ent.Collection, error) {
 	if in.Title.Set {
-		if err := checkLen("title", in.Title.Value, 0, 50); err != nil {
+		if err := checkLen("title", in.Title.Value, 0, TitleMax); err != nil {
 			return nil, err
 		}
 	}
 	if in.Description.Set && in.Description.Value != nil {
-		if err := checkLen("description", *in.Description.Value, 0, 100); err != nil {
+		if err := checkLen("description", *in.Description.Value, 0, DescriptionMax); err != nil {
 			return nil, err
 		}
 	}

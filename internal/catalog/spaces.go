@@ -80,13 +80,13 @@ type CreateSpaceInput struct {
 func (s *Service) CreateSpace(ctx context.Context, in CreateSpaceInput) (*ent.Space, error) {
 	title := "Untitled"
 	if in.Title != nil {
-		if err := checkLen("title", *in.Title, 0, 50); err != nil {
+		if err := checkLen("title", *in.Title, 0, TitleMax); err != nil {
 			return nil, err
 		}
 		title = *in.Title
 	}
 	if in.Emoji != nil {
-		if err := checkLen("emoji", *in.Emoji, 0, 50); err != nil {
+		if err := checkLen("emoji", *in.Emoji, 0, EmojiMax); err != nil {
 			return nil, err
 		}
 	}
@@ -311,17 +311,17 @@ func (s *Service) UpdateSpace(ctx context.Context, id string, in UpdateSpaceInpu
 
 func validateSpacePatch(in UpdateSpaceInput) error {
 	if in.Title.Set {
-		if err := checkLen("title", in.Title.Value, 0, 50); err != nil {
+		if err := checkLen("title", in.Title.Value, 0, TitleMax); err != nil {
 			return err
 		}
 	}
 	if in.Emoji.Set && in.Emoji.Value != nil {
-		if err := checkLen("emoji", *in.Emoji.Value, 0, 50); err != nil {
+		if err := checkLen("emoji", *in.Emoji.Value, 0, EmojiMax); err != nil {
 			return err
 		}
 	}
 	if in.Icon.Set && in.Icon.Value != nil {
-		if err := checkLen("icon", *in.Icon.Value, 1, 2048); err != nil {
+		if err := checkLen("icon", *in.Icon.Value, 1, IconMax); err != nil {
 			return err
 		}
 		u, err := url.Parse(*in.Icon.Value)

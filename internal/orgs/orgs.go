@@ -38,6 +38,12 @@ import (
 const (
 	MaxEmailDomains = 50
 	MaxLogoURL      = 2048
+	// TitleMin and TitleMax bound an organization's title, in characters.
+	TitleMin = 2
+	TitleMax = 255
+	// HostnameMin and HostnameMax bound an organization's hostname.
+	HostnameMin = 3
+	HostnameMax = 32
 )
 
 // Service implements the organization operations.
@@ -114,8 +120,8 @@ func NormalizeDomain(d string) (string, bool) {
 // API's updates, the command line's bootstrap).
 // Errors: BadRequest (field title).
 func CheckTitle(title string) error {
-	if n := utf8.RuneCountInString(title); n < 2 || n > 255 {
-		return apierr.Invalid("title", "title must be between 2 and 255 characters long")
+	if n := utf8.RuneCountInString(title); n < TitleMin || n > TitleMax {
+		return apierr.Invalid("title", "title must be between %d and %d characters long", TitleMin, TitleMax)
 	}
 	return nil
 }
@@ -148,8 +154,8 @@ func (u *Update) validate() error {
 		u.EmailDomains.Value = out
 	}
 	if h := u.Hostname.Value; u.Hostname.Set && h != nil {
-		if n := utf8.RuneCountInString(*h); n < 3 || n > 32 {
-			return apierr.Invalid("hostname", "hostname must be between 3 and 32 characters long")
+		if n := utf8.RuneCountInString(*h); n < HostnameMin || n > HostnameMax {
+			return apierr.Invalid("hostname", "hostname must be between %d and %d characters long", HostnameMin, HostnameMax)
 		}
 		if !hostnamePattern.MatchString(*h) {
 			return apierr.Invalid("hostname", "hostname must be lower-case letters, digits and inner hyphens")

@@ -111,11 +111,11 @@ func (t *Tree) OrderedSiteSpaces() []*ent.SiteSpace {
 // and moves the given sections into it.
 // Errors: NotFound, Forbidden, BadRequest.
 func (s *Service) CreateGroup(ctx context.Context, orgID, siteID string, in GroupInput) (*ent.SiteSectionGroup, error) {
-	if err := checkLen("title", in.Title, 1, 100); err != nil {
+	if err := checkLen("title", in.Title, 1, GroupTitleMax); err != nil {
 		return nil, err
 	}
 	if in.Icon != nil {
-		if err := checkLen("icon", *in.Icon, 0, 50); err != nil {
+		if err := checkLen("icon", *in.Icon, 0, IconMax); err != nil {
 			return nil, err
 		}
 	}
@@ -189,12 +189,12 @@ type GroupUpdate struct {
 // Errors: NotFound, Forbidden, BadRequest.
 func (s *Service) UpdateGroup(ctx context.Context, orgID, siteID, id string, in GroupUpdate) (*ent.SiteSectionGroup, error) {
 	if in.Title.Set {
-		if err := checkLen("title", in.Title.Value, 1, 100); err != nil {
+		if err := checkLen("title", in.Title.Value, 1, GroupTitleMax); err != nil {
 			return nil, err
 		}
 	}
 	if in.Icon.Set && in.Icon.Value != nil {
-		if err := checkLen("icon", *in.Icon.Value, 0, 50); err != nil {
+		if err := checkLen("icon", *in.Icon.Value, 0, IconMax); err != nil {
 			return nil, err
 		}
 	}

@@ -27,12 +27,12 @@ type AddSectionInput struct {
 // Errors: NotFound, Forbidden, BadRequest.
 func (s *Service) AddSection(ctx context.Context, orgID, siteID string, in AddSectionInput) (*ent.SiteSection, error) {
 	if in.Title != nil {
-		if err := checkLen("title", *in.Title, 2, 128); err != nil {
+		if err := checkLen("title", *in.Title, TitleMin, TitleMax); err != nil {
 			return nil, err
 		}
 	}
 	if in.Icon != nil {
-		if err := checkLen("icon", *in.Icon, 0, 50); err != nil {
+		if err := checkLen("icon", *in.Icon, 0, IconMax); err != nil {
 			return nil, err
 		}
 	}
@@ -168,7 +168,7 @@ type SectionUpdate struct {
 // Errors: NotFound, Forbidden, BadRequest.
 func (s *Service) UpdateSection(ctx context.Context, orgID, siteID, id string, in SectionUpdate) (*ent.SiteSection, error) {
 	if in.Title.Set {
-		if err := checkLen("title", in.Title.Value, 2, 128); err != nil {
+		if err := checkLen("title", in.Title.Value, TitleMin, TitleMax); err != nil {
 			return nil, err
 		}
 	}
@@ -183,12 +183,12 @@ func (s *Service) UpdateSection(ctx context.Context, orgID, siteID, id string, i
 		}
 	}
 	if in.Icon.Set && in.Icon.Value != nil {
-		if err := checkLen("icon", *in.Icon.Value, 0, 50); err != nil {
+		if err := checkLen("icon", *in.Icon.Value, 0, IconMax); err != nil {
 			return nil, err
 		}
 	}
 	if in.Description.Set && in.Description.Value != nil {
-		if err := checkLen("description", *in.Description.Value, 0, 256); err != nil {
+		if err := checkLen("description", *in.Description.Value, 0, DescriptionMax); err != nil {
 			return nil, err
 		}
 	}

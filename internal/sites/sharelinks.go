@@ -36,7 +36,7 @@ func (s *Service) ShareLinks(ctx context.Context, orgID, siteID string) ([]*ent.
 // CreateShareLink creates an active share link with a fresh secret key.
 // Errors: NotFound, Forbidden, BadRequest.
 func (s *Service) CreateShareLink(ctx context.Context, orgID, siteID, name string) (*ent.SiteShareLink, error) {
-	if err := checkLen("name", name, 0, 50); err != nil {
+	if err := checkLen("name", name, 0, ShareLinkNameMax); err != nil {
 		return nil, err
 	}
 	st, err := s.writable(ctx, orgID, siteID)
@@ -69,7 +69,7 @@ func (s *Service) UpdateShareLink(ctx context.Context, orgID, siteID, id string,
 		return nil, apierr.Invalid("body", "Provide name and/or active")
 	}
 	if in.Name.Set {
-		if err := checkLen("name", in.Name.Value, 0, 50); err != nil {
+		if err := checkLen("name", in.Name.Value, 0, ShareLinkNameMax); err != nil {
 			return nil, err
 		}
 	}

@@ -362,7 +362,7 @@ func contains(list []*ent.SiteSpace, id string) bool {
 }
 
 func checkPath(field, p string) error {
-	if err := checkLen(field, p, 1, 100); err != nil {
+	if err := checkLen(field, p, 1, PathMax); err != nil {
 		return err
 	}
 	for _, r := range p {
