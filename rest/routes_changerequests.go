@@ -10,6 +10,7 @@ import (
 	"quire/graph"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/nonempty"
 	"quire/internal/types"
 )
 
@@ -35,7 +36,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.RequestedReviewer), nonEmpty(in.ConversationsIssuesCluster))
+			conn, err := a.r.Space().ChangeRequestList(ctx, sp, in.First(), in.After(), nil, nil, in.status(), nonempty.String(in.Creator), nonempty.String(in.Contributor), in.orderBy(), nonempty.String(in.RequestedReviewer), nonempty.String(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 
@@ -97,7 +98,7 @@ func (a *API) changeRequestRoutes() []Route {
 		}).Present(merges).Errors(409),
 
 		route("GET", cr+"/pdf", "Get a link to a PDF of a change request's content", func(ctx context.Context, req *Request, in *PDFParams) (string, error) {
-			page := nonEmpty(in.Page)
+			page := nonempty.String(in.Page)
 			if in.Only != nil && *in.Only && page == nil {
 				return "", apierr.Invalid("page", "page is required when only is true")
 			}
@@ -116,7 +117,7 @@ func (a *API) changeRequestRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonEmpty(in.Creator), nonEmpty(in.Contributor), in.orderBy(), nonEmpty(in.RequestedReviewer), nonEmpty(in.ConversationsIssuesCluster))
+			conn, err := a.r.Organization().ChangeRequests(ctx, o, in.First(), in.After(), nil, nil, in.status(), nonempty.String(in.Creator), nonempty.String(in.Contributor), in.orderBy(), nonempty.String(in.RequestedReviewer), nonempty.String(in.ConversationsIssuesCluster))
 			return in.page(conn, err)
 		}).Present(crs.List()),
 	}

@@ -6,8 +6,10 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/nonempty"
 	"quire/internal/types"
 )
 
@@ -81,12 +83,7 @@ func (a *API) discussionRoutes(d discussion) []Route {
 				s := model.CommentStatusFilter(in.Status)
 				status = &s
 			}
-			var conn *model.CommentConnection
-			if cr != nil {
-				conn, err = a.r.ChangeRequest().CommentList(ctx, cr, in.First(), in.After(), nil, nil, order, status, nonEmpty(in.TargetPage), in.Authors)
-			} else {
-				conn, err = a.r.Space().CommentList(ctx, sp, in.First(), in.After(), nil, nil, order, status, nonEmpty(in.TargetPage), in.Authors)
-			}
+			conn, err := a.r.CommentListOf(ctx, sp, cr, in.First(), in.After(), order, status, nonempty.String(in.TargetPage), in.Authors, graph.EveryCommentPart)
 			if err != nil {
 				return nil, err
 			}
@@ -143,7 +140,7 @@ func (a *API) discussionRoutes(d discussion) []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Comment().ReplyList(ctx, cm, in.First(), in.After(), nil, nil)
+			conn, err := a.r.ReplyListOf(ctx, cm, in.First(), in.After(), graph.EveryCommentPart)
 			if err != nil {
 				return nil, err
 			}

@@ -9,6 +9,7 @@ import (
 	"quire/ent"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/nonempty"
 	"quire/internal/types"
 )
 
@@ -51,7 +52,7 @@ func (a *API) conversationRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().Conversations(ctx, org, in.First(), in.After(), nil, nil, nonEmpty(in.Source))
+			conn, err := a.r.Organization().Conversations(ctx, org, in.First(), in.After(), nil, nil, nonempty.String(in.Source))
 			if err != nil {
 				return nil, err
 			}
@@ -68,7 +69,7 @@ func (a *API) conversationRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().ConversationsIssues(ctx, org, in.First(), in.After(), nil, nil, nonEmpty(in.Cluster), nonEmpty(in.Conversation))
+			conn, err := a.r.Organization().ConversationsIssues(ctx, org, in.First(), in.After(), nil, nil, nonempty.String(in.Cluster), nonempty.String(in.Conversation))
 			if err != nil {
 				return nil, err
 			}

@@ -8,15 +8,8 @@ import (
 	"quire/ent"
 	"quire/graph"
 	"quire/graph/model"
+	"quire/internal/nonempty"
 )
-
-// optString is an optional query parameter as the resolvers take it.
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
 
 // The routes of an organization's members and teams.
 func (a *API) memberRoutes() []Route {
@@ -39,8 +32,8 @@ func (a *API) memberRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().Members(ctx, o, in.First(), in.After(), nil, nil,
-				optString(in.Role), optString(in.Search), optString(in.Sort), optString(in.Order))
+			conn, err := a.r.MemberListOf(ctx, o, in.First(), in.After(),
+				nonempty.String(in.Role), nonempty.String(in.Search), nonempty.String(in.Sort), nonempty.String(in.Order), graph.EveryMemberPart)
 			if err != nil {
 				return nil, err
 			}
@@ -68,7 +61,7 @@ func (a *API) memberRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Member().SpaceAccess(ctx, m, in.First(), in.After(), nil, nil, optString(in.Order))
+			conn, err := a.r.Member().SpaceAccess(ctx, m, in.First(), in.After(), nil, nil, nonempty.String(in.Order))
 			if err != nil {
 				return nil, err
 			}
@@ -80,7 +73,7 @@ func (a *API) memberRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Member().TeamMemberships(ctx, m, in.First(), in.After(), nil, nil, optString(in.Title))
+			conn, err := a.r.Member().TeamMemberships(ctx, m, in.First(), in.After(), nil, nil, nonempty.String(in.Title))
 			if err != nil {
 				return nil, err
 			}
@@ -92,7 +85,7 @@ func (a *API) memberRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().Teams(ctx, o, in.First(), in.After(), nil, nil, optString(in.Owner), optString(in.Title))
+			conn, err := a.r.Organization().Teams(ctx, o, in.First(), in.After(), nil, nil, nonempty.String(in.Owner), nonempty.String(in.Title))
 			if err != nil {
 				return nil, err
 			}
@@ -128,7 +121,7 @@ func (a *API) memberRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Team().MemberList(ctx, t, in.First(), in.After(), nil, nil)
+			conn, err := a.r.TeamMemberListOf(ctx, t, in.First(), in.After(), graph.EveryMemberPart)
 			if err != nil {
 				return nil, err
 			}

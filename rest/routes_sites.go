@@ -7,8 +7,10 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/nonempty"
 	"quire/internal/types"
 )
 
@@ -28,7 +30,7 @@ func (a *API) siteRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.Organization().Sites(ctx, o, in.First(), in.After(), nil, nil, nonEmpty(in.Space), nonEmpty(in.Title), in.Published, typ)
+			conn, err := a.r.Organization().Sites(ctx, o, in.First(), in.After(), nil, nil, nonempty.String(in.Space), nonempty.String(in.Title), in.Published, typ)
 			if err != nil {
 				return nil, err
 			}
@@ -46,8 +48,9 @@ func (a *API) siteRoutes() []Route {
 			return a.r.Mutation().CreateSite(ctx, cin)
 		}).Present(sites).Created().OptionalBody(),
 
-		route("GET", s, "Get a docs site", func(ctx context.Context, req *Request, _ *ShareKeyParams) (*ent.Site, error) {
-			return a.site(ctx, req)
+		route("GET", s, "Get a docs site", func(ctx context.Context, req *Request, in *ShareKeyParams) (*ent.Site, error) {
+			// Its count of site spaces and its URLs read the structure.
+			return a.siteWith(ctx, req, graph.SiteWant{Structure: true, ShareLinks: in.sharedKey() != nil})
 		}).Present(sites),
 
 		route("PATCH", s, "Update a docs site", func(ctx context.Context, req *Request, in *UpdateSiteBody) (*ent.Site, error) {
@@ -87,12 +90,12 @@ func (a *API) siteRoutes() []Route {
 		}).Present(sites),
 
 		route("GET", s+"/published", "Get the published profile of a docs site", func(ctx context.Context, req *Request, in *ShareKeyParams) (*model.PublishedContentSite, error) {
-			a.r.PrefetchPublishedSite(ctx, req.Param("siteId"))
-			st, err := a.site(ctx, req)
+			key := in.sharedKey()
+			st, err := a.siteWith(ctx, req, graph.SiteWant{Structure: true, Spaces: true, Collections: true, ShareLinks: key != nil})
 			if err != nil {
 				return nil, err
 			}
-			return a.r.Site().PublishedContent(ctx, st, in.sharedKey())
+			return a.r.Site().PublishedContent(ctx, st, key)
 		}).Present(a.publishedProfiles()),
 
 		route("GET", s+"/share-links", "List a docs site's share links", func(ctx context.Context, req *Request, in *ListParams) (*ListPage[*ent.SiteShareLink], error) {
@@ -140,17 +143,16 @@ func (a *API) siteRoutes() []Route {
 // site resolves the path's site, 404 when it is not in the path's
 // organization.
 func (a *API) site(ctx context.Context, req *Request) (*ent.Site, error) {
+	return a.siteWith(ctx, req, graph.SiteWant{})
+}
+
+// siteWith resolves the path's site as site does, reading at the same time
+// what want names of its aggregate: what the route presents.
+func (a *API) siteWith(ctx context.Context, req *Request, want graph.SiteWant) (*ent.Site, error) {
 	if _, err := a.r.Query().Organization(ctx, req.Param("organizationId")); err != nil {
 		return nil, err
 	}
-	st, err := a.r.Query().Site(ctx, req.Param("siteId"))
-	if err != nil {
-		return nil, err
-	}
-	if st.OrganizationID != req.Param("organizationId") {
-		return nil, apierr.NotFoundf("No matching site found for id %q", req.Param("siteId"))
-	}
-	return st, nil
+	return a.r.ViewSite(ctx, req.Param("organizationId"), req.Param("siteId"), want)
 }
 
 // deleteInSite deletes something of the path's site: nothing was deleted
@@ -164,13 +166,6 @@ func (a *API) deleteInSite(ctx context.Context, req *Request, del func(*ent.Site
 		return nil, err
 	}
 	return del(st)
-}
-
-func nonEmpty(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 // nodeAs narrows a structure item to the type a route documents.

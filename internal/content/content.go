@@ -210,16 +210,3 @@ func checkEditable(sp *ent.Space, what string) error {
 func withTx(ctx context.Context, c *ent.Client, fn func(tx *ent.Tx) error) error {
 	return catalog.WithTx(ctx, c, fn)
 }
-
-// chunks splits ids into slices of at most n.
-func chunks[T any](items []T, n int) [][]T {
-	var out [][]T
-	for len(items) > n {
-		out = append(out, items[:n])
-		items = items[n:]
-	}
-	if len(items) > 0 {
-		out = append(out, items)
-	}
-	return out
-}

@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	entsql "entgo.io/ent/dialect/sql"
 
@@ -88,7 +89,7 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 		return fmt.Errorf("delete revisions: %w", err)
 	}
 	var blobs []string
-	for _, part := range chunks(pages, chunk) {
+	for part := range slices.Chunk(pages, chunk) {
 		docs, err := c.PageVersion.Query().Where(pageversion.IDIn(part...), pageversion.DocumentIDNotNil(), unreferenced(pageversion.FieldID)).
 			Select(pageversion.FieldDocumentID).Strings(ctx)
 		if err != nil {
@@ -99,7 +100,7 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 			return fmt.Errorf("delete page versions: %w", err)
 		}
 	}
-	for _, part := range chunks(files, chunk) {
+	for part := range slices.Chunk(files, chunk) {
 		data, err := c.FileVersion.Query().Where(fileversion.IDIn(part...), unreferenced(fileversion.FieldID)).
 			Select(fileversion.FieldBlobID).Strings(ctx)
 		if err != nil {
@@ -110,7 +111,7 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 			return fmt.Errorf("delete file versions: %w", err)
 		}
 	}
-	for _, part := range chunks(uniq(blobs), chunk) {
+	for part := range slices.Chunk(uniq(blobs), chunk) {
 		_, err := c.ContentBlob.Delete().Where(contentblob.IDIn(part...), func(s *entsql.Selector) {
 			d := entsql.Dialect(s.Dialect())
 			pv, fv := d.Table(pageversion.Table), d.Table(fileversion.Table)

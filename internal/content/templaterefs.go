@@ -3,6 +3,7 @@ package content
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"quire/ent"
@@ -126,7 +127,7 @@ func (s *Service) usersSeen(ctx context.Context, ids []string) (map[string]bool,
 		return map[string]bool{}, nil
 	}
 	var known []string
-	for _, part := range chunks(uniq(ids), chunk) {
+	for part := range slices.Chunk(uniq(ids), chunk) {
 		found, err := s.Client.User.Query().Where(user.IDIn(part...)).IDs(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("check users: %w", err)

@@ -3,6 +3,7 @@ package conversations
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -375,7 +376,7 @@ func (a *analysis) save(ctx context.Context) error {
 			return fmt.Errorf("update cluster: %w", err)
 		}
 	}
-	for _, batch := range chunk(a.issues, 200) {
+	for batch := range slices.Chunk(a.issues, 200) {
 		if err := tx.ConversationIssue.CreateBulk(batch...).Exec(ctx); err != nil {
 			return fmt.Errorf("store issues: %w", err)
 		}
@@ -438,18 +439,6 @@ func joinSentences(s []string) string {
 			out += " "
 		}
 		out += x
-	}
-	return out
-}
-
-func chunk[T any](items []T, n int) [][]T {
-	var out [][]T
-	for len(items) > n {
-		out = append(out, items[:n])
-		items = items[n:]
-	}
-	if len(items) > 0 {
-		out = append(out, items)
 	}
 	return out
 }

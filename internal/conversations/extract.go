@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"quire/internal/textcluster"
+	"quire/internal/textcut"
 )
 
 // Impacts, from least to most severe (the seeds' definitions): low, minor
@@ -185,7 +186,7 @@ func Extract(subject string, parts []Part) []Found {
 			break
 		}
 	}
-	sentences := splitSentences(truncate(text.String(), maxAnalysedChars))
+	sentences := splitSentences(textcut.Bytes(text.String(), maxAnalysedChars))
 	type group struct {
 		sentences []string
 		signals   []Signal
@@ -222,7 +223,7 @@ func Extract(subject string, parts []Part) []Found {
 		if subject == "" && first == "" {
 			return nil
 		}
-		groups = []*group{{sentences: nonEmpty(first)}}
+		groups = []*group{{sentences: sentenceIfAny(first)}}
 	}
 	// Issues about the same terms are one issue; a group too short to
 	// say what it is about ("It fails again.") joins the one before.
@@ -252,7 +253,8 @@ func Extract(subject string, parts []Part) []Found {
 	return out
 }
 
-func nonEmpty(s string) []string {
+// sentenceIfAny is s as a list of sentences: none when it is empty.
+func sentenceIfAny(s string) []string {
 	if s == "" {
 		return nil
 	}
@@ -366,14 +368,4 @@ func splitSentences(text string) []string {
 		}
 	}
 	return out
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -13,6 +13,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/content"
 	"quire/internal/document"
+	"quire/internal/textcut"
 	"quire/internal/types"
 )
 
@@ -262,8 +263,8 @@ func (im *importer) convert(tp *content.TreePage, f *repoFile) error {
 	}
 	md := string(raw)
 	fm := frontMatter(md)
-	tp.Description = truncateRunes(strings.TrimSpace(fm.Description), content.MaxDescription)
-	tp.Emoji = truncateRunes(strings.TrimSpace(fm.Emoji), content.MaxEmoji)
+	tp.Description = textcut.Runes(strings.TrimSpace(fm.Description), content.MaxDescription)
+	tp.Emoji = textcut.Runes(strings.TrimSpace(fm.Emoji), content.MaxEmoji)
 	tp.Hidden = fm.Hidden
 	doc, err := document.FromMarkdownWith(md, document.MarkdownOptions{Resolve: im.resolver(path.Dir(f.path))})
 	if err != nil {
@@ -332,7 +333,7 @@ func (im *importer) file(key string) {
 		return
 	}
 	rf := im.p.files[key]
-	im.files[key] = &content.TreeFile{Key: key, Name: truncateRunes(path.Base(key), content.MaxFileName),
+	im.files[key] = &content.TreeFile{Key: key, Name: textcut.Runes(path.Base(key), content.MaxFileName),
 		Git: &types.GitBlob{OID: rf.hash.String(), Path: rf.repoPath}}
 	im.order = append(im.order, key)
 }
@@ -448,19 +449,12 @@ func humanize(name string) string {
 		return "Untitled"
 	}
 	r, n := utf8.DecodeRuneInString(s)
-	return truncateRunes(string(unicode.ToUpper(r))+s[n:], content.MaxTitle)
+	return textcut.Runes(string(unicode.ToUpper(r))+s[n:], content.MaxTitle)
 }
 
 func orURL(title, dest string) string {
 	if title != "" {
 		return title
 	}
-	return truncateRunes(dest, content.MaxTitle)
-}
-
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n])
+	return textcut.Runes(dest, content.MaxTitle)
 }

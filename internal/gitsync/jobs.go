@@ -16,6 +16,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/jobs"
+	"quire/internal/textcut"
 	"quire/internal/types"
 )
 
@@ -268,7 +269,7 @@ func (j *job) importRepo() error {
 	if err := j.step(0.7, "Writing %d pages and %d files", pages, len(tree.Files)); err != nil {
 		return err
 	}
-	commit := &types.GitCommit{OID: oid, Message: truncateRunes(snap.commit.Message, maxCommitMessage), Ref: a.Ref,
+	commit := &types.GitCommit{OID: oid, Message: textcut.Runes(snap.commit.Message, maxCommitMessage), Ref: a.Ref,
 		CreatedByService: snap.commit.Committer.Name == j.s.cfg.CommitterName && snap.commit.Committer.Email == j.s.cfg.CommitterEmail}
 	if a.RepoCommitURL != "" {
 		commit.URL = a.RepoCommitURL + oid

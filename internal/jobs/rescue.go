@@ -11,6 +11,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"quire/ent/job"
+	"quire/internal/textcut"
 )
 
 // rescuedKey marks, in a queue row, the attempt that a rescue ended: a row
@@ -187,7 +188,7 @@ func (r *Runner) rescueRow(ctx context.Context, row *rivertype.JobRow, why strin
 		// A job the queue inserted itself has its record made when it runs.
 		return true, nil
 	}
-	upd := r.d.Client.Job.UpdateOne(rec).SetLastError(truncate(last, 2000)).SetUpdatedAt(now)
+	upd := r.d.Client.Job.UpdateOne(rec).SetLastError(textcut.Bytes(last, 2000)).SetUpdatedAt(now)
 	if outcome != "" {
 		upd.SetOutcome(outcome).SetFinishedAt(now)
 	}

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -20,6 +19,7 @@ import (
 	"quire/ent/job"
 	"quire/internal/db"
 	"quire/internal/metrics"
+	"quire/internal/textcut"
 )
 
 // Config tunes a Runner. Zero values take the defaults.
@@ -284,7 +284,7 @@ func (r *Runner) Enqueue(ctx context.Context, tx *ent.Tx, req Request) (string, 
 	if err != nil {
 		return "", err
 	}
-	stx, err := db.SQLTx(tx)
+	stx, err := r.d.SQLTx(tx)
 	if err != nil {
 		return "", err
 	}
@@ -375,9 +375,9 @@ func (w *worker) Work(ctx context.Context, j *river.Job[payload]) error {
 		if errors.Is(err, ErrCancelled) {
 			outcome = OutcomeCancelled
 		}
-		upd.SetOutcome(outcome).SetLastError(truncate(err.Error(), 2000)).SetFinishedAt(now)
+		upd.SetOutcome(outcome).SetLastError(textcut.Bytes(err.Error(), 2000)).SetFinishedAt(now)
 	default:
-		upd.SetLastError(truncate(err.Error(), 2000))
+		upd.SetLastError(textcut.Bytes(err.Error(), 2000))
 	}
 	if uerr := upd.Exec(final); uerr != nil {
 		w.r.cfg.Log.Error("record job outcome", "job", rec.ID, "error", uerr.Error())
@@ -398,17 +398,6 @@ const (
 	OutcomeCancelled = "cancelled"
 	OutcomeFailed    = "failed"
 )
-
-// truncate cuts s to at most n bytes without splitting a character.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
 
 // record returns Quire's record of the queue's job riverID, making it for
 // jobs the queue inserted itself (periodic ones).
@@ -457,7 +446,7 @@ func (x *run) Progress(ctx context.Context, fraction float64, step string) error
 		return errLost
 	}
 	fraction = min(max(fraction, 0), 1)
-	step = truncate(step, 200)
+	step = textcut.Bytes(step, 200)
 	c := x.r.d.Client
 	if err := c.Job.UpdateOneID(x.id).SetProgress(fraction).SetStep(step).SetUpdatedAt(time.Now().UTC()).Exec(ctx); err != nil {
 		return fmt.Errorf("record progress: %w", err)

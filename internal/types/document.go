@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"quire/internal/document"
+	"quire/internal/nonempty"
 )
 
 // The GraphQL schema types page documents: a document's nodes are blocks,
@@ -62,13 +63,6 @@ func wrapFragments(nodes []document.Node) []DocFragment {
 	return out
 }
 
-func optString(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
 func data(m map[string]any) JSON {
 	if m == nil {
 		return JSON("{}")
@@ -88,7 +82,7 @@ func toJSON(v any) JSON {
 func (b DocBlock) Type() DocType { return DocType(b.N.Type) }
 
 // Key is the client-chosen key, if any.
-func (b DocBlock) Key() *string { return optString(b.N.Key) }
+func (b DocBlock) Key() *string { return nonempty.String(b.N.Key) }
 
 // Data holds the block's attributes.
 func (b DocBlock) Data() JSON { return data(b.N.Data) }
@@ -109,7 +103,7 @@ func (b DocBlock) Ref() JSON { return refOf(b.N) }
 func (i DocInline) Type() DocType { return DocType(i.N.Type) }
 
 // Key is the client-chosen key, if any.
-func (i DocInline) Key() *string { return optString(i.N.Key) }
+func (i DocInline) Key() *string { return nonempty.String(i.N.Key) }
 
 // Data holds the inline's attributes.
 func (i DocInline) Data() JSON { return data(i.N.Data) }
@@ -149,7 +143,7 @@ func (t DocText) Text() string {
 func (f DocFragment) Fragment() string { return f.N.Fragment }
 
 // Type is the fragment's optional type.
-func (f DocFragment) Type() *string { return optString(f.N.Type) }
+func (f DocFragment) Type() *string { return nonempty.String(f.N.Type) }
 
 // Nodes are the fragment's content.
 func (f DocFragment) Nodes() []DocNode { return WrapDocNodes(f.N.Nodes) }
