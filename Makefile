@@ -31,6 +31,12 @@ test: vet
 vet:
 	$(GO) vet ./...
 
+## staticcheck: staticcheck v0.7.0 over every package (fetched by the go command; not part of the binary)
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.7.0
+.PHONY: staticcheck
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
 ## generate: regenerate ent and gqlgen code (commit the result)
 generate:
 	$(GO) generate ./ent
