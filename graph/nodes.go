@@ -233,7 +233,9 @@ func (r *Resolver) nodes(ctx context.Context, list []string) ([]types.Node, erro
 		}
 	}
 	if len(structures) > 0 {
-		l.Sites.FetchStructures(ctx, structures)
+		// On failure the loaders are left as they were: each node's own
+		// load below reads its level again and reports the error.
+		_ = l.Sites.FetchStructures(ctx, structures, false)
 	}
 	out := make([]types.Node, len(list))
 	for i, id := range list {

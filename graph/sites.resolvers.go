@@ -122,14 +122,9 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 	if err != nil {
 		return nil, err
 	}
-	// Load the structure and spaces of the whole page of sites at once, so
-	// that the sites' fields, resolved concurrently, read the caches.
-	r.WarmSites(ctx, conn.Nodes)
-	var sss []*ent.SiteSpace
-	for _, st := range conn.Nodes {
-		sss = append(sss, r.SiteSpacesOfSite(ctx, st)...)
-	}
-	if err := r.WarmSpaces(ctx, sss); err != nil {
+	// The parts of the page's sites that the query reaches, read at once,
+	// so that the sites' fields, resolved concurrently, read the caches.
+	if err := r.Resolver.Sites.ViewSites(ctx, conn.Nodes, sitesWantHere(ctx)); err != nil {
 		return nil, err
 	}
 	return conn, nil
@@ -137,47 +132,9 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 
 // Site is the resolver for the site field.
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
-	// A root field names one site: load it now, not after a batch window,
-	// and, at the same time, the caller's memberships (usually read with
-	// the token already), which deciding whether the caller may see it
-	// needs, and, when the fields below need it, its structure, which is
-	// kept in this request's loaders only and reached only through the
-	// site once the caller may see it.
-	structure := selectsStructure(ctx)
-	spaces, cols := false, false
-	if structure {
-		spaces, cols = selectsSiteSpaces(ctx)
-	}
-	if l := loaders.For(ctx); l != nil {
-		together(
-			func() error { _, err := l.ViewerMemberships(ctx); return err },
-			func() error {
-				if structure {
-					l.Sites.FetchStructures(ctx, []string{id})
-				}
-				return nil
-			},
-			func() error {
-				if spaces {
-					l.FetchSpacesOfSite(ctx, id)
-				}
-				return nil
-			},
-			func() error {
-				if cols {
-					l.FetchCollectionsAboveSite(ctx, id)
-				}
-				return nil
-			},
-			func() error { l.Sites.SiteByID.Fetch(ctx, []string{id}); return nil },
-		)
-	}
-	st, err := r.Sites.SiteByID(ctx, id)
-	if err == nil && structure {
-		sites.PrefetchTree(ctx, st.ID) // loaded above unless that failed
-		startSiteSpacesWarm(ctx, st.ID)
-	}
-	return st, err
+	// A root field names one site: the engine reads it with what the
+	// query reaches of it, at the same time.
+	return r.Sites.View(ctx, id, siteWantHere(ctx))
 }
 
 // Object is the resolver for the object field.

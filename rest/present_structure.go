@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/leaf"
 	"quire/graph/model"
 	"quire/internal/types"
@@ -13,33 +14,44 @@ import (
 // The presenters of a docs site's structure: site spaces, sections, section
 // groups.
 
-// siteSpaces presents site spaces; a page of them loads their spaces, and
-// the collections above those, first.
+// presentedSpaces is what presenting site spaces reads of their sites: the
+// structure, the spaces and the collections above them (the spaces'
+// parents and permissions).
+var presentedSpaces = graph.SiteWant{Structure: true, Spaces: true, Collections: true}
+
+// siteSpaces presents site spaces; a page of them reads its sites' spaces,
+// and the collections above those, first.
 func (a *API) siteSpaces() *Kind[*ent.SiteSpace, *SiteSpace] {
-	return presentsKeyed(a.presentSiteSpace).warming(a.r.WarmSpaces)
+	return presentsKeyed(a.presentSiteSpace).warming(func(ctx context.Context, list []*ent.SiteSpace) error {
+		ids := make([]string, len(list))
+		for i, ss := range list {
+			ids[i] = ss.SiteID
+		}
+		return a.r.ViewSites(ctx, ids, presentedSpaces)
+	})
 }
 
 // sections presents sections, each with its site spaces: presenting one or
-// a page of them loads the site spaces of their sites first.
+// a page of them reads the spaces of their sites first.
 func (a *API) sections() *Kind[*ent.SiteSection, *SiteSection] {
 	return presentsKeyed(a.presentSection).warming(func(ctx context.Context, list []*ent.SiteSection) error {
 		ids := make([]string, len(list))
 		for i, s := range list {
 			ids[i] = s.SiteID
 		}
-		return a.r.WarmSiteSpacesOfSites(ctx, ids)
+		return a.r.ViewSites(ctx, ids, presentedSpaces)
 	}).alsoOne()
 }
 
 // groups presents section groups, each with its sections and their site
-// spaces, warmed as for sections.
+// spaces, read as for sections.
 func (a *API) groups() *Kind[*ent.SiteSectionGroup, *SiteSectionGroup] {
 	return presentsKeyed(a.presentGroup).warming(func(ctx context.Context, list []*ent.SiteSectionGroup) error {
 		ids := make([]string, len(list))
 		for i, g := range list {
 			ids[i] = g.SiteID
 		}
-		return a.r.WarmSiteSpacesOfSites(ctx, ids)
+		return a.r.ViewSites(ctx, ids, presentedSpaces)
 	}).alsoOne()
 }
 
@@ -206,19 +218,14 @@ type SiteStructure struct {
 
 func (a *API) presentStructure(ctx context.Context, s *model.SiteStructure, key *string) (*SiteStructure, error) {
 	out := &SiteStructure{Type: s.Type, Structure: make([]any, 0, len(s.Structure))}
-	var sss []*ent.SiteSpace
-	for _, it := range s.Structure {
-		if ss, ok := it.(*ent.SiteSpace); ok {
-			sss = append(sss, ss)
+	if len(s.Structure) > 0 {
+		st, err := a.siteOfItem(ctx, s.Structure[0])
+		if err != nil {
+			return nil, err
 		}
-	}
-	if len(sss) == 0 && len(s.Structure) > 0 {
-		if st, err := a.siteOfItem(ctx, s.Structure[0]); err == nil {
-			sss = a.r.SiteSpacesOfSite(ctx, st)
+		if err := a.r.ViewSites(ctx, []string{st.ID}, presentedSpaces); err != nil {
+			return nil, err
 		}
-	}
-	if err := a.r.WarmSpaces(ctx, sss); err != nil {
-		return nil, err
 	}
 	for _, it := range s.Structure {
 		p, err := a.presentItem(ctx, it, key)

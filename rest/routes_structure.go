@@ -6,6 +6,7 @@ import (
 	"github.com/99designs/gqlgen/graphql"
 
 	"quire/ent"
+	"quire/graph"
 	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/types"
@@ -19,7 +20,7 @@ func (a *API) structureRoutes() []Route {
 	siteSpaces, sections, groups, items := a.siteSpaces(), a.sections(), a.groups(), a.structureItems()
 	return []Route{
 		route("GET", s+"/structure", "Get the structure of a docs site", func(ctx context.Context, req *Request, in *ShareKeyParams) (*model.SiteStructure, error) {
-			st, err := a.site(ctx, req)
+			st, err := a.siteWith(ctx, req, presenting(in.sharedKey()))
 			if err != nil {
 				return nil, err
 			}
@@ -39,7 +40,7 @@ func (a *API) structureRoutes() []Route {
 		}).Present(items),
 
 		route("GET", s+"/site-spaces", "List the site spaces of a docs site", func(ctx context.Context, req *Request, in *SiteSpaceListParams) (*ListPage[*ent.SiteSpace], error) {
-			st, err := a.site(ctx, req)
+			st, err := a.siteWith(ctx, req, presenting(in.sharedKey()))
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +88,7 @@ func (a *API) structureRoutes() []Route {
 		}).Present(siteSpaces).OptionalBody().Deprecated(),
 
 		route("GET", s+"/sections", "List the sections of a docs site", func(ctx context.Context, req *Request, in *KeyedListParams) (*ListPage[*ent.SiteSection], error) {
-			st, err := a.site(ctx, req)
+			st, err := a.siteWith(ctx, req, presenting(in.sharedKey()))
 			if err != nil {
 				return nil, err
 			}
@@ -135,7 +136,7 @@ func (a *API) structureRoutes() []Route {
 		}).Present(sections).OptionalBody().Deprecated(),
 
 		route("GET", s+"/section-groups", "List the section groups of a docs site", func(ctx context.Context, req *Request, in *ListParams) (*ListPage[*ent.SiteSectionGroup], error) {
-			st, err := a.site(ctx, req)
+			st, err := a.siteWith(ctx, req, presentedSpaces)
 			if err != nil {
 				return nil, err
 			}
@@ -261,4 +262,12 @@ func (p *LegacyPointerBody) input(field, itemType string) (*model.SiteStructureI
 		return nil, apierr.Invalid(field+".id", "%s.id is required", field)
 	}
 	return &model.SiteStructureItemPointer{Type: model.SiteStructureItemType(gqlSpelling(p.Type)), ID: id}, nil
+}
+
+// presenting is what presenting a site's structure reads of the site: its
+// spaces as presentedSpaces, with the share links when a key is given.
+func presenting(shareKey *string) graph.SiteWant {
+	w := presentedSpaces
+	w.ShareLinks = shareKey != nil
+	return w
 }

@@ -7,6 +7,7 @@ import (
 
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 )
 
@@ -22,6 +23,7 @@ func TestStructureQueryReadsEveryColumn(t *testing.T) {
 		{sitespace.Table, sitespace.Columns, structureSlots.siteSpace},
 		{sitesection.Table, sitesection.Columns, structureSlots.section},
 		{sitesectiongroup.Table, sitesectiongroup.Columns, structureSlots.group},
+		{sitesharelink.Table, sitesharelink.Columns, structureSlots.shareLink},
 	} {
 		for _, col := range c.ent {
 			if !slices.Contains(c.slots[:], col) {
@@ -36,5 +38,8 @@ func TestStructureQueryReadsEveryColumn(t *testing.T) {
 	}
 	if n := strings.Count(structureQuery, "UNION ALL"); n != 2 {
 		t.Errorf("structure statement has %d UNION ALL, want 2:\n%s", n, structureQuery)
+	}
+	if n := strings.Count(structureLinksQuery, "UNION ALL"); n != 3 {
+		t.Errorf("structure statement with links has %d UNION ALL, want 3:\n%s", n, structureLinksQuery)
 	}
 }

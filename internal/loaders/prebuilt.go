@@ -78,20 +78,6 @@ var (
 	collectionByID   = byID(collection.Table, collection.Columns, collection.FieldID)
 	spaceByID        = byID(space.Table, space.Columns, space.FieldID)
 	siteByID         = byID(site.Table, site.Columns, site.FieldID)
-
-	// spacesOfSiteStmt reads the spaces a site's site spaces show.
-	spacesOfSiteStmt = &statement{build: func(siteID string) *entsql.Selector {
-		s := selectAll(space.Table, space.Columns)
-		spacesOfSite(siteID)(s)
-		return s
-	}}
-	// collectionsAboveSiteStmt reads the collections that hold the spaces
-	// of a site's site spaces, and the collections holding those.
-	collectionsAboveSiteStmt = &statement{build: func(siteID string) *entsql.Selector {
-		s := selectAll(collection.Table, collection.Columns)
-		collectionsAboveSite(siteID)(s)
-		return s
-	}}
 )
 
 // read sends st with key and reads the entities of its rows with scan, a

@@ -14,7 +14,6 @@ func TestStatementsAreKeyed(t *testing.T) {
 	for name, st := range map[string]*statement{
 		"organizationByID": organizationByID, "userByID": userByID, "collectionByID": collectionByID,
 		"spaceByID": spaceByID, "siteByID": siteByID,
-		"spacesOfSite": spacesOfSiteStmt, "collectionsAboveSite": collectionsAboveSiteStmt,
 	} {
 		text, args := st.bind("K")
 		if !st.keyed || len(args) == 0 {

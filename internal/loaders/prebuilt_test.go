@@ -15,8 +15,9 @@ import (
 )
 
 // The reads sent with statements built once (one entity by id, the spaces
-// of a site and the collections above them) give what ent's own queries
-// give, every column included, in one statement each, on both databases.
+// of a site and every collection above them, however deep) give what ent's
+// own queries give, every column included, in one statement each, on both
+// databases.
 func TestKeptStatementsMatchEntQueries(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
@@ -24,7 +25,8 @@ func TestKeptStatementsMatchEntQueries(t *testing.T) {
 		org := team.Org.ID
 		call := restCall(t, e, tok)
 		id := func(v map[string]any) string { return v["id"].(string) }
-		top := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Top", "description": "All of it"}, http.StatusCreated))
+		root := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Root"}, http.StatusCreated))
+		top := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Top", "description": "All of it", "parent": root}, http.StatusCreated))
 		mid := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Mid", "parent": top}, http.StatusCreated))
 		other := id(call("POST", "/v1/orgs/"+org+"/collections", map[string]any{"title": "Elsewhere"}, http.StatusCreated))
 		inMid := id(call("POST", "/v1/orgs/"+org+"/spaces", map[string]any{"title": "In mid", "parent": mid, "emoji": "1f600"}, http.StatusCreated))
@@ -40,14 +42,18 @@ func TestKeptStatementsMatchEntQueries(t *testing.T) {
 		ctx = loaders.With(ctx, l)
 
 		before := e.Statements()
-		l.FetchSpacesOfSite(ctx, site)
+		if err := l.FetchSpacesOfSites(ctx, []string{site}); err != nil {
+			t.Fatal(err)
+		}
 		if n := e.Statements() - before; n != 1 {
-			t.Errorf("FetchSpacesOfSite: %d statements, want 1", n)
+			t.Errorf("FetchSpacesOfSites: %d statements, want 1", n)
 		}
 		before = e.Statements()
-		l.FetchCollectionsAboveSite(ctx, site)
+		if err := l.FetchCollectionsAboveSites(ctx, []string{site}); err != nil {
+			t.Fatal(err)
+		}
 		if n := e.Statements() - before; n != 1 {
-			t.Errorf("FetchCollectionsAboveSite: %d statements, want 1", n)
+			t.Errorf("FetchCollectionsAboveSites: %d statements, want 1", n)
 		}
 		before = e.Statements()
 		var spaces, cols []any
@@ -58,7 +64,7 @@ func TestKeptStatementsMatchEntQueries(t *testing.T) {
 			}
 			spaces = append(spaces, sp)
 		}
-		for _, c := range []string{mid, top} {
+		for _, c := range []string{mid, top, root} {
 			col, err := l.CollectionByID.Load(ctx, c)()
 			if err != nil {
 				t.Fatal(err)
@@ -69,7 +75,7 @@ func TestKeptStatementsMatchEntQueries(t *testing.T) {
 			t.Errorf("loads after the fetches sent %d statements", n)
 		}
 		wantSpaces, _ := e.DB.Client.Space.Query().Where(space.IDIn(inMid, loose)).All(ctx)
-		wantCols, _ := e.DB.Client.Collection.Query().Where(collection.IDIn(mid, top)).All(ctx)
+		wantCols, _ := e.DB.Client.Collection.Query().Where(collection.IDIn(mid, top, root)).All(ctx)
 		same(t, "spaces of the site", spaces, wantSpaces)
 		same(t, "collections above the site", cols, wantCols)
 

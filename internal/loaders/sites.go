@@ -45,20 +45,18 @@ type onceErr struct {
 	err  error
 }
 
-// WarmOnce runs warm the first time it is called for a site and what in a
-// request; concurrent callers wait until it has run and get its error.
-// Resolvers of sibling items, which gqlgen runs concurrently, use it to load
-// what all of them need in one batch: left to the batch window, their loads
-// may be split into several batches as the scheduler pleases.
-func (l SiteLoaders) WarmOnce(siteID, what string, warm func() error) error {
+// Once runs read the first time it is called for a site and what in a
+// request; concurrent callers wait until it has run and get its error. It
+// is the sites engine's way to read a part of a site's aggregate once,
+// however many resolvers of the site's items ask for it.
+func (l SiteLoaders) Once(siteID, what string, read func() error) error {
 	o := l.once(siteID, what)
-	o.once.Do(func() { o.err = warm(); o.done.Store(true) })
+	o.once.Do(func() { o.err = read(); o.done.Store(true) })
 	return o.err
 }
 
-// Warmed reports whether WarmOnce has run for a site and what, and
-// without error, so that callers can skip deciding whether to call it.
-func (l SiteLoaders) Warmed(siteID, what string) bool {
+// Done reports whether Once has run for a site and what, without error.
+func (l SiteLoaders) Done(siteID, what string) bool {
 	l.warmed.mu.Lock()
 	o := l.warmed.m[siteID][what]
 	l.warmed.mu.Unlock()

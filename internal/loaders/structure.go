@@ -10,15 +10,17 @@ import (
 	"quire/ent"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 )
 
 // structureSlots are the columns of one row of structureQuery, by slot, for
-// each of the three tables (ent's generated column names; "" is NULL in
-// that table's branch). A test checks that each table's slots hold every
+// each of the tables (ent's generated column names; "" is NULL in that
+// table's branch; a share link's name is in the title slot, its key in the
+// path slot, its active flag in the hidden slot). A test checks that each table's slots hold every
 // column ent reads for it, so that a field added to ent/schema fails it
 // until it is read here too.
-var structureSlots = struct{ siteSpace, section, group [14]string }{
+var structureSlots = struct{ siteSpace, section, group, shareLink [14]string }{
 	siteSpace: [14]string{sitespace.FieldID, sitespace.FieldSiteID, sitespace.FieldSectionID, sitespace.FieldSpaceID, "", "",
 		sitespace.FieldPath, sitespace.FieldCondition, "", "", sitespace.FieldHidden, sitespace.FieldPosition,
 		sitespace.FieldCustomization, sitespace.FieldCreatedAt},
@@ -28,6 +30,8 @@ var structureSlots = struct{ siteSpace, section, group [14]string }{
 	group: [14]string{sitesectiongroup.FieldID, sitesectiongroup.FieldSiteID, sitesectiongroup.FieldParentID, "",
 		sitesectiongroup.FieldTitle, "", "", "", sitesectiongroup.FieldIcon, "", "", sitesectiongroup.FieldPosition, "",
 		sitesectiongroup.FieldCreatedAt},
+	shareLink: [14]string{sitesharelink.FieldID, sitesharelink.FieldSiteID, "", "", sitesharelink.FieldName, "",
+		sitesharelink.FieldKey, "", "", "", sitesharelink.FieldActive, "", "", sitesharelink.FieldCreatedAt},
 }
 
 // structureQuery reads the sections, section groups and site spaces of the
@@ -40,24 +44,31 @@ var structureQuery = structureBranch("space", sitespace.Table, sitespace.FieldSi
 	"\nUNION ALL\n" + structureBranch("section", sitesection.Table, sitesection.FieldSiteID, structureSlots.section) +
 	"\nUNION ALL\n" + structureBranch("group", sitesectiongroup.Table, sitesectiongroup.FieldSiteID, structureSlots.group)
 
+// structureLinksQuery is structureQuery with the sites' share links, which
+// checking a share key needs, as a fourth branch: a site read that wants
+// both sends one statement for them.
+var structureLinksQuery = structureQuery + "\nUNION ALL\n" +
+	structureBranch("link", sitesharelink.Table, sitesharelink.FieldSiteID, structureSlots.shareLink)
+
 func structureBranch(kind, table, siteColumn string, slots [14]string) string {
 	cols := make([]string, len(slots))
 	for i, c := range slots {
-		cols[i] = c
+		cols[i] = `"` + c + `"`
 		if c == "" {
 			cols[i] = "NULL"
 		}
 	}
-	return "SELECT '" + kind + "', " + strings.Join(cols, ", ") + " FROM " + table + " WHERE " + siteColumn + " IN ({{in}})"
+	return "SELECT '" + kind + "', " + strings.Join(cols, ", ") + ` FROM "` + table + `" WHERE "` + siteColumn + `" IN ({{in}})`
 }
 
 // FetchStructures loads the structure of sites (their sections, section
 // groups and site spaces) in one statement per maxBatch sites, instead of a
 // statement per table, and keeps each site's three lists in SectionsBySite,
-// GroupsBySite and SiteSpacesBySite, empty lists included. Sites whose
-// three lists are loaded already are skipped. On failure nothing is kept:
-// the loaders then read the tables one by one and report the error.
-func (l SiteLoaders) FetchStructures(ctx context.Context, siteIDs []string) {
+// GroupsBySite and SiteSpacesBySite, empty lists included; with links, the
+// same statement reads their share links into ShareLinksBySite. Sites whose
+// lists are loaded already are skipped. On failure nothing more is kept
+// and the error is returned.
+func (l SiteLoaders) FetchStructures(ctx context.Context, siteIDs []string, links bool) error {
 	var missing []string
 	seen := make(map[string]bool, len(siteIDs))
 	for _, id := range siteIDs {
@@ -68,40 +79,48 @@ func (l SiteLoaders) FetchStructures(ctx context.Context, siteIDs []string) {
 		_, a := l.SectionsBySite.cache.Get(ctx, id)
 		_, b := l.GroupsBySite.cache.Get(ctx, id)
 		_, c := l.SiteSpacesBySite.cache.Get(ctx, id)
-		if !a || !b || !c {
+		d := true
+		if links {
+			_, d = l.ShareLinksBySite.cache.Get(ctx, id)
+		}
+		if !a || !b || !c || !d {
 			missing = append(missing, id)
 		}
+	}
+	query := structureQuery
+	if links {
+		query = structureLinksQuery
 	}
 	for len(missing) > 0 {
 		chunk := missing[:min(len(missing), maxBatch)]
 		missing = missing[len(chunk):]
-		s, err := readStructures(ctx, l.client, chunk)
+		s, err := readStructures(ctx, l.client, query, chunk)
 		if err != nil {
-			continue
+			return err
 		}
 		for _, id := range chunk {
-			sections, groups, spaces := s.sections[id], s.groups[id], s.siteSpaces[id]
+			sections, groups, spaces, shared := s.sections[id], s.groups[id], s.siteSpaces[id], s.links[id]
 			l.SectionsBySite.cache.Set(ctx, id, func() ([]*ent.SiteSection, error) { return sections, nil })
 			l.GroupsBySite.cache.Set(ctx, id, func() ([]*ent.SiteSectionGroup, error) { return groups, nil })
 			l.SiteSpacesBySite.cache.Set(ctx, id, func() ([]*ent.SiteSpace, error) { return spaces, nil })
+			if links {
+				l.ShareLinksBySite.cache.Set(ctx, id, func() ([]*ent.SiteShareLink, error) { return shared, nil })
+			}
 		}
 	}
+	return nil
 }
 
 type structures struct {
 	sections   map[string][]*ent.SiteSection
 	groups     map[string][]*ent.SiteSectionGroup
 	siteSpaces map[string][]*ent.SiteSpace
+	links      map[string][]*ent.SiteShareLink
 }
 
-func readStructures(ctx context.Context, client *ent.Client, siteIDs []string) (*structures, error) {
-	marks := make([]string, len(siteIDs))
-	args := make([]any, len(siteIDs))
-	for i, id := range siteIDs {
-		marks[i] = fmt.Sprintf("$%d", i+1)
-		args[i] = id
-	}
-	rows, err := client.QueryContext(ctx, strings.ReplaceAll(structureQuery, "{{in}}", strings.Join(marks, ", ")), args...)
+func readStructures(ctx context.Context, client *ent.Client, query string, siteIDs []string) (*structures, error) {
+	text, args := inList(query, siteIDs)
+	rows, err := client.QueryContext(ctx, text, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load site structures: %w", err)
 	}
@@ -110,20 +129,22 @@ func readStructures(ctx context.Context, client *ent.Client, siteIDs []string) (
 		sections:   map[string][]*ent.SiteSection{},
 		groups:     map[string][]*ent.SiteSectionGroup{},
 		siteSpaces: map[string][]*ent.SiteSpace{},
+		links:      map[string][]*ent.SiteShareLink{},
 	}
 	for rows.Next() {
 		var (
-			kind, id, siteID, position                                 string
+			kind, id, siteID                                           string
 			parent, spaceID, title, description, path, condition, icon sql.NullString
-			defaultSiteSpace                                           sql.NullString
+			defaultSiteSpace, nullPosition                             sql.NullString
 			hidden                                                     sql.NullBool
 			customization                                              []byte
 			createdAt                                                  time.Time
 		)
 		if err := rows.Scan(&kind, &id, &siteID, &parent, &spaceID, &title, &description, &path, &condition, &icon,
-			&defaultSiteSpace, &hidden, &position, &customization, &createdAt); err != nil {
+			&defaultSiteSpace, &hidden, &nullPosition, &customization, &createdAt); err != nil {
 			return nil, fmt.Errorf("load site structures: %w", err)
 		}
+		position := nullPosition.String
 		switch kind {
 		case "space":
 			// As ent reads it: a pointer, to nil when the column is NULL.
@@ -137,6 +158,9 @@ func readStructures(ctx context.Context, client *ent.Client, siteIDs []string) (
 		case "group":
 			out.groups[siteID] = append(out.groups[siteID], &ent.SiteSectionGroup{ID: id, SiteID: siteID, ParentID: optional(parent),
 				Title: title.String, Icon: optional(icon), Position: position, CreatedAt: createdAt})
+		case "link":
+			out.links[siteID] = append(out.links[siteID], &ent.SiteShareLink{ID: id, SiteID: siteID, Name: title.String,
+				Key: path.String, Active: hidden.Bool, CreatedAt: createdAt})
 		default:
 			return nil, fmt.Errorf("load site structures: unexpected row kind %q", kind)
 		}

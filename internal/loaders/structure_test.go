@@ -3,11 +3,16 @@ package loaders_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"sort"
+	"strings"
 	"testing"
 
+	"quire/ent"
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
+	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/internal/loaders"
 	"quire/internal/testenv"
@@ -47,7 +52,9 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 		l := loaders.New(e.DB.Client)
 		ctx = loaders.With(ctx, l)
 		before := e.Statements()
-		l.Sites.FetchStructures(ctx, sites)
+		if err := l.Sites.FetchStructures(ctx, sites, false); err != nil {
+			t.Fatal(err)
+		}
 		if n := e.Statements() - before; n != 1 {
 			t.Errorf("FetchStructures of %d sites: %d statements, want 1", len(sites), n)
 		}
@@ -72,6 +79,62 @@ func TestFetchStructuresMatchesEntQueries(t *testing.T) {
 		// The ent queries above are the only statements since.
 		if n := e.Statements() - before; n != int64(3*len(sites)) {
 			t.Errorf("loads after FetchStructures sent %d statements of their own", n-int64(3*len(sites)))
+		}
+	})
+}
+
+// With links, the same one statement reads the sites' share links too, as
+// ent reads them (the key included), and no site's structure again.
+func TestFetchStructuresWithShareLinks(t *testing.T) {
+	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		call := restCall(t, e, team.Admin.Token)
+		base := "/v1/orgs/" + team.Org.ID + "/sites/"
+		shared := call("POST", "/v1/orgs/"+team.Org.ID+"/sites", map[string]any{"title": "Shared", "visibility": "share-link"}, http.StatusCreated)["id"].(string)
+		call("POST", base+shared+"/share-links", map[string]any{"name": "Reviewers"}, http.StatusCreated)
+		off := call("POST", base+shared+"/share-links", map[string]any{"name": "Old"}, http.StatusCreated)["id"].(string)
+		call("PATCH", base+shared+"/share-links/"+off, map[string]any{"active": false}, http.StatusOK)
+		plain := call("POST", "/v1/orgs/"+team.Org.ID+"/sites", map[string]any{"title": "Plain"}, http.StatusCreated)["id"].(string)
+
+		l := loaders.New(e.DB.Client)
+		ctx := loaders.With(context.Background(), l)
+		before := e.Statements()
+		if err := l.Sites.FetchStructures(ctx, []string{shared, plain}, true); err != nil {
+			t.Fatal(err)
+		}
+		if n := e.Statements() - before; n != 1 {
+			t.Errorf("FetchStructures with links: %d statements, want 1", n)
+		}
+		before = e.Statements()
+		for _, site := range []string{shared, plain} {
+			links, err := l.Sites.ShareLinksBySite.Load(ctx, site)()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := e.DB.Client.SiteShareLink.Query().Where(sitesharelink.SiteID(site)).All(ctx)
+			same(t, "share links", links, want)
+			keys := func(list []*ent.SiteShareLink) string {
+				var out []string
+				for _, x := range list {
+					out = append(out, fmt.Sprint(x.ID, x.Key, x.Active))
+				}
+				sort.Strings(out)
+				return strings.Join(out, ",")
+			}
+			if keys(links) != keys(want) {
+				t.Errorf("share links of %s: %s, want %s", site, keys(links), keys(want))
+			}
+		}
+		if n := e.Statements() - before; n != 2 {
+			t.Errorf("loads after FetchStructures sent %d statements of their own", n-2)
+		}
+		// A second read with links finds every list kept and sends nothing.
+		before = e.Statements()
+		if err := l.Sites.FetchStructures(ctx, []string{shared, plain}, true); err != nil {
+			t.Fatal(err)
+		}
+		if n := e.Statements() - before; n != 0 {
+			t.Errorf("FetchStructures of kept sites: %d statements, want 0", n)
 		}
 	})
 }

@@ -23,12 +23,19 @@ type Profile struct {
 	SiteSpacesJSON    []byte
 }
 
-// Published reads a site's published profile: a fixed number of SQL
-// statements (site, sections, groups, site spaces, spaces, and the
-// collections above them), whatever the size of the site.
+// PublishedWant is what a site's published profile reads of its
+// aggregate (with the share links when a share key is given).
+func PublishedWant(shareKey *string) Want {
+	return Want{Structure: true, Spaces: true, Collections: true, ShareLinks: shareKey != nil}
+}
+
+// Published reads a site's published profile through View: one round
+// trip to the database (site, structure with share links, spaces, and the
+// collections above them, at the same time), whatever the size of the
+// site, and none when the caller viewed the site with PublishedWant.
 // Errors: NotFound (also for a wrong share key on a share-link site).
 func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey *string) (*Profile, error) {
-	st, err := s.Site(ctx, orgID, siteID)
+	st, err := s.ViewIn(ctx, orgID, siteID, PublishedWant(shareKey))
 	if err != nil {
 		return nil, err
 	}
@@ -36,12 +43,11 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	if err != nil {
 		return nil, err
 	}
-	PrefetchTree(ctx, st.ID)
 	t, err := LoadTree(ctx, st)
 	if err != nil {
 		return nil, err
 	}
-	spaces, err := LoadSpaces(ctx, t.SiteSpaces)
+	spaces, err := loadSpaces(ctx, t.SiteSpaces)
 	if err != nil {
 		return nil, err
 	}
@@ -55,9 +61,9 @@ func (s *Service) Published(ctx context.Context, orgID, siteID string, shareKey 
 	return p, nil
 }
 
-// LoadSpaces loads the spaces of site spaces in one batch, and warms the
-// collections above them so that computing permissions waits on nothing.
-func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Space, error) {
+// loadSpaces returns the spaces of site spaces, in one batch, with the
+// collections above them (read already when viewed with Collections).
+func loadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Space, error) {
 	l := loaders.For(ctx)
 	ids := make([]string, 0, len(sss))
 	seen := map[string]bool{}
@@ -86,16 +92,4 @@ func LoadSpaces(ctx context.Context, sss []*ent.SiteSpace) (map[string]*ent.Spac
 		return nil, err
 	}
 	return out, nil
-}
-
-// PrefetchTree loads the structure of one site (sections, groups and site
-// spaces, in one statement) without waiting for the batch window, for
-// callers that know this site is the only one they present. A level that
-// fails to load is left to LoadTree, which reports it.
-func PrefetchTree(ctx context.Context, siteID string) {
-	l := loaders.For(ctx)
-	if l == nil {
-		return
-	}
-	l.Sites.FetchStructures(ctx, []string{siteID})
 }

@@ -1,22 +1,20 @@
 package graph
 
 import (
-	"context"
 	"fmt"
 
-	"quire/ent"
 	"quire/internal/authz"
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/customization"
 	"quire/internal/document"
-	"quire/internal/loaders"
 	"quire/internal/pagination"
 )
 
-// The REST door reaches the engines only through this package: the names
-// below are what its presenters need of the types the resolver methods
-// return, so that rest/ imports no engine.
+// The callers of the resolver methods (the REST door) reach the engines
+// only through this package: the names below are the engine types those
+// methods return, and the helpers that go with them, so that rest/
+// imports no engine.
 
 type (
 	// Revision is an immutable snapshot of a space's content.
@@ -83,41 +81,4 @@ func PageOfList[T any](items []T, args PageArgs) ([]T, int, *string, error) {
 		out[i] = x.v
 	}
 	return out, p.TotalCount, p.NextPage(), nil
-}
-
-// WarmSiteSpacesOfSites loads, for every site named, its site spaces, their
-// spaces and the collections above those, in one batch per level, so that
-// presenting sections or groups (which carry their site spaces) reads the
-// request's caches.
-func (r *Resolver) WarmSiteSpacesOfSites(ctx context.Context, siteIDs []string) error {
-	l := loaders.For(ctx)
-	var all []*ent.SiteSpace
-	seen := map[string]bool{}
-	for _, id := range siteIDs {
-		if seen[id] {
-			continue
-		}
-		seen[id] = true
-		sss, _ := l.Sites.SiteSpacesBySite.Load(ctx, id)()
-		all = append(all, sss...)
-	}
-	return r.WarmSpaces(ctx, all)
-}
-
-// PrefetchPublishedSite reads, at the same time, what a site's published
-// profile shows: the site, its structure, the spaces of its site spaces
-// and the collections above them (two levels), so that answering it waits
-// for one round trip instead of one per level. Nothing read is shown before
-// the caller's access to the site is checked.
-func (r *Resolver) PrefetchPublishedSite(ctx context.Context, siteID string) {
-	l := loaders.For(ctx)
-	if l == nil {
-		return
-	}
-	_ = together(
-		func() error { l.Sites.FetchStructures(ctx, []string{siteID}); return nil },
-		func() error { l.FetchSpacesOfSite(ctx, siteID); return nil },
-		func() error { l.FetchCollectionsAboveSite(ctx, siteID); return nil },
-		func() error { l.Sites.SiteByID.Fetch(ctx, []string{siteID}); return nil },
-	)
 }
