@@ -52,13 +52,18 @@ func commentFilter(order *model.ListOrder, status *model.CommentStatusFilter, ta
 	return f
 }
 
-// comments lists a scope's comments as a connection.
-func (r *Resolver) commentList(ctx context.Context, sc comments.Scope, f comments.Filter, args catalog.PageArgs) (*model.CommentConnection, error) {
-	items, err := r.Comments.List(ctx, sc, f)
-	if err != nil {
-		return nil, err
-	}
-	p, err := catalog.Paginate(items, comments.CommentCursor(f.Order), args)
+// CommentWant is what a reader shows of each comment and reply of a
+// discussion it reads; the REST door passes it literally.
+type CommentWant = comments.Want
+
+// EveryCommentPart is every part of comments and replies: what the REST
+// door presents.
+var EveryCommentPart = comments.Everything
+
+// commentList reads a page of a scope's comments as a connection, with
+// what w asks of each.
+func (r *Resolver) commentList(ctx context.Context, sc comments.Scope, f comments.Filter, args catalog.PageArgs, w comments.Want) (*model.CommentConnection, error) {
+	p, err := r.Comments.View(ctx, sc, f, args, w)
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +74,20 @@ func (r *Resolver) commentList(ctx context.Context, sc comments.Scope, f comment
 	return c, nil
 }
 
-// replyList lists a comment's replies as a connection.
-func (r *Resolver) replyList(ctx context.Context, cm *ent.Comment, args catalog.PageArgs) (*model.CommentReplyConnection, error) {
-	items, err := r.Comments.Replies(ctx, cm)
-	if err != nil {
-		return nil, err
+// CommentListOf is the commentList of a change request, or of a space when
+// cr is nil, with what w asks of each comment read for the whole page.
+func (r *Resolver) CommentListOf(ctx context.Context, sp *ent.Space, cr *ent.ChangeRequest, first *int, after *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string, w CommentWant) (*model.CommentConnection, error) {
+	sc := comments.SpaceScope(sp.ID)
+	if cr != nil {
+		sc = comments.ChangeRequestScope(cr)
 	}
-	p, err := catalog.Paginate(items, comments.ReplyCursor, args)
+	return r.commentList(ctx, sc, commentFilter(order, status, targetPage, authors), pageArgs(first, after, nil, nil), w)
+}
+
+// replyList reads a page of a comment's replies as a connection, with what
+// w asks of each.
+func (r *Resolver) replyList(ctx context.Context, cm *ent.Comment, args catalog.PageArgs, w comments.Want) (*model.CommentReplyConnection, error) {
+	p, err := r.Comments.ViewReplies(ctx, cm, args, w)
 	if err != nil {
 		return nil, err
 	}
@@ -86,13 +98,15 @@ func (r *Resolver) replyList(ctx context.Context, cm *ent.Comment, args catalog.
 	return c, nil
 }
 
+// ReplyListOf is a comment's replyList, with what w asks of each reply
+// read for the whole page.
+func (r *Resolver) ReplyListOf(ctx context.Context, cm *ent.Comment, first *int, after *string, w CommentWant) (*model.CommentReplyConnection, error) {
+	return r.replyList(ctx, cm, pageArgs(first, after, nil, nil), w)
+}
+
 // commenters lists who took part in a scope's discussion as members.
 func (r *Resolver) commenters(ctx context.Context, sc comments.Scope, args catalog.PageArgs) (*model.MemberConnection, error) {
-	items, err := r.Comments.Commenters(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	p, err := catalog.Paginate(items, comments.CommenterCursor, args)
+	p, err := r.Comments.ViewCommenters(ctx, sc, args)
 	if err != nil {
 		return nil, err
 	}
@@ -157,61 +171,6 @@ func deleted(id string, ok bool, err error) (*model.DeletePayload, error) {
 	return &model.DeletePayload{ID: id, Deleted: ok}, nil
 }
 
-// WarmComments loads, a kind at a time, what presenting a page of comments
-// or replies reads of each (bodies, reactions, repliers, users), so that
-// presenting them one after the other (REST) reads the request's caches.
-func (r *Resolver) WarmComments(ctx context.Context, cs []*ent.Comment, rs []*ent.CommentReply) {
-	l := loaders.For(ctx)
-	var ids, users, withReplies []string
-	for _, c := range cs {
-		ids = append(ids, c.ID)
-		users = append(users, c.PostedBy)
-		if c.ResolvedBy != nil {
-			users = append(users, *c.ResolvedBy)
-		}
-		if c.Replies > 0 {
-			withReplies = append(withReplies, c.ID)
-		}
-	}
-	for _, rp := range rs {
-		ids = append(ids, rp.ID)
-		users = append(users, rp.PostedBy)
-	}
-	if len(ids) == 0 {
-		return
-	}
-	// Bodies and reactions a kind at a time; reading reactions reads
-	// their users too.
-	var cids, rids []string
-	for _, id := range ids {
-		if loaders.IsReply(id) {
-			rids = append(rids, id)
-		} else {
-			cids = append(cids, id)
-		}
-	}
-	for _, kind := range [][]string{cids, rids} {
-		if len(kind) > 0 {
-			l.Comments.Body(kind[0]).Fetch(ctx, kind)
-			l.Comments.Reactions(kind[0]).Fetch(ctx, kind)
-		}
-	}
-	if len(withReplies) > 0 {
-		l.Comments.RepliersOf.Fetch(ctx, withReplies)
-	}
-	l.UserByID.Fetch(ctx, nonEmptyIDs(users))
-}
-
-func nonEmptyIDs(ids []string) []string {
-	out := ids[:0]
-	for _, id := range ids {
-		if id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 // reactionsOf are the reactions on a comment or reply.
 func reactionsOf(ctx context.Context, id string) ([]*comments.Reaction, error) {
 	list, err := comments.Reactions(ctx, id)
@@ -223,9 +182,4 @@ func reactionsOf(ctx context.Context, id string) ([]*comments.Reaction, error) {
 		out[i] = &list[i]
 	}
 	return out, nil
-}
-
-// WarmUsers loads users at once.
-func (r *Resolver) WarmUsers(ctx context.Context, ids []string) {
-	loaders.For(ctx).UserByID.Fetch(ctx, nonEmptyIDs(ids))
 }

@@ -5,7 +5,6 @@ import (
 
 	"quire/ent"
 	"quire/graph/model"
-	"quire/internal/authz"
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/document"
@@ -54,11 +53,10 @@ func forgetSpace(ctx context.Context, id string) {
 }
 
 func (r *Resolver) changeRequestConnection(ctx context.Context, items []*ent.ChangeRequest, args catalog.PageArgs) (*model.ChangeRequestConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
+	p, err := content.ViewChangeRequests(ctx, items, args)
 	if err != nil {
 		return nil, err
 	}
-	warmChangeRequests(ctx, p.Items)
 	c := &model.ChangeRequestConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ChangeRequestEdge, len(p.Items))}
 	for i, n := range p.Items {
 		c.Edges[i] = &model.ChangeRequestEdge{Node: n, Cursor: p.Cursors[i]}
@@ -66,29 +64,11 @@ func (r *Resolver) changeRequestConnection(ctx context.Context, items []*ent.Cha
 	return c, nil
 }
 
-// warmChangeRequests loads the spaces, creators and contributors of a page
-// of change requests at once, so that presenting each one (REST presents
-// them one after the other) reads the request's caches.
-func warmChangeRequests(ctx context.Context, crs []*ent.ChangeRequest) {
-	l := loaders.For(ctx)
-	if l == nil || len(crs) == 0 {
-		return
-	}
-	var spaces, users []string
-	for _, cr := range crs {
-		spaces = append(spaces, cr.SpaceID)
-		users = append(users, cr.CreatedBy)
-		users = append(users, cr.Contributors...)
-	}
-	l.SpaceByID.Fetch(ctx, spaces)
-	l.UserByID.Fetch(ctx, users)
-}
-
-// WarmLinkTargets loads, a kind at a time, the spaces (with what their
+// ReadLinkTargets reads, a kind at a time, the spaces (with what their
 // permissions need), collections and users that links point at, so that
 // presenting a link report reads the request's caches instead of loading
 // per link.
-func (r *Resolver) WarmLinkTargets(ctx context.Context, links []*content.Link) {
+func (r *Resolver) ReadLinkTargets(ctx context.Context, links []*content.Link) {
 	l := loaders.For(ctx)
 	if l == nil {
 		return
@@ -107,16 +87,8 @@ func (r *Resolver) WarmLinkTargets(ctx context.Context, links []*content.Link) {
 			users = append(users, ref.User)
 		}
 	}
-	if len(spaces) > 0 {
-		got, _ := l.SpaceByID.Fetch(ctx, spaces)
-		live := make([]*ent.Space, 0, len(got))
-		for _, sp := range got {
-			if sp != nil {
-				live = append(live, sp)
-			}
-		}
-		_ = authz.WarmSpaces(ctx, live)
-	}
+	// An error here is met again, and answered, where a target is shown.
+	_ = catalog.ReadSpaces(ctx, spaces)
 	if len(collections) > 0 {
 		l.CollectionByID.Fetch(ctx, collections)
 	}

@@ -156,11 +156,7 @@ func (r *teamResolver) Organization(ctx context.Context, obj *ent.Team) (*ent.Or
 
 // MemberList is the resolver for the memberList field.
 func (r *teamResolver) MemberList(ctx context.Context, obj *ent.Team, first *int, after *string, last *int, before *string) (*model.TeamMembershipConnection, error) {
-	items, err := r.Resolver.Members.TeamMembers(ctx, obj.OrganizationID, obj.ID)
-	if err != nil {
-		return nil, err
-	}
-	return teamMembershipConnection(items, pageArgs(first, after, last, before))
+	return r.teamMemberList(ctx, obj, pageArgs(first, after, last, before), teamMemberWant(ctx))
 }
 
 // MemberSpace returns generated.MemberSpaceResolver implementation.

@@ -110,15 +110,6 @@ func (r *Resolver) OpenAPIFiles(ctx context.Context, v *ent.OpenAPISpecVersion) 
 	return r.OpenAPI.Files(ctx, v)
 }
 
-// WarmOpenAPISpecs loads the specifications that links resolved to, in
-// one batch, so that presenting a link report reads them from the
-// request's caches.
-func (r *Resolver) WarmOpenAPISpecs(ctx context.Context, ids []string) {
-	for _, id := range ids {
-		r.OpenAPI.Queue(ctx, id)
-	}
-}
-
 // openAPISource turns the GraphQL source input into the engine's.
 func openAPISource(in *model.OpenAPISpecSourceInput) openapispec.Source {
 	if in == nil {

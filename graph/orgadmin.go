@@ -154,17 +154,51 @@ func samlProviderConnection(items []*ent.SAMLProvider, args catalog.PageArgs) (*
 	return c, nil
 }
 
-// filteredMemberConnection pages members in the order of their filter.
-func filteredMemberConnection(items []*ent.Member, key func(*ent.Member) pagination.Cursor, args catalog.PageArgs) (*model.MemberConnection, error) {
-	p, info, err := page(items, key, args)
+// MemberWant is what a reader shows of each member it reads; the REST
+// door passes it literally.
+type MemberWant = members.Want
+
+// EveryMemberPart is every part of members: what the REST door presents.
+var EveryMemberPart = members.Everything
+
+// memberList reads a page of an organization's members as a connection,
+// with what w asks of each.
+func (r *Resolver) memberList(ctx context.Context, orgID string, f members.Filter, args catalog.PageArgs, w members.Want) (*model.MemberConnection, error) {
+	p, err := r.Members.ViewMembers(ctx, orgID, f, args, w)
 	if err != nil {
 		return nil, err
 	}
-	c := &model.MemberConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.MemberEdge, len(p.Items))}
+	c := &model.MemberConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.MemberEdge, len(p.Items))}
 	for i, n := range p.Items {
 		c.Edges[i] = &model.MemberEdge{Node: n, Cursor: p.Cursors[i]}
 	}
 	return c, nil
+}
+
+// MemberListOf is an organization's members, with what w asks of each
+// member read for the whole page.
+func (r *Resolver) MemberListOf(ctx context.Context, o *ent.Organization, first *int, after *string, role, search, sort, order *string, w MemberWant) (*model.MemberConnection, error) {
+	return r.memberList(ctx, o.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)}, pageArgs(first, after, nil, nil), w)
+}
+
+// teamMemberList reads a page of a team's members as a connection, with
+// what w asks of each.
+func (r *Resolver) teamMemberList(ctx context.Context, t *ent.Team, args catalog.PageArgs, w members.Want) (*model.TeamMembershipConnection, error) {
+	p, err := r.Members.ViewTeamMembers(ctx, t.OrganizationID, t.ID, args, w)
+	if err != nil {
+		return nil, err
+	}
+	c := &model.TeamMembershipConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.TeamMembershipEdge, len(p.Items))}
+	for i, n := range p.Items {
+		c.Edges[i] = &model.TeamMembershipEdge{Node: n, Cursor: p.Cursors[i]}
+	}
+	return c, nil
+}
+
+// TeamMemberListOf is a team's members, with what w asks of each member
+// read for the whole page.
+func (r *Resolver) TeamMemberListOf(ctx context.Context, t *ent.Team, first *int, after *string, w MemberWant) (*model.TeamMembershipConnection, error) {
+	return r.teamMemberList(ctx, t, pageArgs(first, after, nil, nil), w)
 }
 
 // deref returns the string of an optional argument, "" when absent.
@@ -424,3 +458,30 @@ func (r *Resolver) joined(ctx context.Context, orgID string) (*model.JoinPayload
 	}
 	return &model.JoinPayload{Organization: orgID, Member: m}, nil
 }
+
+// What the REST presenters of organization administration need of the
+// types the resolver methods return (rest/ imports no engine).
+
+type (
+	// TeamPermissions are the caller's permissions on a team.
+	TeamPermissions = members.TeamPermissions
+	// TeamMembership is a member of a team with their role in it.
+	TeamMembership = members.TeamMembership
+	// MemberReach is a space a member reaches, with their level.
+	MemberReach = access.Reach
+	// UserReach is a user and their level on content.
+	UserReach = grants.Reach
+	// AgentInstructions are an organization's instructions to AI agents.
+	AgentInstructions = orgs.Instructions
+	// SAMLEndpoints are Quire's endpoints for a SAML provider.
+	SAMLEndpoints = sso.Endpoints
+	// SSOLogin is a way to sign in to an organization.
+	SSOLogin = sso.Login
+)
+
+// Kinds of invite links.
+const (
+	InviteToOrganization = orgs.InviteOrganization
+	InviteToSpace        = orgs.InviteSpace
+	InviteToCollection   = orgs.InviteCollection
+)

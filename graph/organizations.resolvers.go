@@ -74,11 +74,7 @@ func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organiz
 
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, role *string, search *string, sort *string, order *string) (*model.MemberConnection, error) {
-	items, key, err := r.Resolver.Members.Members(ctx, obj.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)})
-	if err != nil {
-		return nil, err
-	}
-	return filteredMemberConnection(items, key, pageArgs(first, after, last, before))
+	return r.memberList(ctx, obj.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)}, pageArgs(first, after, last, before), memberWant(ctx))
 }
 
 // Collections is the resolver for the collections field.

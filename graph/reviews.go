@@ -2,15 +2,13 @@ package graph
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"quire/ent"
 	"quire/graph/model"
 	"quire/internal/catalog"
 	"quire/internal/document"
-	"quire/internal/loaders"
-	"quire/internal/pagination"
+	"quire/internal/reviews"
 	"quire/internal/types"
 )
 
@@ -27,22 +25,17 @@ func reviewStatusValue(s model.ChangeRequestReviewStatus) string {
 // ReviewStatusOf is a review status as the REST door takes it.
 func ReviewStatusOf(s string) model.ChangeRequestReviewStatus { return reviewStatusOf(s) }
 
-func reviewCursor(r *ent.ChangeRequestReview) pagination.Cursor {
-	return pagination.Cursor{Key: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z"), ID: r.ID}
-}
+// ReviewWant is what a reader shows of each review it reads; the REST
+// door passes it literally.
+type ReviewWant = reviews.Want
 
-// requestCursor orders review requests as they were made: by time, then
-// by their sequence (requests made at once share a time).
-func requestCursor(r *ent.ChangeRequestReviewer) pagination.Cursor {
-	return pagination.Cursor{Key: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000000Z") + fmt.Sprintf("%020d", r.ID), ID: r.UserID}
-}
+// EveryReviewPart is every part of reviews: what the REST door presents.
+var EveryReviewPart = reviews.Everything
 
-func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdated *bool, args catalog.PageArgs) (*model.ChangeRequestReviewConnection, error) {
-	items, err := r.Reviews.Reviews(ctx, cr, outdated)
-	if err != nil {
-		return nil, err
-	}
-	p, err := catalog.Paginate(items, reviewCursor, args)
+// reviewList reads a page of a change request's reviews as a connection,
+// with what w asks of each.
+func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdated *bool, args catalog.PageArgs, w reviews.Want) (*model.ChangeRequestReviewConnection, error) {
+	p, err := r.Reviews.View(ctx, cr, outdated, args, w)
 	if err != nil {
 		return nil, err
 	}
@@ -54,12 +47,14 @@ func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdat
 	return c, nil
 }
 
+// ReviewListOf is a change request's reviews, with what w asks of each
+// review read for the whole page.
+func (r *Resolver) ReviewListOf(ctx context.Context, cr *ent.ChangeRequest, first *int, after *string, outdated *bool, w ReviewWant) (*model.ChangeRequestReviewConnection, error) {
+	return r.reviewList(ctx, cr, outdated, pageArgs(first, after, nil, nil), w)
+}
+
 func (r *Resolver) requestedReviewers(ctx context.Context, cr *ent.ChangeRequest, args catalog.PageArgs) (*model.ChangeRequestRequestedReviewerConnection, error) {
-	items, err := r.Reviews.Requested(ctx, cr)
-	if err != nil {
-		return nil, err
-	}
-	p, err := catalog.Paginate(items, requestCursor, args)
+	p, err := r.Reviews.ViewRequested(ctx, cr, args)
 	if err != nil {
 		return nil, err
 	}
@@ -90,30 +85,3 @@ func markdownDescription(md string) (*document.Document, error) {
 }
 
 func optOf(d *document.Document) catalog.Opt[*document.Document] { return catalog.Some(d) }
-
-// WarmReviews loads what presenting a page of reviews reads of each (their
-// users, and their comments with what those show) at once.
-func (r *Resolver) WarmReviews(ctx context.Context, rs []*ent.ChangeRequestReview) {
-	l := loaders.For(ctx)
-	var users, commentIDs []string
-	for _, rv := range rs {
-		users = append(users, rv.Reviewer)
-		if rv.RequestedBy != nil {
-			users = append(users, *rv.RequestedBy)
-		}
-		if rv.CommentID != nil {
-			commentIDs = append(commentIDs, *rv.CommentID)
-		}
-	}
-	var cs []*ent.Comment
-	if len(commentIDs) > 0 {
-		found, _ := l.Comments.CommentByID.Fetch(ctx, commentIDs)
-		for _, c := range found {
-			if c != nil {
-				cs = append(cs, c)
-			}
-		}
-	}
-	r.WarmComments(ctx, cs, nil)
-	l.UserByID.Fetch(ctx, nonEmptyIDs(users))
-}

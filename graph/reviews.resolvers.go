@@ -17,7 +17,7 @@ import (
 
 // Reviews is the resolver for the reviews field.
 func (r *changeRequestResolver) Reviews(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, last *int, before *string, outdated *bool) (*model.ChangeRequestReviewConnection, error) {
-	return r.reviewList(ctx, obj, outdated, pageArgs(first, after, last, before))
+	return r.reviewList(ctx, obj, outdated, pageArgs(first, after, last, before), reviewWant(ctx))
 }
 
 // Review is the resolver for the review field.

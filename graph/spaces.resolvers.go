@@ -188,16 +188,7 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
-	// A root field names one space: load it now, not after a batch window,
-	// and, at the same time, the caller's memberships, which deciding
-	// whether the caller may see it needs.
-	if l := loaders.For(ctx); l != nil {
-		together(
-			func() error { _, err := l.ViewerMemberships(ctx); return err },
-			func() error { l.SpaceByID.Fetch(ctx, []string{id}); return nil },
-		)
-	}
-	s, _, err := r.Catalog.Space(ctx, id)
+	s, _, err := r.Catalog.ViewSpace(ctx, id, spaceWant(ctx))
 	return s, err
 }
 

@@ -73,7 +73,7 @@ func TestGraphQLStatementsDoNotGrowWithItems(t *testing.T) {
 		}
 		build(big, 12, 5)
 
-		// Warm up (query cache), then measure.
+		// A first run fills the query cache; then measure.
 		measure(full, small, 3, 2)
 		measure(flat, small, 3, 2)
 

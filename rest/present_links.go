@@ -106,7 +106,7 @@ func (a *API) presentLinkReport(ctx context.Context, lr *linkReport) (*LinkRepor
 	for i, g := range page {
 		firsts[i] = g.first
 	}
-	a.r.WarmLinkTargets(ctx, firsts)
+	a.r.ReadLinkTargets(ctx, firsts)
 	loc := a.newLocator(s)
 	items := make([]ContentReferenceUsage, 0, len(page))
 	for _, g := range page {

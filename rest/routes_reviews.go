@@ -21,7 +21,7 @@ func (a *API) reviewRoutes() []Route {
 			if err != nil {
 				return nil, err
 			}
-			conn, err := a.r.ChangeRequest().Reviews(ctx, c, in.First(), in.After(), nil, nil, in.Outdated)
+			conn, err := a.r.ReviewListOf(ctx, c, in.First(), in.After(), in.Outdated, graph.EveryReviewPart)
 			if err != nil {
 				return nil, err
 			}
