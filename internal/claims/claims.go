@@ -108,9 +108,12 @@ func (s *Service) KeySet(ctx context.Context, orgID string) (*JWKS, error) {
 	}
 	pub := &key.PublicKey
 	b64 := base64.RawURLEncoding.EncodeToString
-	x, y := make([]byte, 32), make([]byte, 32)
-	pub.X.FillBytes(x)
-	pub.Y.FillBytes(y)
+	// The uncompressed point: 0x04, then X and Y, 32 bytes each on P-256.
+	raw, err := pub.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	x, y := raw[1:33], raw[33:65]
 	return &JWKS{Keys: []JWK{{Kty: "EC", Crv: "P-256", X: b64(x), Y: b64(y), Kid: keyID(pub), Use: "sig", Alg: "ES256"}}}, nil
 }
 

@@ -55,6 +55,9 @@ func (d *DB) migrateJobsStep(ctx context.Context, c *sql.Conn, m *rivermigrate.M
 		return 0, err
 	}
 	defer tx.Rollback()
+	// One step per transaction, on the connection that holds the
+	// migration lock: River's Migrate would take connections of its own.
+	//lint:ignore SA1019 one step per transaction avoids the batching that the deprecation warns of, and keeps to the locked connection
 	res, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, &rivermigrate.MigrateOpts{MaxSteps: 1})
 	if err != nil {
 		return 0, err

@@ -145,11 +145,7 @@ func degrade(n Node, ctx set) []Node {
 	}
 	// Containers (hint, blockquote, stepper, columns, if, ...): keep the
 	// content.
-	var out []Node
-	for _, ch := range n.Nodes {
-		out = append(out, ch)
-	}
-	return fit(out, ctx)
+	return fit(append([]Node(nil), n.Nodes...), ctx)
 }
 
 func blockInlinesAll(nodes []Node) []Node {

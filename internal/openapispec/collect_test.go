@@ -233,7 +233,7 @@ func TestFetchFailures(t *testing.T) {
 }
 
 func itoa(i int) string {
-	return strings.TrimSpace(strings.Replace(string(rune('0'+i%10)), "", "", 0)) + strings.Repeat("x", i/10)
+	return string(rune('0'+i%10)) + strings.Repeat("x", i/10)
 }
 
 // A server on loopback is inside: without FetchPrivate it is refused

@@ -90,7 +90,9 @@ func TestBetweenExtremes(t *testing.T) {
 	if !strings.HasPrefix(k, largest) {
 		t.Errorf("after largest integer: %q", k)
 	}
-	k = mustBetween(t, k, "")
+	if next := mustBetween(t, k, ""); next <= k {
+		t.Errorf("after %q: %q does not sort after it", k, next)
+	}
 	k = mustBetween(t, "", smallestValid)
 	if !strings.HasPrefix(k, smallestInteger) {
 		t.Errorf("before smallest valid integer: %q", k)

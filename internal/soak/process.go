@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -37,8 +36,11 @@ func Build(ctx context.Context, root, dir string) (string, error) {
 }
 
 func goTool() string {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
-		return p
+	// The go command that runs this test, when GOROOT names it; else PATH's.
+	if root := os.Getenv("GOROOT"); root != "" {
+		if p := filepath.Join(root, "bin", "go"); fileExists(p) {
+			return p
+		}
 	}
 	return "go"
 }
