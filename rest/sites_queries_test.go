@@ -220,7 +220,7 @@ func TestSitesQueriesStatementsDoNotGrowWithStructure(t *testing.T) {
 				for i := range smallReads {
 					sr, br := smallReads[i], bigReads[i]
 					t.Run(sr.name, func(t *testing.T) {
-						// Warm up once, then measure.
+						// A first run fills the caches; then measure.
 						sqMeasure(t, e, team.Reader.Token, sr.path, sr.check)
 						n1, n2 := sqMinCounts(
 							func() int64 { return sqMeasure(t, e, team.Reader.Token, sr.path, sr.check) },
