@@ -2,7 +2,12 @@ package auth
 
 import (
 	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,13 +15,6 @@ import (
 	"github.com/lib/pq"
 
 	"quire/ent"
-	"quire/ent/apitoken"
-	"quire/ent/contentpermission"
-	"quire/ent/member"
-	"quire/ent/organization"
-	"quire/ent/team"
-	"quire/ent/teammember"
-	"quire/ent/user"
 	"quire/internal/db"
 )
 
@@ -24,35 +22,31 @@ import (
 // PostgreSQL that is a round trip, and the largest statement of a small
 // read. A process keeps each caller it looked up for CallerTTL and serves
 // the requests of the same token from it, until anything the lookup reads
-// changes:
+// changes. The database handle announces every such change, made by any
+// engine or command through ent, deletions that cascade to those rows
+// included (see db.AccessChanged):
 //
-//   - a write to one of CallerTables through this process forgets every
-//     cached caller once it is committed (the database handle watches its
-//     statements, db.DB.Watch);
-//   - such a write by another process is announced on CallerChannel in its
+//   - a change committed through this process forgets every cached caller
+//     once it is committed (db.DB.AccessChanges);
+//   - a change by another process is announced on db.AccessChannel in its
 //     transaction (NOTIFY, delivered at its commit); each process listens
 //     and forgets every cached caller when told;
 //   - while the listening connection is down (and until it is first up),
 //     nothing is served from the cache, and on reconnection everything
 //     cached before is forgotten, since announcements may have been missed.
 //
-// So a revoked token, a removed member, a changed role or grant is seen by
-// every replica at once, as far as they can hear each other, and after at
-// most CallerTTL in any case. Unknown tokens are never cached.
+// So a revoked token, a removed member, a changed role or grant, a deleted
+// team, space, collection or organization is seen by every replica at
+// once, as far as they can hear each other, and after at most CallerTTL in
+// any case. Unknown tokens are never cached.
 const (
-	CallerTTL     = 5 * time.Second
-	CallerChannel = "quire_callers"
+	CallerTTL = 5 * time.Second
 	// maxCachedCallers bounds the cache; past it, it starts again empty.
 	maxCachedCallers = 10_000
+	// syncPrefix starts the payload of Sync's own notifications, which
+	// announce no change.
+	syncPrefix = "sync:"
 )
-
-// CallerTables are the tables LookupCaller reads.
-var CallerTables = []string{user.Table, apitoken.Table, member.Table, organization.Table,
-	contentpermission.Table, teammember.Table, team.Table}
-
-// Every process announces its writes to the callers' tables, the
-// administration commands included, so that servers forget what they keep.
-func init() { db.AnnounceWrites(CallerTables, CallerChannel) }
 
 // CallerCache keeps recently looked-up callers. A nil *CallerCache looks
 // every caller up.
@@ -69,6 +63,12 @@ type CallerCache struct {
 	// ready is closed when the notification connection is first up.
 	ready     chan struct{}
 	readyOnce sync.Once
+	// pool sends Sync's notifications; syncs are the Syncs waiting for
+	// theirs, by payload.
+	pool    *sql.DB
+	syncMu  sync.Mutex
+	syncs   map[string]chan struct{}
+	stopped chan struct{}
 }
 
 type cachedCaller struct {
@@ -88,8 +88,9 @@ func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache 
 	if ttl <= 0 {
 		ttl = CallerTTL
 	}
-	c := &CallerCache{now: time.Now, ttl: ttl, m: map[string]cachedCaller{}, ready: make(chan struct{})}
-	unwatch := d.Watch(CallerTables, CallerChannel, c.Forget)
+	c := &CallerCache{now: time.Now, ttl: ttl, m: map[string]cachedCaller{}, ready: make(chan struct{}),
+		pool: d.SQL, syncs: map[string]chan struct{}{}, stopped: make(chan struct{})}
+	unsubscribe := d.AccessChanges().Subscribe(c.Forget)
 	l := pq.NewListener(d.URL(), 50*time.Millisecond, 2*time.Second, func(ev pq.ListenerEventType, err error) {
 		switch ev {
 		case pq.ListenerEventConnected, pq.ListenerEventReconnected:
@@ -104,34 +105,88 @@ func NewCallerCache(d *db.DB, log *slog.Logger, ttl time.Duration) *CallerCache 
 			}
 		}
 	})
-	if err := l.Listen(CallerChannel); err != nil && err != pq.ErrChannelAlreadyOpen && log != nil {
+	if err := l.Listen(db.AccessChannel); err != nil && err != pq.ErrChannelAlreadyOpen && log != nil {
 		// Listen is retried by the listener on each reconnection.
 		log.Warn("caller cache: listen", "error", err.Error())
 	}
 	self := d.Instance()
-	done := make(chan struct{})
 	go func() {
 		for {
 			select {
-			case <-done:
+			case <-c.stopped:
 				return
 			case n := <-l.NotificationChannel():
-				// A change elsewhere, or nil after a reconnection. This
-				// process's own changes were forgotten when they committed.
-				if n != nil && n.Extra == self {
-					continue
+				switch {
+				case n == nil:
+					// A reconnection: announcements may have been missed.
+					c.Forget()
+					c.synced("")
+				case n.Extra == self:
+					// This process forgot when its change committed.
+				case strings.HasPrefix(n.Extra, syncPrefix):
+					c.synced(n.Extra)
+				default:
+					c.Forget()
 				}
-				c.Forget()
 			}
 		}
 	}()
 	c.stop = func() {
-		unwatch()
+		unsubscribe()
 		c.online.Store(false)
-		close(done)
+		close(c.stopped)
 		_ = l.Close()
 	}
 	return c
+}
+
+// Sync returns once the cache has heard every announcement committed
+// before the call, by another process too: it announces nothing on the
+// channel and waits to hear it, since PostgreSQL delivers notifications in
+// the order their transactions committed. A cache that is not serving
+// (nil, or its notification connection down) has nothing to hear. Tests
+// use it to ask a second process at the right time.
+// Errors: ctx's, and the database's.
+func (c *CallerCache) Sync(ctx context.Context) error {
+	if c == nil || !c.online.Load() {
+		return nil
+	}
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	payload := syncPrefix + hex.EncodeToString(b)
+	heard := make(chan struct{})
+	c.syncMu.Lock()
+	c.syncs[payload] = heard
+	c.syncMu.Unlock()
+	defer func() {
+		c.syncMu.Lock()
+		delete(c.syncs, payload)
+		c.syncMu.Unlock()
+	}()
+	if _, err := c.pool.ExecContext(ctx, "SELECT pg_notify($1, $2)", db.AccessChannel, payload); err != nil {
+		return fmt.Errorf("caller cache: sync: %w", err)
+	}
+	select {
+	case <-heard:
+		return nil
+	case <-c.stopped:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("caller cache: sync: %w", ctx.Err())
+	}
+}
+
+// synced ends the Sync waiting for payload; every Sync for "" (after a
+// reconnection, which forgot everything cached).
+func (c *CallerCache) synced(payload string) {
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
+	for p, ch := range c.syncs {
+		if payload == "" || p == payload {
+			close(ch)
+			delete(c.syncs, p)
+		}
+	}
 }
 
 // Ready is closed once the cache serves callers: when its notification
@@ -156,8 +211,14 @@ func (c *CallerCache) Close() {
 // Forget drops every cached caller.
 func (c *CallerCache) Forget() { c.gen.Add(1) }
 
-// Forgets is how many times the cache has dropped every caller.
-func (c *CallerCache) Forgets() uint64 { return c.gen.Load() }
+// Forgets is how many times the cache has dropped every caller (0 for a
+// nil cache).
+func (c *CallerCache) Forgets() uint64 {
+	if c == nil {
+		return 0
+	}
+	return c.gen.Load()
+}
 
 // Lookup is LookupCaller, served from the cache when it may be. The caller
 // returned is the requester's own copy.

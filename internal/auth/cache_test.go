@@ -9,6 +9,7 @@ import (
 
 	"quire/ent/member"
 	"quire/internal/auth"
+	"quire/internal/db"
 	"quire/internal/testenv"
 	"quire/internal/types"
 )
@@ -107,7 +108,7 @@ func TestOwnAnnouncementsPassedOver(t *testing.T) {
 	cache := e.Server.Callers()
 	probe := pq.NewListener(e.DB.URL(), 50*time.Millisecond, time.Second, nil)
 	defer probe.Close()
-	if err := probe.Listen(auth.CallerChannel); err != nil {
+	if err := probe.Listen(db.AccessChannel); err != nil {
 		t.Fatal(err)
 	}
 	// A write of this process: forgotten once, at commit.
@@ -131,7 +132,7 @@ func TestOwnAnnouncementsPassedOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, payload := range []string{e.DB.Instance(), "another-process"} {
-		if _, err := tx.Exec("SELECT pg_notify($1, $2)", auth.CallerChannel, payload); err != nil {
+		if _, err := tx.Exec("SELECT pg_notify($1, $2)", db.AccessChannel, payload); err != nil {
 			t.Fatal(err)
 		}
 	}

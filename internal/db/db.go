@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -42,8 +43,9 @@ func (d *DB) URL() string { return d.url }
 func (d *DB) Statements() int64 { return d.counter.n.Load() }
 
 // Instance names this handle in the payload of the announcements of its
-// writes (see Watch): a listener of the same process may pass over them,
-// since the process forgot what they announce when they committed.
+// access changes (see AccessChanged): a listener of the same process may
+// pass over them, since the handle told its subscribers when they
+// committed.
 func (d *DB) Instance() string { return d.counter.instance }
 
 func newInstance() string {
@@ -70,6 +72,9 @@ type Options struct {
 	// fails the statement. Tests use it to make a request slow at a chosen
 	// point (SELECT pg_sleep(…), or a long recursive query on SQLite).
 	Prelude func(ctx context.Context, query string) string
+	// OnRetry, when set, is told of each run of WithTx over this database
+	// that failed and is tried again (tests use it to act between runs).
+	OnRetry func(attempt int, err error)
 }
 
 // Open opens url: "sqlite:PATH" or "postgres://...".
@@ -114,15 +119,16 @@ func Open(url string, opts Options) (*DB, error) {
 		// readers concurrent under WAL.
 		sdb.SetMaxOpenConns(8)
 	}
-	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude}
+	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude,
+		onRetry: opts.OnRetry, instance: newInstance()}
 	if dial == dialect.Postgres {
 		cd.stmts = newStmtCache(sdb, 256)
-		cd.instance = newInstance()
-		if w := announcing(); w != nil {
-			cd.watchers.w.Store(w)
-		}
 	}
-	return &DB{Client: ent.NewClient(ent.Driver(cd)), SQL: sdb, Dialect: dial, counter: cd, url: url}, nil
+	client := ent.NewClient(ent.Driver(cd))
+	// Every process announces its access changes, whether or not it keeps
+	// callers itself (an administration command revoking a token, say).
+	client.Use(accessHook)
+	return &DB{Client: client, SQL: sdb, Dialect: dial, counter: cd, url: url}, nil
 }
 
 // sessionUTC asks PostgreSQL for UTC sessions (unless the url sets a time
@@ -164,11 +170,17 @@ type countingDriver struct {
 	// prepared statements.
 	stmts *stmtCache
 	// pool is the connection pool, whose figures tell an exhausted pool.
-	pool     *sql.DB
-	prelude  func(ctx context.Context, query string) string
-	watchers watchers
+	pool    *sql.DB
+	prelude func(ctx context.Context, query string) string
+	// access tells this process of the access changes committed through
+	// the handle.
+	access Changes
 	// instance names this handle in the announcements it sends.
 	instance string
+	onRetry  func(attempt int, err error)
+	// liveTxs maps each transaction WithTx is running over this handle to
+	// its database/sql transaction (SQLTx).
+	liveTxs sync.Map // *ent.Tx → *sql.Tx
 }
 
 // before runs the prelude of a statement, if any, with exec.
@@ -191,30 +203,22 @@ func (d *countingDriver) count() {
 }
 
 func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error {
+	if announcing(ctx) {
+		d.announce(ctx)
+		return nil
+	}
 	d.count()
 	defer acquire(ctx)()
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
 		return classify(ctx, d.pool, true, err)
 	}
-	err := d.Driver.Exec(ctx, q, args, v)
-	if w, ok := d.watchers.watched(q); ok && err == nil {
-		d.changed(ctx, w)
-	}
-	return classify(ctx, d.pool, true, err)
+	return classify(ctx, d.pool, true, d.Driver.Exec(ctx, q, args, v))
 }
 
 func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
 	d.count()
 	defer acquire(ctx)()
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
-		return classify(ctx, d.pool, true, err)
-	}
-	if w, ok := d.watchers.watched(q); ok {
-		// A write returning rows (INSERT ... RETURNING): not prepared.
-		err := d.Driver.Query(ctx, q, args, v)
-		if err == nil {
-			d.changed(ctx, w)
-		}
 		return classify(ctx, d.pool, true, err)
 	}
 	if d.stmts != nil {
@@ -251,12 +255,13 @@ func (d *countingDriver) ExecContext(ctx context.Context, q string, args ...any)
 }
 
 func (d *countingDriver) Tx(ctx context.Context) (dialect.Tx, error) {
+	noteDriver(ctx, d)
 	defer acquire(ctx)()
 	tx, err := d.Driver.Tx(ctx)
 	if err != nil {
 		return nil, classify(ctx, d.pool, true, err)
 	}
-	noteSQLTx(ctx, tx)
+	noteSQLTx(ctx, d, tx)
 	return &countingTx{Tx: tx, d: d}, nil
 }
 
@@ -269,51 +274,40 @@ func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 	if !ok {
 		return d.Tx(ctx)
 	}
+	noteDriver(ctx, d)
 	defer acquire(ctx)()
 	tx, err := b.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, classify(ctx, d.pool, true, err)
 	}
-	noteSQLTx(ctx, tx)
+	noteSQLTx(ctx, d, tx)
 	return &countingTx{Tx: tx, d: d}, nil
 }
 
 type countingTx struct {
 	dialect.Tx
 	d *countingDriver
-	// wrote is the watch of a watched table this transaction wrote.
-	wrote atomic.Pointer[watch]
+	// announced is set once the transaction announced an access change.
+	announced atomic.Bool
 }
 
-// note remembers that q, sent in the transaction, writes a watched table.
-func (t *countingTx) note(q string) {
-	if w, ok := t.d.watchers.watched(q); ok {
-		t.wrote.Store(w)
-	}
-}
-
-// Commit announces the transaction's writes to watched tables (in it, on
-// PostgreSQL) and tells this process's watchers once it is committed.
+// Commit commits, and tells this process's subscribers of the access
+// change the transaction announced, if any.
 func (t *countingTx) Commit() error {
-	w := t.wrote.Load()
-	if w != nil && t.d.stmts != nil && w.channel != "" {
-		t.d.count()
-		if err := t.Tx.Exec(context.Background(), notifyQuery, []any{w.channel, t.d.instance}, nil); err != nil {
-			return classify(context.Background(), t.d.pool, false, err)
-		}
-	}
 	if err := t.Tx.Commit(); err != nil {
 		// A COMMIT cut by the server going away is the outage it is.
 		return classify(context.Background(), t.d.pool, false, err)
 	}
-	if w != nil {
-		w.call()
+	if t.announced.Load() {
+		t.d.access.changed()
 	}
 	return nil
 }
 
 func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
-	t.note(q)
+	if announcing(ctx) {
+		return t.announce(ctx)
+	}
 	t.d.count()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)
@@ -322,7 +316,6 @@ func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
 }
 
 func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
-	t.note(q)
 	t.d.count()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"time"
 
 	"entgo.io/ent/dialect"
@@ -37,15 +36,17 @@ const (
 // from the start, fn included, up to MaxTxAttempts times in all, after a
 // random wait that grows with each attempt and ends early with ctx. fn
 // must therefore start from scratch on each call: it may not keep what an
-// earlier, rolled back run computed.
+// earlier, rolled back run computed. Over a database opened by Open, its
+// Options.OnRetry is told of each run tried again.
 func WithTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
 	for attempt := 1; ; attempt++ {
-		err := runTx(ctx, client, fn)
+		var begun sqlTxHolder
+		err := runTx(ctx, client, &begun, fn)
 		if err == nil || attempt >= MaxTxAttempts || !Retryable(err) || ctx.Err() != nil {
 			return err
 		}
-		if retryHook != nil {
-			retryHook(attempt, err)
+		if begun.d != nil && begun.d.onRetry != nil {
+			begun.d.onRetry(attempt, err)
 		}
 		if werr := backoff(ctx, attempt); werr != nil {
 			return err
@@ -53,19 +54,16 @@ func WithTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) 
 	}
 }
 
-// retryHook, set by tests, sees each failed run that is tried again.
-var retryHook func(attempt int, err error)
-
-// runTx is one run of WithTx.
-func runTx(ctx context.Context, client *ent.Client, fn func(tx *ent.Tx) error) error {
-	var begun sqlTxHolder
-	tx, err := client.Tx(context.WithValue(ctx, sqlTxKey{}, &begun))
+// runTx is one run of WithTx; begun learns, from the driver of a database
+// opened by Open, the driver and the database/sql transaction.
+func runTx(ctx context.Context, client *ent.Client, begun *sqlTxHolder, fn func(tx *ent.Tx) error) error {
+	tx, err := client.Tx(context.WithValue(ctx, sqlTxKey{}, begun))
 	if err != nil {
 		return fmt.Errorf("begin transaction: %w", err)
 	}
-	if begun.tx != nil {
-		liveTxs.Store(tx, begun.tx)
-		defer liveTxs.Delete(tx)
+	if begun.tx != nil && begun.d != nil {
+		begun.d.liveTxs.Store(tx, begun.tx)
+		defer begun.d.liveTxs.Delete(tx)
 	}
 	defer func() {
 		if v := recover(); v != nil {
@@ -120,33 +118,42 @@ func Retryable(err error) bool {
 	return false
 }
 
-// sqlTxKey carries, into the driver's Tx, where to leave the database/sql
-// transaction it begins.
+// sqlTxKey carries, into the driver's Tx, where to leave the driver and
+// the database/sql transaction it begins.
 type sqlTxKey struct{}
 
-type sqlTxHolder struct{ tx *sql.Tx }
-
-// liveTxs maps each transaction WithTx is running to its database/sql
-// transaction.
-var liveTxs sync.Map // *ent.Tx → *sql.Tx
+type sqlTxHolder struct {
+	d  *countingDriver
+	tx *sql.Tx
+}
 
 // SQLTx returns the database/sql transaction under tx, for libraries that
 // write in the same transaction as ent (the job queue). tx must be one
-// that WithTx is running over a database opened by Open.
-func SQLTx(tx *ent.Tx) (*sql.Tx, error) {
-	if v, ok := liveTxs.Load(tx); ok {
+// that WithTx is running over d.
+func (d *DB) SQLTx(tx *ent.Tx) (*sql.Tx, error) {
+	if v, ok := d.counter.liveTxs.Load(tx); ok {
 		return v.(*sql.Tx), nil
 	}
-	return nil, errors.New("not a transaction of db.WithTx over a database of db.Open")
+	return nil, errors.New("not a transaction of db.WithTx over this database")
+}
+
+// noteDriver leaves, for WithTx, the driver beginning a transaction when
+// ctx asks for it (before it begins: a run that could not begin is retried
+// too).
+func noteDriver(ctx context.Context, d *countingDriver) {
+	if h, ok := ctx.Value(sqlTxKey{}).(*sqlTxHolder); ok {
+		h.d = d
+	}
 }
 
 // noteSQLTx leaves, for SQLTx, the database/sql transaction under tx when
 // ctx asks for it.
-func noteSQLTx(ctx context.Context, tx dialect.Tx) {
+func noteSQLTx(ctx context.Context, d *countingDriver, tx dialect.Tx) {
 	h, ok := ctx.Value(sqlTxKey{}).(*sqlTxHolder)
 	if !ok {
 		return
 	}
+	h.d = d
 	if et, ok := tx.(*entsql.Tx); ok {
 		if st, ok := et.Tx.(*sql.Tx); ok {
 			h.tx = st

@@ -2,7 +2,6 @@ package db
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	neturl "net/url"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"entgo.io/ent/dialect"
-	entsql "entgo.io/ent/dialect/sql"
 	"github.com/lib/pq"
 
 	"quire/ent"
@@ -99,7 +96,8 @@ func TestWithTxRetriesADeadlock(t *testing.T) {
 }
 
 // On SQLite a transaction that cannot take the write lock fails with
-// SQLITE_BUSY once its busy timeout is spent; WithTx starts it again.
+// SQLITE_BUSY once its busy timeout is spent; WithTx starts it again, and
+// the database's OnRetry hears of it.
 func TestWithTxRetriesSQLiteBusy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "quire.db")
 	d, err := Open("sqlite:"+path, Options{})
@@ -111,24 +109,15 @@ func TestWithTxRetriesSQLiteBusy(t *testing.T) {
 	if err := d.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	// A second pool on the same file that does not wait for the lock.
-	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(0)&_txlock=immediate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { raw.Close() })
-	impatient := ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, raw)))
-
 	holder, err := d.SQL.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer holder.Close()
-	if _, err := holder.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		t.Fatal(err)
-	}
 	var retried []error
-	retryHook = func(attempt int, err error) {
+	// A second handle on the same file, whose one connection does not
+	// wait for the lock.
+	impatient, err := Open("sqlite:"+path, Options{OnRetry: func(attempt int, err error) {
 		retried = append(retried, err)
 		if attempt == 1 {
 			// The first run met the lock: let the next one through.
@@ -136,9 +125,20 @@ func TestWithTxRetriesSQLiteBusy(t *testing.T) {
 				t.Errorf("release the lock: %v", err)
 			}
 		}
+	}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Cleanup(func() { retryHook = nil })
-	err = WithTx(ctx, impatient, func(tx *ent.Tx) error {
+	t.Cleanup(func() { impatient.Close() })
+	impatient.SQL.SetMaxOpenConns(1)
+	if _, err := impatient.SQL.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := holder.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	err = WithTx(ctx, impatient.Client, func(tx *ent.Tx) error {
 		return tx.Organization.Create().SetTitle("Busy").Exec(ctx)
 	})
 	if err != nil {

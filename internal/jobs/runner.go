@@ -284,7 +284,7 @@ func (r *Runner) Enqueue(ctx context.Context, tx *ent.Tx, req Request) (string, 
 	if err != nil {
 		return "", err
 	}
-	stx, err := db.SQLTx(tx)
+	stx, err := r.d.SQLTx(tx)
 	if err != nil {
 		return "", err
 	}
