@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -32,6 +31,7 @@ import (
 // every request. The operation's cost is left in its stats
 // (OperationCostOf).
 func NodeBudget(l Limits) graphql.HandlerExtension {
+	registerKinds()
 	return &nodeBudget{limits: l, known: map[budgetKey]budgetVerdict{}}
 }
 
@@ -164,10 +164,4 @@ func OperationCostOf(rc *graphql.OperationContext) *OperationCostStats {
 	}
 	s, _ := rc.Stats.GetExtension(costStatsName).(*OperationCostStats)
 	return s
-}
-
-func init() {
-	// A page size out of range is refused before execution like the other
-	// limits: a protocol error, so HTTP 422 rather than 200.
-	errcode.RegisterErrorType(string(apierr.BadRequest), errcode.KindProtocol)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -19,14 +18,6 @@ const (
 	// the code gqlgen's own complexity limit uses.
 	CodeComplexityLimit = "COMPLEXITY_LIMIT_EXCEEDED"
 )
-
-func init() {
-	// Protocol errors make gqlgen's HTTP transports answer 422 (or 400 when
-	// the client asked for application/graphql-response+json) instead of 200.
-	errcode.RegisterErrorType(CodeQueryTooDeep, errcode.KindProtocol)
-	errcode.RegisterErrorType(CodeTooManyAliases, errcode.KindProtocol)
-	errcode.RegisterErrorType(CodeComplexityLimit, errcode.KindProtocol)
-}
 
 // Limits bound the cost of one GraphQL document. All of them are checked
 // before any resolver runs. A zero or negative value disables that limit.
@@ -78,6 +69,7 @@ func DefaultLimits() Limits {
 // both registered as protocol errors (HTTP 422, or 400 for
 // application/graphql-response+json).
 func LimitExtension(l Limits) graphql.HandlerExtension {
+	registerKinds()
 	return limitExtension{limits: l}
 }
 

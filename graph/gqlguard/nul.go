@@ -6,19 +6,12 @@ import (
 	"strconv"
 
 	"github.com/99designs/gqlgen/graphql"
-	"github.com/99designs/gqlgen/graphql/errcode"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"quire/internal/apierr"
 	"quire/internal/jsonguard"
 )
-
-func init() {
-	// An operation refused before it runs is a protocol error: HTTP 422
-	// (400 for application/graphql-response+json), like the query limits.
-	errcode.RegisterErrorType(string(apierr.BadRequest), errcode.KindProtocol)
-}
 
 // NULCheck returns a gqlgen extension that refuses, before execution, an
 // operation carrying U+0000 (NUL) in a string: in its variables (values
@@ -27,7 +20,10 @@ func init() {
 // PostgreSQL cannot store; the refusal is BAD_REQUEST with
 // extensions.field naming the variable path (in.title) or the argument
 // path (input.title).
-func NULCheck() graphql.HandlerExtension { return nulCheck{} }
+func NULCheck() graphql.HandlerExtension {
+	registerKinds()
+	return nulCheck{}
+}
 
 type nulCheck struct{}
 
