@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"quire/graph/gqlguard"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // testdataQuery reads a GraphQL document from testdata.
@@ -26,7 +26,7 @@ func testdataQuery(t testing.TB, name string) string {
 }
 
 // The documents the parser token limit must refuse, cheaply (see
-// BenchmarkGraphQLRefusals in internal/server).
+// BenchmarkGraphQLRefusals in server).
 var (
 	typenameFlood  = "{ " + strings.Repeat("__typename ", 5000) + "}"
 	directiveFlood = "{ viewer { id " + strings.Repeat("@include(if: true) ", 300<<10/len("@include(if: true) ")) + "} }"

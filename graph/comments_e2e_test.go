@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const postCommentDoc = `mutation($in: PostCommentInput!) { postComment(input: $in) {

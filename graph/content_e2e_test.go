@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Helpers (prefixed cx: other files of the package have their own)

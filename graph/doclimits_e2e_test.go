@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // dlQuotes is a document of n nested blockquotes around a paragraph, as

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"quire/ent"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---------------------------------------------------------------------------

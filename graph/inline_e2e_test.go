@@ -15,7 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"quire/internal/loaders"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // inlineTypes reads the object types marked @inline in the SDL files that

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // SpacePermissions, SpaceUrls, MergeRules and MergeRule are written by

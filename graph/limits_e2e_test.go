@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"quire/graph/gqlguard"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---------------------------------------------------------------------------

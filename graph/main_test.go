@@ -4,7 +4,7 @@ import (
 	"os"
 	"testing"
 
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"quire/ent"
 	"quire/internal/db"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestGraphQLNode(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // nulTypeRef is an introspected type reference.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"quire/internal/openapispec"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const oaSpec = "openapi: 3.1.0\ninfo: {title: Graph, version: \"1\"}\npaths: {}\n"

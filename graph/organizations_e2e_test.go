@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---------------------------------------------------------------------------

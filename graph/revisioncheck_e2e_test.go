@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const rcUpdatePage = `mutation($in: UpdatePageInput!) {

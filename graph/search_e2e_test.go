@@ -8,7 +8,7 @@ import (
 
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // writePages gives a space pages about the same subject, each with two

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // sxJSON is a compact JSON-ish rendering for comparisons of decoded values.

@@ -9,7 +9,7 @@ import (
 
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"quire/internal/catalog"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestGraphQLSpaceMutations(t *testing.T) {

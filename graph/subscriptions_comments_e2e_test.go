@@ -3,7 +3,7 @@ package graph_test
 import (
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // A space's subscribers hear of its discussion as it happens: comments

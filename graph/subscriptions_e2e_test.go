@@ -13,7 +13,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/events"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const spaceEventsDoc = `subscription($space: ID!, $kinds: [EventKind!]) { spaceEvents(space: $space, kinds: $kinds) {

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/server"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
+	"quire/server"
 )
 
 // marker is written into request bodies that must be refused: no answer

@@ -4,7 +4,7 @@ import (
 	"net/url"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestCollectionMove(t *testing.T) {

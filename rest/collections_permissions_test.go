@@ -3,7 +3,7 @@ package rest_test
 import (
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // TestCollectionPermissions is the permission matrix of every collection

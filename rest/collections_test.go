@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---- helpers shared by collections_test.go and orgs_test.go (prefix ct) ----

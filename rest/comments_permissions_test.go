@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // discussionRoute reports the routes of discussions and reviews, whose

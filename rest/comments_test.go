@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // postComment posts a comment as token and returns it.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // TestContentListsStatementsDoNotGrow checks that the organization's change

@@ -10,7 +10,7 @@ import (
 
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func text(s string) map[string]any {

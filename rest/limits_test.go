@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Hostile bodies are refused with the documented 400 (or 413) before they

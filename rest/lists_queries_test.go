@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // TestListsStatementsDoNotGrow checks the lists no other statement count

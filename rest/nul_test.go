@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // nulFixture creates one object of each kind a route names, and returns

@@ -7,7 +7,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/document"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // References to OpenAPI specifications (links, and the OpenAPI blocks of

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"quire/internal/openapispec"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const tinySpec = "openapi: 3.1.0\ninfo: {title: Tiny, version: \"1\"}\npaths: {}\n"

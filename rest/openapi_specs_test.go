@@ -11,7 +11,7 @@ import (
 
 	"quire/internal/jobs"
 	"quire/internal/openapispec"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // specFx is the cast of the OpenAPI specification tests: a team whose

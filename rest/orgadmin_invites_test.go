@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"quire/internal/auth"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestInviteLinks(t *testing.T) {

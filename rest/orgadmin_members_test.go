@@ -13,7 +13,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"quire/ent/member"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestMembers(t *testing.T) {

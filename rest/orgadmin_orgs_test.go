@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"quire/ent/member"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // oaVerify marks a user's email address verified, as the admin command

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestSAMLProviders(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // The lists of organization administration read a fixed number of

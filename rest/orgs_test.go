@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"quire/ent/member"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestGetUser(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // REST owns its response types: a body that embedded a GraphQL model type

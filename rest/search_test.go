@@ -8,7 +8,7 @@ import (
 
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // searchFixture is a space with a group holding two pages, and a second

@@ -11,7 +11,7 @@ import (
 	"quire/ent/sitesectiongroup"
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---- delete, publish, share links ----

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Statement counts of the docs-site reads: a site's published profile, its

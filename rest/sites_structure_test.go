@@ -10,7 +10,7 @@ import (
 	"quire/ent/sitesection"
 	"quire/ent/sitesectiongroup"
 	"quire/ent/sitespace"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // sitPlace is where an item of a site's structure sits in the database.

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ---- helpers shared by sites_test.go and sites_structure_test.go (prefix sit) ----

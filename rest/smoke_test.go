@@ -3,7 +3,7 @@ package rest_test
 import (
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestCreateAndReadSpace(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"quire/ent/space"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestSpaceDeleteAndRestore(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestSpaceMove(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // TestSpacePermissionMatrix runs every space route as each member of the
@@ -97,7 +97,7 @@ func TestSpacePermissionMatrix(t *testing.T) {
 			isSpaceRoute := rt.Pattern == "/spaces/{spaceId}" || strings.HasPrefix(rt.Pattern, "/spaces/{spaceId}/") ||
 				rt.Pattern == "/orgs/{organizationId}/spaces"
 			// The permissions of spaces have tests of their own
-			// (orgadmin_permissions_test.go) and rows in internal/matrix.
+			// (orgadmin_permissions_test.go) and rows in internal/testing/matrix.
 			isSpaceRoute = isSpaceRoute && !contentRoute(rt.Pattern) && !discussionRoute(rt.Pattern) && !strings.HasPrefix(rt.Pattern, "/spaces/{spaceId}/permissions")
 			if isSpaceRoute && !covered[rt.Method+" "+p] {
 				t.Errorf("route %s %s is not in the matrix", rt.Method, rt.Pattern)

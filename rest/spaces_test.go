@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // spcSpace is the part of the space object the tests look at.

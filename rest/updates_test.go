@@ -3,7 +3,7 @@ package rest_test
 import (
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // An update that names no field the route takes (only read-only fields

@@ -33,7 +33,7 @@ import (
 	_ "modernc.org/sqlite" // Pure Go SQLite driver.
 
 	"quire/internal/db/migrations"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // validName is what a migration's name may be: it becomes part of a file

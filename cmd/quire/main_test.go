@@ -10,7 +10,7 @@ import (
 	"quire/ent/member"
 	"quire/internal/auth"
 	"quire/internal/db"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 	"quire/internal/types"
 )
 

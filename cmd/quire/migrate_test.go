@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"quire/internal/db"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMigrate(t *testing.T) {

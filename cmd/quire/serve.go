@@ -16,15 +16,15 @@ import (
 	"syscall"
 	"time"
 
-	"quire/internal/app"
 	"quire/internal/db"
 	"quire/internal/gitsync"
 	"quire/internal/jobs"
 	"quire/internal/metrics"
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
-	"quire/internal/server"
 	"quire/internal/translate"
+	"quire/server"
+	"quire/server/app"
 )
 
 // Server timeouts. Each request also has a deadline (--request-timeout,

@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 
 	"quire/internal/auth"
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // The bare handlers answer the read workloads' requests each with ONE SQL

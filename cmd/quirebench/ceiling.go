@@ -9,7 +9,7 @@ import (
 	"github.com/lib/pq"
 
 	"quire/internal/auth"
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // The PostgreSQL ceiling: pgbench sends, on the same connection counts,

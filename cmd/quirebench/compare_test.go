@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 func TestSameObjects(t *testing.T) {

@@ -42,8 +42,8 @@ import (
 
 	_ "github.com/lib/pq"
 
-	"quire/internal/benchkit"
 	"quire/internal/db"
+	"quire/internal/testing/benchkit"
 )
 
 type options struct {

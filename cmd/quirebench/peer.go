@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // peerVersion is the PostGraphile release measured.

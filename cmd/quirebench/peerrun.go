@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // The contenders of the peer comparison, by the names the report uses.

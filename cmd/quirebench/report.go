@@ -9,7 +9,7 @@ import (
 	"os"
 	"time"
 
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // line is one row of a table.

@@ -9,11 +9,11 @@ import (
 	"sync"
 	"time"
 
-	"quire/internal/app"
-	"quire/internal/benchkit"
 	"quire/internal/content"
 	"quire/internal/db"
 	"quire/internal/jobs"
+	"quire/internal/testing/benchkit"
+	"quire/server/app"
 )
 
 // seeded is what the benchmark's workloads address.

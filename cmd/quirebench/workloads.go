@@ -12,7 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"quire/internal/benchkit"
+	"quire/internal/testing/benchkit"
 )
 
 // siteQuery is the graphql-site workload's query. Quire's node budget

@@ -25,8 +25,8 @@ import (
 	"syscall"
 	"time"
 
-	"quire/internal/soak"
-	"quire/internal/testdb"
+	"quire/internal/testing/soak"
+	"quire/internal/testing/testdb"
 )
 
 func main() { os.Exit(run(os.Stdout, os.Stderr, os.Getenv)) }

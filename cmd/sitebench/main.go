@@ -38,11 +38,11 @@ import (
 	"syscall"
 	"time"
 
-	"quire/internal/benchkit"
 	"quire/internal/db"
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
-	"quire/internal/server"
+	"quire/internal/testing/benchkit"
+	"quire/server"
 )
 
 // targetRatio is the required ratio of a door's requests per second to the

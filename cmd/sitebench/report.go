@@ -15,8 +15,8 @@ import (
 	"syscall"
 	"time"
 
-	"quire/internal/benchkit"
 	"quire/internal/db"
+	"quire/internal/testing/benchkit"
 )
 
 // fetch sends one request and returns the body; anything but 200 is an error.

@@ -4,5 +4,5 @@
 // rules, the refusal of NUL characters, and the raw request body that
 // JSON arguments are read back from in the order the client wrote them.
 // None of it calls a resolver, so it is tested on small schemas of its
-// own; internal/server installs it on the gqlgen handler.
+// own; server installs it on the gqlgen handler.
 package gqlguard

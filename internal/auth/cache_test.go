@@ -10,7 +10,7 @@ import (
 	"quire/ent/member"
 	"quire/internal/auth"
 	"quire/internal/db"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 	"quire/internal/types"
 )
 

@@ -11,8 +11,8 @@ import (
 	"quire/ent/member"
 	"quire/ent/organization"
 	"quire/internal/auth"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 	"quire/internal/types"
 )
 

@@ -9,7 +9,7 @@ import (
 	"quire/internal/auth"
 	"quire/internal/catalog"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // revocation is one way of taking access away: a subject who may make a

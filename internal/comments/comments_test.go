@@ -10,7 +10,7 @@ import (
 
 	"quire/ent"
 	"quire/internal/comments"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // setup makes a team, a space and a change request of it.

@@ -14,7 +14,7 @@ import (
 )
 
 // Indexer keeps the search index of every space's current content
-// (package search; internal/app wires it).
+// (package search; server/app wires it).
 type Indexer interface {
 	// Apply brings a space's index from ch.From to ch.To in tx.
 	Apply(ctx context.Context, tx *ent.Tx, ch search.Change) error
@@ -28,7 +28,7 @@ type Indexer interface {
 }
 
 // Publisher sends events once the transaction they are published in
-// commits (package events; internal/app wires it).
+// commits (package events; server/app wires it).
 type Publisher interface {
 	Publish(ctx context.Context, tx *ent.Tx, ev events.Event) error
 }

@@ -18,7 +18,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/position"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 	"quire/internal/types"
 )
 

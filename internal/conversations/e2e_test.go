@@ -9,7 +9,7 @@ import (
 
 	"quire/internal/conversations"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // ingest posts conversations of the corpus in batches of 100 as tok.

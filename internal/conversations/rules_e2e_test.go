@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func conv(id, body string) map[string]any {

@@ -9,7 +9,7 @@ import (
 	"github.com/lib/pq"
 
 	"quire/internal/apierr"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // On PostgreSQL every session of the pool ends a statement that runs

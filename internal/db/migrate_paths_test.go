@@ -23,7 +23,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/db"
-	"quire/internal/server"
+	"quire/server"
 )
 
 func TestMigrateFreshDatabase(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 
 	"quire/internal/db"
 	"quire/internal/db/migrations"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // backends are the databases every test here runs on.

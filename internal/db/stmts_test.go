@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"quire/ent/user"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

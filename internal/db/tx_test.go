@@ -12,7 +12,7 @@ import (
 	"github.com/lib/pq"
 
 	"quire/ent"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // Two transactions that lock two rows in opposite orders deadlock on

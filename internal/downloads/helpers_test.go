@@ -20,7 +20,7 @@ import (
 	"quire/internal/jobs"
 	"quire/internal/position"
 	"quire/internal/signedurl"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -11,7 +11,7 @@ import (
 
 	"quire/ent"
 	"quire/internal/db"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

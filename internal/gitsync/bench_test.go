@@ -9,7 +9,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // docsRepo is a repository of n pages in groups of ten (a page per

@@ -7,7 +7,7 @@ import (
 
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 const importMutation = `mutation($in: ImportGitRepositoryInput!) { importGitRepository(input: $in) { id kind state } }`

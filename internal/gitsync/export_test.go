@@ -7,7 +7,7 @@ import (
 
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // pagesOf reads a space's page tree and each document page's Markdown,

@@ -12,8 +12,8 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -8,7 +8,7 @@ import (
 
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // An import over smart HTTP with credentials in the URL reads the

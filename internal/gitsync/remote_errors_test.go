@@ -13,7 +13,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // quick are timeouts short enough for a test to wait them out.

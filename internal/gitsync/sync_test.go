@@ -11,7 +11,7 @@ import (
 	"quire/internal/gitsync"
 	"quire/internal/gitsync/gittest"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func (e *env) revisionOID(spaceID string) string {

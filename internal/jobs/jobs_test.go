@@ -9,8 +9,8 @@ import (
 	"quire/ent/revision"
 	"quire/ent/space"
 	"quire/internal/jobs"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) {

@@ -16,8 +16,8 @@ import (
 	"quire/ent"
 	"quire/internal/db"
 	"quire/internal/jobs"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 // childEnv, set to a database URL, makes the test binary a process that

@@ -12,7 +12,7 @@ import (
 	"quire/ent"
 	"quire/internal/db"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // newRunner is a runner over e's database, as another process would have,

@@ -11,7 +11,7 @@ import (
 	"quire/ent/collection"
 	"quire/ent/space"
 	"quire/internal/loaders"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // The reads sent with statements built once (one entity by id, the spaces

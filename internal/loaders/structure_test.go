@@ -15,7 +15,7 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/ent/sitespace"
 	"quire/internal/loaders"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // FetchStructures reads sections, groups and site spaces in one statement

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"quire/internal/openapispec"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // oddHosts are numeric spellings of inside addresses that some resolvers

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"quire/internal/ratelimit"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // anonymous is a request sent to a server as if from a client address:

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"quire/internal/ratelimit"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Posting a comment, a reply or a review spends from the content budget,

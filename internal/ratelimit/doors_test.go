@@ -10,7 +10,7 @@ import (
 	"quire/ent/changerequest"
 	"quire/ent/space"
 	"quire/internal/ratelimit"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // The rate limits through Quire's two doors, on a server started with them

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"quire/internal/ratelimit"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // A large budget is charged in the database once per reservation, not once

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"quire/internal/ratelimit"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"quire/internal/ratelimit"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Two servers over one database (two processes, as far as the rate limits

@@ -14,7 +14,7 @@ import (
 	"quire/internal/content"
 	"quire/internal/pagination"
 	"quire/internal/search"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Run with:

@@ -11,8 +11,8 @@ import (
 	"quire/internal/jobs"
 	"quire/internal/pagination"
 	"quire/internal/search"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // rowIDs lists the ids of a page's rows in the index, in order.

@@ -9,7 +9,7 @@ import (
 	"quire/internal/apierr"
 	"quire/internal/pagination"
 	"quire/internal/search"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // What a reader of the corpus would expect, on both databases.

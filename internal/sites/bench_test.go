@@ -24,8 +24,8 @@ import (
 
 	"quire/internal/auth"
 	"quire/internal/db"
-	"quire/internal/server"
 	"quire/internal/types"
+	"quire/server"
 )
 
 // benchQuery asks GraphQL for what GET .../published answers (see

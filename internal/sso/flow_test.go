@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"quire/internal/sso/ssotest"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // TestSAMLSignIn signs a user in through a real identity provider:

@@ -12,7 +12,7 @@ import (
 	"quire/ent/member"
 	"quire/ent/user"
 	"quire/internal/sso/ssotest"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // verify marks a user's email address verified.

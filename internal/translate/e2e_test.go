@@ -8,7 +8,7 @@ import (
 
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 	"quire/internal/translate"
 	"quire/internal/translate/fakelt"
 )

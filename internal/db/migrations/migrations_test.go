@@ -15,7 +15,7 @@ import (
 
 	"quire/internal/db"
 	"quire/internal/db/migrations"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -22,10 +22,10 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
-	"quire/internal/server"
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 	"quire/internal/translate"
 	"quire/internal/types"
+	"quire/server"
 )
 
 // Env is one running server over one fresh database.

@@ -21,7 +21,7 @@ import (
 )
 
 // ThrowawayPostgres starts a PostgreSQL cluster in a temporary directory
-// (initdb + postgres on a free loopback port, as internal/testdb does for
+// (initdb + postgres on a free loopback port, as internal/testing/testdb does for
 // tests), creates a database and returns its URL and a function that stops
 // the server and removes the directory. Every wait is bounded.
 // PGServer is a running throwaway cluster.
@@ -81,7 +81,7 @@ func (p PGServer) CPUSince(before map[int]time.Duration) time.Duration {
 }
 
 // ThrowawayPostgres starts a PostgreSQL cluster in a temporary directory
-// (initdb + postgres on a free loopback port, as internal/testdb does for
+// (initdb + postgres on a free loopback port, as internal/testing/testdb does for
 // tests), creates a database and returns its URL and the server, whose Stop
 // stops it and removes the directory. Every wait is bounded.
 func ThrowawayPostgres(ctx context.Context, logStatements bool) (url string, srv PGServer, err error) {

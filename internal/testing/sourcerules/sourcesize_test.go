@@ -1,4 +1,4 @@
-package sourcesize
+package sourcerules
 
 import (
 	"bytes"

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 // replicas starts n quire processes over one new PostgreSQL database.

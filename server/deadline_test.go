@@ -17,9 +17,9 @@ import (
 
 	"quire/internal/db"
 	"quire/internal/requestid"
-	"quire/internal/server"
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
+	"quire/server"
 )
 
 func TestMain(m *testing.M) {

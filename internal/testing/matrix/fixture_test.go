@@ -13,7 +13,7 @@ import (
 	"quire/ent/sitesharelink"
 	"quire/internal/content"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 	"quire/internal/types"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }

@@ -15,7 +15,7 @@ import (
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"quire/internal/server"
+	"quire/server"
 )
 
 // The document is generated once per test binary; it does not depend on

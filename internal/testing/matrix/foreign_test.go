@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // swaps lists, for a request naming ids of A (in its path, body or

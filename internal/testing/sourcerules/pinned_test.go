@@ -1,4 +1,4 @@
-package pinned
+package sourcerules
 
 import (
 	"os"
@@ -31,7 +31,7 @@ func TestPinnedVersions(t *testing.T) {
 			t.Errorf("go.mod does not require %s: see UPGRADING.md for what depends on it", path)
 		case v != want:
 			t.Errorf("go.mod requires %s %s, but the shortcuts in UPGRADING.md were verified against %s: "+
-				"go through its checklist there, then set the version in internal/pinned/pinned_test.go", path, v, want)
+				"go through its checklist there, then set the version in internal/testing/sourcerules/pinned_test.go", path, v, want)
 		}
 		if replaced[path] {
 			t.Errorf("go.mod replaces %s: the shortcuts in UPGRADING.md were verified against %s %s, check them against the replacement", path, path, want)
@@ -93,24 +93,5 @@ replace github.com/99designs/gqlgen => ../gqlgen
 	}
 	if !rep["github.com/99designs/gqlgen"] || rep["entgo.io/ent"] {
 		t.Errorf("replaced = %v", rep)
-	}
-}
-
-// moduleRoot is the directory of go.mod above this package.
-func moduleRoot(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
 	}
 }

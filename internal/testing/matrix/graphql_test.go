@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // Hops and budgets of the documents the matrix sends: a query selects

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 // Phases of the outage test, as the load sees them.

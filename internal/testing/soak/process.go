@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // Build compiles ./cmd/quire of the module at root into dir and returns the

@@ -3,7 +3,7 @@ package matrix_test
 import (
 	"testing"
 
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 	"quire/internal/translate"
 	"quire/internal/translate/fakelt"
 )

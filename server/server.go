@@ -28,7 +28,6 @@ import (
 	"quire/graph/gqlguard"
 	"quire/graph/lists"
 	"quire/internal/apierr"
-	"quire/internal/app"
 	"quire/internal/auth"
 	"quire/internal/content"
 	"quire/internal/db"
@@ -42,6 +41,7 @@ import (
 	"quire/internal/requestid"
 	"quire/internal/translate"
 	"quire/rest"
+	"quire/server/app"
 )
 
 // MaxBodyBytes bounds a request body on both doors.

@@ -1,7 +1,11 @@
-// Package sourcesize holds the test that keeps hand-written Go files
-// short enough to read in one sitting (MaxLines lines), and the rule that
-// tells hand-written files from generated ones.
-package sourcesize
+// Package sourcerules holds the tests that keep the source tree in shape:
+// hand-written Go files short enough to read in one sitting (MaxLines
+// lines, and the rule that tells hand-written files from generated ones),
+// the layers' imports running one way only (engines below the doors, the
+// doors below the server), and the versions of the libraries whose
+// internals Quire's shortcuts depend on (gqlgen, gqlparser, ent) pinned,
+// so that a new version is checked against UPGRADING.md first.
+package sourcerules
 
 import (
 	"bufio"

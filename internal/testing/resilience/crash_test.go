@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"quire/internal/testdb"
-	"quire/internal/testenv"
+	"quire/internal/testing/testdb"
+	"quire/internal/testing/testenv"
 )
 
 // Crash rounds and load, bounded: a round ends with the kill, which comes

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"quire/internal/testdb"
+	"quire/internal/testing/testdb"
 )
 
 // Time bounds of the processes.

@@ -12,7 +12,7 @@ import (
 	"quire/ent"
 	"quire/internal/db"
 	"quire/internal/jobs"
-	"quire/internal/testenv"
+	"quire/internal/testing/testenv"
 )
 
 // subRules is the subscriptions' part of the GraphQL matrix: a row per
