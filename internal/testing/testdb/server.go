@@ -3,6 +3,7 @@ package testdb
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -30,16 +31,29 @@ type server struct {
 	cmd     *exec.Cmd
 	done    <-chan struct{} // closed when cmd has been reaped
 
-	// How it was started, for Restart: the same binaries, user and port.
+	// How it was started, for Restart: the same binaries, user, port and
+	// options.
 	bin    binaries
 	prefix []string
 	asRoot bool
 	port   int
+	opts   Options
+}
+
+// Options change how Start runs the server.
+type Options struct {
+	// LogStatements writes every statement to the server log (see
+	// Server.LogPath), for programs that show the SQL a request runs.
+	LogStatements bool
+	// Locale is initdb's --locale; empty means the environment's, or C
+	// when that is not installed. Benchmarks ask for C so that their
+	// figures do not depend on the machine's locale.
+	Locale string
 }
 
 // startServer creates a cluster in a new temporary directory and starts
 // postgres on a free port. On error nothing is left behind.
-func startServer(bin binaries) (_ *server, err error) {
+func startServer(bin binaries, opts Options) (_ *server, err error) {
 	var prefix []string // command prefix to run as the postgres OS user
 	uid, gid := -1, -1
 	asRoot := os.Geteuid() == 0
@@ -83,6 +97,7 @@ func startServer(bin binaries) (_ *server, err error) {
 		bin:     bin,
 		prefix:  prefix,
 		asRoot:  asRoot,
+		opts:    opts,
 	}
 
 	if err := s.initdb(prefix, bin); err != nil {
@@ -141,6 +156,12 @@ func (s *server) initdb(prefix []string, bin binaries) error {
 		err := cmd.Run()
 		return out.Bytes(), err
 	}
+	if s.opts.Locale != "" {
+		if out, err := run("--locale=" + s.opts.Locale); err != nil {
+			return fmt.Errorf("initdb --locale=%s: %v\n%s", s.opts.Locale, err, out)
+		}
+		return nil
+	}
 	out, err := run()
 	if err != nil {
 		// Most likely the environment's locale (LANG, LC_*) is not
@@ -184,6 +205,9 @@ func (s *server) start(prefix []string, bin binaries, asRoot bool) error {
 		"-c", "full_page_writes=off",
 		"-c", "max_connections=200",
 	})
+	if s.opts.LogStatements {
+		args = append(args, "-c", "log_statement=all", "-c", "log_min_duration_statement=-1")
+	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = s.dir
 	cmd.Stdout, cmd.Stderr = logFile, logFile
@@ -316,14 +340,17 @@ type Server struct{ s *server }
 // Start starts a throwaway cluster the way Main does for tests (initdb and
 // postgres in a new temporary directory, on a free loopback port, as the
 // postgres OS user when run as root), for programs that need an empty
-// server of their own, such as the migration generator. Close stops it and
-// removes the directory.
-func Start() (*Server, error) {
+// server of their own, such as the migration generator and the
+// benchmarks. Close stops it and removes the directory.
+func Start() (*Server, error) { return StartWith(Options{}) }
+
+// StartWith is Start with options.
+func StartWith(opts Options) (*Server, error) {
 	bin, err := findBinaries()
 	if err != nil {
 		return nil, err
 	}
-	s, err := startServer(bin)
+	s, err := startServer(bin, opts)
 	if err != nil {
 		return nil, fmt.Errorf("start PostgreSQL from %s: %w", bin.dir, err)
 	}
@@ -332,6 +359,48 @@ func Start() (*Server, error) {
 
 // URL is the connection URL of the server's maintenance database, postgres.
 func (s *Server) URL() string { return s.s.url }
+
+// CreateDatabase creates an empty database named name (letters, digits
+// and underscores) and returns its connection URL.
+func (s *Server) CreateDatabase(ctx context.Context, name string) (string, error) {
+	if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+		return "", fmt.Errorf("testdb: database name %q: want lower-case letters, digits and underscores", name)
+	}
+	u, err := withDatabase(s.s.url, name)
+	if err != nil {
+		return "", err
+	}
+	db, err := sql.Open("postgres", s.s.url)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	ctx, cancel := context.WithTimeout(ctx, statementTimeout)
+	defer cancel()
+	// template0, as NewDatabase: it never has connections.
+	if _, err := db.ExecContext(ctx, "CREATE DATABASE "+name+" TEMPLATE template0"); err != nil {
+		return "", fmt.Errorf("testdb: create database %s: %w", name, err)
+	}
+	return u, nil
+}
+
+// DataDir is the server's data directory.
+func (s *Server) DataDir() string { return s.s.dataDir }
+
+// LogPath is the server's log file (with Options.LogStatements, every
+// statement is in it).
+func (s *Server) LogPath() string { return s.s.logPath }
+
+// PostmasterPID is the process id of the running postmaster (the parent of
+// the server's backends), or 0 when it is not running. When run as root
+// the child process this package started is runuser, not postgres: the pid
+// is read from the data directory.
+func (s *Server) PostmasterPID() int {
+	if s.s.cmd == nil {
+		return 0
+	}
+	return s.s.postmasterPID()
+}
 
 // Close stops the server and removes its directory.
 func (s *Server) Close() { s.s.close() }

@@ -102,7 +102,7 @@ func Main(m *testing.M) int {
 		return m.Run()
 	}
 
-	srv, err := startServer(bin)
+	srv, err := startServer(bin, Options{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "testdb: FAIL: could not start PostgreSQL from %s: %v\n", bin.dir, err)
 		return 1
@@ -248,6 +248,13 @@ var (
 
 type binaries struct {
 	dir, initdb, postgres string
+}
+
+// BinDir is the directory of the initdb and postgres that Start runs, so
+// that a client tool (pgbench, psql) can be taken from the same release.
+func BinDir() (string, error) {
+	b, err := findBinaries()
+	return b.dir, err
 }
 
 // findBinaries looks for initdb and postgres in PATH, then in
