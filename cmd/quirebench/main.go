@@ -44,6 +44,7 @@ import (
 
 	"quire/internal/db"
 	"quire/internal/testing/benchkit"
+	"quire/internal/testing/testclient"
 )
 
 type options struct {
@@ -240,7 +241,7 @@ func bench(ctx context.Context, o options, stdout io.Writer) error {
 	if s.org, s.user, s.token, err = benchkit.SeedAdmin(ctx, e.d); err != nil {
 		return err
 	}
-	api := &benchkit.APIClient{Base: e.quire.Base, Token: s.token, HTTP: &http.Client{Timeout: 60 * time.Second}}
+	api := &testclient.Client{Base: e.quire.Base, Token: s.token, HTTP: &http.Client{Timeout: 60 * time.Second}}
 	logf("seeding %d sites through the REST API", o.sites)
 	t0 := time.Now()
 	if s.sites, err = seedSites(ctx, api, s.org, o.sites); err != nil {

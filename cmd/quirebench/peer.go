@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"quire/internal/testing/benchkit"
+	"quire/internal/testing/testclient"
 )
 
 // peerVersion is the PostGraphile release measured.
@@ -171,24 +172,18 @@ func graphiQLOff(ctx context.Context, base string) error {
 }
 
 func postJSON(ctx context.Context, u string, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(body))
+	req, err := testclient.NewRequest(ctx, "POST", u, "", body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&testclient.Client{}).Do(req)
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
+	if resp.Status != http.StatusOK || bytes.Contains(resp.Body, []byte(`"errors"`)) {
+		return nil, fmt.Errorf("status %d: %s", resp.Status, benchkit.Truncate(resp.Body, 500))
 	}
-	if resp.StatusCode != http.StatusOK || bytes.Contains(b, []byte(`"errors"`)) {
-		return nil, fmt.Errorf("status %d: %s", resp.StatusCode, benchkit.Truncate(b, 500))
-	}
-	return b, nil
+	return resp.Body, nil
 }
 
 // checkPeerSchema checks that PostGraphile's schema has the fields

@@ -13,6 +13,7 @@ import (
 	"quire/internal/db"
 	"quire/internal/jobs"
 	"quire/internal/testing/benchkit"
+	"quire/internal/testing/testclient"
 	"quire/server/app"
 )
 
@@ -28,7 +29,7 @@ type seeded struct {
 // seedSites creates n published sites through Quire's REST API, a few at a
 // time (the API is the path users take; the database sees ordinary
 // writes).
-func seedSites(ctx context.Context, api *benchkit.APIClient, org string, n int) ([]string, error) {
+func seedSites(ctx context.Context, api *testclient.Client, org string, n int) ([]string, error) {
 	sites := make([]string, n)
 	var (
 		wg    sync.WaitGroup
@@ -89,11 +90,11 @@ func vocabulary() []string {
 // Git import does), run in this process over the same database: 100 root
 // pages with their children, each page a heading and two paragraphs. The
 // content engine indexes the pages for search as it writes them.
-func seedBigSpace(ctx context.Context, api *benchkit.APIClient, d *db.DB, s *seeded, pages int) error {
+func seedBigSpace(ctx context.Context, api *testclient.Client, d *db.DB, s *seeded, pages int) error {
 	var sp struct {
 		ID string `json:"id"`
 	}
-	if err := api.Do(ctx, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": fmt.Sprintf("Handbook (%d pages)", pages)}, http.StatusCreated, &sp); err != nil {
+	if err := api.Expect(ctx, "POST", "/v1/orgs/"+s.org+"/spaces", map[string]any{"title": fmt.Sprintf("Handbook (%d pages)", pages)}, http.StatusCreated, &sp); err != nil {
 		return err
 	}
 	words := vocabulary()

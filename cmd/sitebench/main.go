@@ -42,6 +42,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/ratelimit"
 	"quire/internal/testing/benchkit"
+	"quire/internal/testing/testclient"
 	"quire/server"
 )
 
@@ -227,7 +228,7 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	api := &benchkit.APIClient{Base: base, Token: token, HTTP: &http.Client{Timeout: 30 * time.Second}}
+	api := &testclient.Client{Base: base, Token: token, HTTP: &http.Client{Timeout: 30 * time.Second}}
 
 	lg, err := benchkit.PickLoadgen(o.loadgen, tmp)
 	if err != nil {

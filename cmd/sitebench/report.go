@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -66,30 +65,14 @@ func checkSame(bodies map[string][]byte, size benchkit.SiteSize, notes *[]string
 // crossCheckMetrics checks that /metrics reports the statement counter the
 // benchmark reads in process.
 func crossCheckMetrics(ctx context.Context, base string, d *db.DB) error {
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
-	resp, err := http.DefaultClient.Do(req)
+	got, err := benchkit.Metric(ctx, base, "quire_db_statements_total")
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
+	if want := d.Statements(); int64(got) != want {
+		return fmt.Errorf("/metrics says %v statements, the in-process counter %d", got, want)
 	}
-	want := d.Statements()
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "quire_db_statements_total "); ok {
-			got, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-			if err != nil {
-				return err
-			}
-			if int64(got) != want {
-				return fmt.Errorf("/metrics says %v statements, the in-process counter %d", got, want)
-			}
-			return nil
-		}
-	}
-	return errors.New("no quire_db_statements_total in /metrics")
+	return nil
 }
 
 func startProfile(dir, name string) (func(), error) {

@@ -1,17 +1,17 @@
 package benchkit
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // ErrExhausted is Send's error when the target's Vary has nothing left.
@@ -27,33 +27,29 @@ func Send(ctx context.Context, t Target, n int) ([]byte, error) {
 			return nil, ErrExhausted
 		}
 	}
-	var body io.Reader
-	if b != nil {
-		body = bytes.NewReader(b)
-	}
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, t.Method, u, body)
+	req, err := t.request(ctx, u, b)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Authorization", "Bearer "+t.Token)
+	resp, err := (&testclient.Client{}).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.Status < 200 || resp.Status > 299 {
+		return nil, fmt.Errorf("%s %s: status %d: %s", t.Method, u, resp.Status, Truncate(resp.Body, 300))
+	}
+	return resp.Body, nil
+}
+
+// request builds a request of t to u with body b (none when nil).
+func (t Target) request(ctx context.Context, u string, b []byte) (*http.Request, error) {
+	var body any // a nil []byte would be an empty body, with a Content-Type
 	if b != nil {
-		req.Header.Set("Content-Type", "application/json")
+		body = b
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, fmt.Errorf("%s %s: status %d: %s", t.Method, u, resp.StatusCode, Truncate(out, 300))
-	}
-	return out, nil
+	return testclient.NewRequest(ctx, t.Method, u, t.Token, body)
 }
 
 // ParseCounts parses a comma-separated list of connection counts in

@@ -271,17 +271,13 @@ func (Builtin) Run(ctx context.Context, t Target, conns int, d time.Duration) (R
 						break
 					}
 				}
-				var body io.Reader
-				if b != nil {
-					body = bytes.NewReader(b)
-				}
-				req, _ := http.NewRequest(t.Method, u, body)
-				req.Header.Set("Authorization", "Bearer "+t.Token)
-				if b != nil {
-					req.Header.Set("Content-Type", "application/json")
-				}
+				// The answer is drained, not kept, as wrk and hey do.
+				req, err := t.request(context.Background(), u, b)
+				var resp *http.Response
 				t0 := time.Now()
-				resp, err := client.Do(req)
+				if err == nil {
+					resp, err = client.Do(req)
+				}
 				if err == nil {
 					_, err = io.Copy(io.Discard, resp.Body)
 					resp.Body.Close()

@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +16,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // Proc is a server process the benchmark started (quire serve, a peer).
@@ -195,17 +195,11 @@ func WatchRSS(pid int) func() int64 {
 func Metric(ctx context.Context, base, name string) (float64, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&testclient.Client{Base: base}).Send(ctx, "GET", "/metrics", nil)
 	if err != nil {
 		return 0, err
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(b), "\n") {
+	for _, line := range strings.Split(string(resp.Body), "\n") {
 		if v, ok := strings.CutPrefix(line, name+" "); ok {
 			return strconv.ParseFloat(strings.TrimSpace(v), 64)
 		}

@@ -1,65 +1,18 @@
 package benchkit
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
 	"quire/internal/auth"
 	"quire/internal/db"
+	"quire/internal/testing/testclient"
 	"quire/internal/types"
 )
 
-// APIClient talks to a Quire server over HTTP with one token.
-type APIClient struct {
-	Base  string
-	Token string
-	HTTP  *http.Client
-}
-
-// do sends a request and decodes a JSON answer into out (if not nil). It
-// fails unless the status is want.
-func (c *APIClient) Do(ctx context.Context, method, path string, body any, want int, out any) error {
-	var rd io.Reader
-	if body != nil {
-		buf, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(buf)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, rd)
-	if err != nil {
-		return err
-	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	buf, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("%s %s: read body: %w", method, path, err)
-	}
-	if resp.StatusCode != want {
-		return fmt.Errorf("%s %s: status %d, want %d: %s", method, path, resp.StatusCode, want, Truncate(buf, 300))
-	}
-	if out != nil {
-		if err := json.Unmarshal(buf, out); err != nil {
-			return fmt.Errorf("%s %s: decode %s: %w", method, path, Truncate(buf, 300), err)
-		}
-	}
-	return nil
-}
-
+// Truncate clips b to n bytes for messages, marking the cut.
 func Truncate(b []byte, n int) string {
 	if len(b) <= n {
 		return string(b)
@@ -99,7 +52,7 @@ func (s SiteSize) String() string { return fmt.Sprintf("%d×%d", s.Sections, s.S
 // holding that section's spaces, a site with the sections and site spaces,
 // and publishes it. It returns the site id. name tells the site's
 // collections and sections apart from other sites'.
-func SeedSite(ctx context.Context, c *APIClient, orgID string, size SiteSize, name string) (string, error) {
+func SeedSite(ctx context.Context, c *testclient.Client, orgID string, size SiteSize, name string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	type idOut struct {
@@ -108,14 +61,14 @@ func SeedSite(ctx context.Context, c *APIClient, orgID string, size SiteSize, na
 	spaces := make([][]string, size.Sections)
 	for i := range size.Sections {
 		var col idOut
-		if err := c.Do(ctx, "POST", "/v1/orgs/"+orgID+"/collections", map[string]any{
+		if err := c.Expect(ctx, "POST", "/v1/orgs/"+orgID+"/collections", map[string]any{
 			"title": fmt.Sprintf("Product %d (%s)", i+1, name),
 		}, http.StatusCreated, &col); err != nil {
 			return "", err
 		}
 		for j := range size.SiteSpaces {
 			var sp idOut
-			if err := c.Do(ctx, "POST", "/v1/orgs/"+orgID+"/spaces", map[string]any{
+			if err := c.Expect(ctx, "POST", "/v1/orgs/"+orgID+"/spaces", map[string]any{
 				"title":  fmt.Sprintf("Guide %d.%d", i+1, j+1),
 				"emoji":  "📘",
 				"parent": col.ID,
@@ -126,7 +79,7 @@ func SeedSite(ctx context.Context, c *APIClient, orgID string, size SiteSize, na
 		}
 	}
 	var site idOut
-	if err := c.Do(ctx, "POST", "/v1/orgs/"+orgID+"/sites", map[string]any{
+	if err := c.Expect(ctx, "POST", "/v1/orgs/"+orgID+"/sites", map[string]any{
 		"title": "Docs " + name,
 	}, http.StatusCreated, &site); err != nil {
 		return "", err
@@ -134,14 +87,14 @@ func SeedSite(ctx context.Context, c *APIClient, orgID string, size SiteSize, na
 	sp := "/v1/orgs/" + orgID + "/sites/" + site.ID
 	for i := range size.Sections {
 		var sec idOut
-		if err := c.Do(ctx, "POST", sp+"/sections", map[string]any{
+		if err := c.Expect(ctx, "POST", sp+"/sections", map[string]any{
 			"spaceId": spaces[i][0],
 			"title":   fmt.Sprintf("Product %d", i+1),
 		}, http.StatusCreated, &sec); err != nil {
 			return "", err
 		}
 		for _, spaceID := range spaces[i][1:] {
-			if err := c.Do(ctx, "POST", sp+"/site-spaces", map[string]any{
+			if err := c.Expect(ctx, "POST", sp+"/site-spaces", map[string]any{
 				"spaceId":   spaceID,
 				"sectionId": sec.ID,
 			}, http.StatusCreated, nil); err != nil {
@@ -149,7 +102,7 @@ func SeedSite(ctx context.Context, c *APIClient, orgID string, size SiteSize, na
 			}
 		}
 	}
-	if err := c.Do(ctx, "POST", sp+"/publish", nil, http.StatusOK, nil); err != nil {
+	if err := c.Expect(ctx, "POST", sp+"/publish", nil, http.StatusOK, nil); err != nil {
 		return "", err
 	}
 	return site.ID, nil

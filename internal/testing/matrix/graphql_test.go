@@ -1,11 +1,8 @@
 package matrix_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"maps"
-	"mime/multipart"
 	"net/http"
 	"slices"
 	"strings"
@@ -360,33 +357,5 @@ func allNull(v any) bool {
 // multipart request.
 func (w *world) upload(t *testing.T, token, doc string, vars map[string]any) *testenv.GQLResponse {
 	t.Helper()
-	ops, _ := json.Marshal(map[string]any{"query": doc, "variables": vars})
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	mw.WriteField("operations", string(ops))
-	mw.WriteField("map", `{"0": ["variables.input.file"]}`)
-	fw, _ := mw.CreateFormFile("0", "notes.txt")
-	fw.Write([]byte("notes"))
-	mw.Close()
-	req, _ := http.NewRequest("POST", w.e.URL+"/graphql", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := w.e.HTTP.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	out := &testenv.GQLResponse{Status: resp.StatusCode, Raw: raw}
-	var v struct {
-		Data   map[string]any     `json:"data"`
-		Errors []testenv.GQLError `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatalf("upload: %d %s", resp.StatusCode, raw)
-	}
-	out.Data, out.Errors = v.Data, v.Errors
-	return out
+	return w.e.GraphQLUpload(token, doc, vars, "variables.input.file", "notes.txt", []byte("notes"))
 }

@@ -1,19 +1,18 @@
 package resilience
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // Client sends requests with one token to one or several quire processes,
 // each request to the next process in turn (round robin), as a load
-// balancer in front of replicas would.
+// balancer in front of replicas would. Each request goes through a
+// testclient.Client; the round robin is all this type adds.
 type Client struct {
 	Token string
 	URLs  []string
@@ -44,94 +43,46 @@ func (c *Client) WithToken(token string) *Client {
 	return &d
 }
 
-// Response is an answer with its body read.
+// Response is an answer with its body read, and the process that gave it.
 type Response struct {
-	URL    string // the process that answered
-	Status int
-	Header http.Header
-	Body   []byte
+	*testclient.Response
+	URL string // the process that answered
 }
 
-// JSON decodes the body as an object (nil when it is not one).
-func (r *Response) JSON() map[string]any {
-	var v map[string]any
-	_ = json.Unmarshal(r.Body, &v)
-	return v
+// GraphQL is a GraphQL answer, and the process that gave it.
+type GraphQL struct {
+	*Response
+	Data   map[string]any
+	Errors []testclient.GQLError
+}
+
+// Code is the first error's extensions.code, or "".
+func (g *GraphQL) Code() string { return (&testclient.GraphQL{Errors: g.Errors}).Code() }
+
+// pick returns the client for the next process.
+func (c *Client) pick() *testclient.Client {
+	base := c.URLs[int(c.next.Add(1)-1)%len(c.URLs)]
+	return &testclient.Client{Base: base, Token: c.Token, HTTP: c.http, Timeout: c.Timeout}
 }
 
 // Send sends a request (body: nil, or a value sent as JSON) to the next
 // process. An error is a request that got no answer: refused, cut, or
 // past the client's timeout.
 func (c *Client) Send(method, path string, body any) (*Response, error) {
-	base := c.URLs[int(c.next.Add(1)-1)%len(c.URLs)]
-	var rd io.Reader
-	if body != nil {
-		buf, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(buf)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), c.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, method, base+path, rd)
+	tc := c.pick()
+	r, err := tc.Send(context.Background(), method, path, body)
 	if err != nil {
 		return nil, err
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.Token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s%s: %w", method, base, path, err)
-	}
-	defer resp.Body.Close()
-	buf, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s%s: reading the answer: %w", method, base, path, err)
-	}
-	return &Response{URL: base, Status: resp.StatusCode, Header: resp.Header, Body: buf}, nil
-}
-
-// GraphQL is a GraphQL answer.
-type GraphQL struct {
-	*Response
-	Data   map[string]any
-	Errors []GQLError
-}
-
-// GQLError is one GraphQL error.
-type GQLError struct {
-	Message    string         `json:"message"`
-	Extensions map[string]any `json:"extensions"`
-}
-
-// Code is the first error's extensions.code, or "".
-func (g *GraphQL) Code() string {
-	if len(g.Errors) == 0 {
-		return ""
-	}
-	c, _ := g.Errors[0].Extensions["code"].(string)
-	return c
+	return &Response{Response: r, URL: tc.Base}, nil
 }
 
 // GraphQL posts an operation to the next process.
 func (c *Client) GraphQL(query string, vars map[string]any) (*GraphQL, error) {
-	r, err := c.Send("POST", "/graphql", map[string]any{"query": query, "variables": vars})
+	r, err := c.Send("POST", "/graphql", testclient.GraphQLBody(query, vars))
 	if err != nil {
 		return nil, err
 	}
-	g := &GraphQL{Response: r}
-	var v struct {
-		Data   map[string]any `json:"data"`
-		Errors []GQLError     `json:"errors"`
-	}
-	if err := json.Unmarshal(r.Body, &v); err != nil {
-		return g, fmt.Errorf("GraphQL answer %d %q: %v", r.Status, r.Body, err)
-	}
-	g.Data, g.Errors = v.Data, v.Errors
-	return g, nil
+	g, err := testclient.ParseGraphQL(r.Response)
+	return &GraphQL{Response: r, Data: g.Data, Errors: g.Errors}, err
 }

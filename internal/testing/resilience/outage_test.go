@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"quire/internal/testing/testclient"
 	"quire/internal/testing/testdb"
 	"quire/internal/testing/testenv"
 )
@@ -216,7 +217,7 @@ func unavailable(a answer) bool {
 	if a.status != 503 {
 		return false
 	}
-	r := &Response{Body: []byte(a.body)}
+	r := &testclient.Response{Body: []byte(a.body)}
 	v := r.JSON()
 	if a.kind == "graphql" {
 		return testenv.Path(v, "errors", 0, "extensions", "code") == "UNAVAILABLE"

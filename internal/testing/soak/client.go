@@ -1,16 +1,16 @@
 package soak
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"sync"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // stats counts what the load saw. Latencies are kept per sampling
@@ -57,12 +57,12 @@ func (s *stats) takeWindow() (n int, p50, p99 time.Duration) {
 	return len(w), at(0.50), at(0.99)
 }
 
-// client sends the soak's requests with one token and records each.
+// client sends the soak's requests with one token, through a
+// testclient.Client with a connection pool sized for the workers, and
+// records each.
 type client struct {
-	base  string
-	token string
-	http  *http.Client
-	st    *stats
+	api *testclient.Client
+	st  *stats
 }
 
 // errUnexpected marks a failure already counted as an unexpected answer.
@@ -119,37 +119,20 @@ func (c *client) unexpected(status int, format string, args ...any) error {
 }
 
 func (c *client) send(ctx context.Context, method, path string, body any) ([]byte, int, error) {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, 0, err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	req, err := c.api.Request(ctx, method, path, body)
 	if err != nil {
 		return nil, 0, err
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
 	start := time.Now()
-	resp, err := c.http.Do(req)
+	resp, err := c.api.Do(req)
 	if err == nil {
-		var buf []byte
-		buf, err = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err == nil {
-			c.st.record(time.Since(start))
-			return buf, resp.StatusCode, nil
-		}
+		c.st.record(time.Since(start))
+		return resp.Body, resp.Status, nil
 	}
 	if ctx.Err() != nil {
 		return nil, 0, ctx.Err() // the soak is ending, not the server failing
 	}
-	msg := fmt.Sprintf("%s %s: %v", method, path, err)
+	msg := err.Error() // names the method and URL
 	c.st.fail(&c.st.transport, msg)
 	return nil, 0, fmt.Errorf("%w: %s", errUnexpected, msg)
 }

@@ -2,6 +2,7 @@ package soak
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // Sample is the server's state at one moment, and the load of the
@@ -42,19 +45,14 @@ func sample(ctx context.Context, base string, pid int) (Sample, error) {
 	var s Sample
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, "GET", base+"/metrics", nil)
+	resp, err := (&testclient.Client{Base: base}).Send(ctx, "GET", "/metrics", nil)
 	if err != nil {
 		return s, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return s, fmt.Errorf("GET /metrics: %v", err)
+	if resp.Status != http.StatusOK {
+		return s, fmt.Errorf("GET /metrics: status %d", resp.Status)
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return s, fmt.Errorf("GET /metrics: status %d", resp.StatusCode)
-	}
-	if err := readMetrics(resp.Body, &s); err != nil {
+	if err := readMetrics(bytes.NewReader(resp.Body), &s); err != nil {
 		return s, err
 	}
 	s.RSS, err = rss(pid)

@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"quire/internal/testing/testclient"
 )
 
 // Config bounds a soak.
@@ -150,11 +152,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}()
 	base := "http://" + p.addr
 	st := &stats{}
-	c := &client{base: base, token: token, st: st, http: &http.Client{
+	c := &client{st: st, api: &testclient.Client{Base: base, Token: token, HTTP: &http.Client{
 		Timeout:   30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: cfg.Workers, MaxConnsPerHost: cfg.Workers},
-	}}
-	defer c.http.CloseIdleConnections()
+	}}}
+	defer c.api.HTTP.CloseIdleConnections()
 	sctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	w, err := seed(sctx, c, org, cfg.Spaces, cfg.Spaces/2)
 	cancel()

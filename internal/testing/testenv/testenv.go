@@ -3,11 +3,7 @@
 package testenv
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
@@ -22,6 +18,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
+	"quire/internal/testing/testclient"
 	"quire/internal/testing/testdb"
 	"quire/internal/translate"
 	"quire/internal/types"
@@ -216,6 +213,10 @@ func (e *Env) Client() *ent.Client { return e.DB.Client }
 // Statements returns how many SQL statements have been sent so far.
 func (e *Env) Statements() int64 { return e.DB.Statements() }
 
+// RoundTrips is the database handle's count of round trips so far (see
+// db.DB.RoundTrips).
+func (e *Env) RoundTrips() int64 { return e.DB.RoundTrips() }
+
 // Org creates an organization directly in the database.
 func (e *Env) Org(title string) *ent.Organization {
 	e.T.Helper()
@@ -290,24 +291,13 @@ func (e *Env) NewTeam() *Team {
 }
 
 // Response is an HTTP response with its body read.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   []byte
-}
-
-// JSON decodes the body into a generic value.
-func (r *Response) JSON() map[string]any {
-	var v map[string]any
-	_ = json.Unmarshal(r.Body, &v)
-	return v
-}
+type Response struct{ testclient.Response }
 
 // Decode decodes the body into v.
 func (r *Response) Decode(t testing.TB, v any) {
 	t.Helper()
-	if err := json.Unmarshal(r.Body, v); err != nil {
-		t.Fatalf("decode %s: %v", r.Body, err)
+	if err := r.DecodeJSON(v); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -335,43 +325,24 @@ func (e *Env) NewTeamOnce() *Team {
 
 func (e *Env) do(token, method, path string, body any, check bool) *Response {
 	e.T.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rd = strings.NewReader(b)
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		buf, err := json.Marshal(b)
-		if err != nil {
-			e.T.Fatalf("encode body: %v", err)
-		}
-		rd = bytes.NewReader(buf)
-	}
-	req, err := http.NewRequest(method, e.URL+path, rd)
+	c := e.client(token)
+	req, err := c.Request(context.Background(), method, path, body)
 	if err != nil {
 		e.T.Fatalf("new request: %v", err)
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := e.HTTP.Client().Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
-		e.T.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	buf, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.T.Fatalf("read body: %v", err)
+		e.T.Fatal(err)
 	}
 	if check {
-		e.checkResponse(req, resp.StatusCode, resp.Header, buf)
+		e.checkResponse(req, resp.Status, resp.Header, resp.Body)
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: buf}
+	return &Response{*resp}
+}
+
+// client is the test client for the environment's server with token.
+func (e *Env) client(token string) *testclient.Client {
+	return &testclient.Client{Base: e.URL, Token: token, HTTP: e.HTTP.Client()}
 }
 
 // GQLResponse is a GraphQL response.
@@ -383,11 +354,7 @@ type GQLResponse struct {
 }
 
 // GQLError is one GraphQL error.
-type GQLError struct {
-	Message    string         `json:"message"`
-	Path       []any          `json:"path"`
-	Extensions map[string]any `json:"extensions"`
-}
+type GQLError = testclient.GQLError
 
 // Code returns the first error's extensions.code, or "".
 func (r *GQLResponse) Code() string {
@@ -401,17 +368,17 @@ func (r *GQLResponse) Code() string {
 // GraphQL posts a document with variables.
 func (e *Env) GraphQL(token, query string, vars map[string]any) *GQLResponse {
 	e.T.Helper()
-	resp := e.Do(token, "POST", "/graphql", map[string]any{"query": query, "variables": vars})
-	out := &GQLResponse{Status: resp.Status, Raw: resp.Body}
-	var v struct {
-		Data   map[string]any `json:"data"`
-		Errors []GQLError     `json:"errors"`
+	return e.gqlResponse(&e.Do(token, "POST", "/graphql", testclient.GraphQLBody(query, vars)).Response)
+}
+
+// gqlResponse decodes a GraphQL answer, failing the test if it is not one.
+func (e *Env) gqlResponse(r *testclient.Response) *GQLResponse {
+	e.T.Helper()
+	g, err := testclient.ParseGraphQL(r)
+	if err != nil {
+		e.T.Fatal(err)
 	}
-	if err := json.Unmarshal(resp.Body, &v); err != nil {
-		e.T.Fatalf("decode GraphQL response %q: %v", resp.Body, err)
-	}
-	out.Data, out.Errors = v.Data, v.Errors
-	return out
+	return &GQLResponse{Status: r.Status, Data: g.Data, Errors: g.Errors, Raw: r.Body}
 }
 
 // Path digs into decoded JSON: Path(v, "a", "b", 0, "c").

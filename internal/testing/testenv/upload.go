@@ -2,10 +2,9 @@ package testenv
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
-	"io"
 	"mime/multipart"
-	"net/http"
 	"net/textproto"
 	"net/url"
 	"strings"
@@ -40,31 +39,15 @@ func (e *Env) GraphQLUpload(token, query string, vars map[string]any, file, name
 	}
 	fw.Write(data)
 	w.Close()
-	req, err := http.NewRequest("POST", e.URL+"/graphql", &body)
+	c := e.client(token)
+	req, err := c.Request(context.Background(), "POST", "/graphql", body.Bytes())
 	if err != nil {
 		e.T.Fatalf("new request: %v", err)
 	}
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := e.HTTP.Client().Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		e.T.Fatalf("upload: %v", err)
 	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		e.T.Fatalf("read body: %v", err)
-	}
-	out := &GQLResponse{Status: resp.StatusCode, Raw: raw}
-	var v struct {
-		Data   map[string]any `json:"data"`
-		Errors []GQLError     `json:"errors"`
-	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		e.T.Fatalf("decode GraphQL response %q: %v", raw, err)
-	}
-	out.Data, out.Errors = v.Data, v.Errors
-	return out
+	return e.gqlResponse(resp)
 }
