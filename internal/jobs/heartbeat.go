@@ -18,13 +18,12 @@ import (
 
 // A process that works jobs says, every HeartbeatInterval, that it still
 // works each of them: it writes the time into the job's queue row
-// (metadata key heartbeatKey). A running job whose heartbeat (or, before
+// (metadata key "quire:heartbeat"). A running job whose heartbeat (or, before
 // the first one, the start of its attempt) is older than StaleAfter
 // belongs to a process that stopped, and is rescued (rescue.go). The
 // heartbeat lives in the queue's own row so that it needs no table of
 // Quire's, and so that it is written only while the job is running there
 // with this process's attempt.
-const heartbeatKey = "quire:heartbeat"
 
 // errLost is the cause with which a job's context ends once another
 // process rescued the job from this one (this process went silent for too

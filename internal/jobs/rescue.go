@@ -14,11 +14,6 @@ import (
 	"quire/internal/textcut"
 )
 
-// rescuedKey marks, in a queue row, the attempt that a rescue ended: a row
-// available again at that attempt waits to be retried (Info shows it
-// retrying, not pending).
-const rescuedKey = "quire:rescued_attempt"
-
 // StoppedMessage starts the error recorded on a job whose process stopped
 // while working it.
 const StoppedMessage = "the process working it stopped"
@@ -27,7 +22,10 @@ const StoppedMessage = "the process working it stopped"
 type rowMeta struct {
 	Heartbeat         string     `json:"quire:heartbeat"`
 	CancelAttemptedAt *time.Time `json:"cancel_attempted_at"`
-	RescuedAttempt    *int       `json:"quire:rescued_attempt"`
+	// RescuedAttempt marks the attempt that a rescue ended: a row available
+	// again at that attempt waits to be retried (Info shows it retrying,
+	// not pending).
+	RescuedAttempt *int `json:"quire:rescued_attempt"`
 }
 
 func readMeta(row *rivertype.JobRow) rowMeta {
