@@ -57,7 +57,7 @@ func costTestDoc(t testing.TB, query string) *ast.QueryDocument {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, errs := gqlparser.LoadQuery(schema, query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, query, nil)
 	if len(errs) > 0 {
 		t.Fatalf("query does not validate: %v", errs)
 	}
@@ -165,7 +165,7 @@ func TestOperationCostReadmeExamples(t *testing.T) {
 			sites(first: 5) { nodes { sections { totalCount } } } } } } }`, 4760},
 		{publishedProfileQuery(t), 2550},
 	} {
-		doc, errs := gqlparser.LoadQuery(schema, tc.query)
+		doc, errs := gqlparser.LoadQueryWithRules(schema, tc.query, nil)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
