@@ -49,27 +49,15 @@ func ConversationsInput(list []*model.ConversationInput) ([]conversations.Input,
 }
 
 func conversationConnection(p pagination.Page[*ent.Conversation]) *model.ConversationConnection {
-	c := &model.ConversationConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ConversationEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ConversationEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c
+	return connectionOf[model.ConversationConnection](p)
 }
 
 func issueConnection(p pagination.Page[*ent.ConversationIssue]) *model.ConversationIssueConnection {
-	c := &model.ConversationIssueConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ConversationIssueEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ConversationIssueEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c
+	return connectionOf[model.ConversationIssueConnection](p)
 }
 
 func clusterConnection(p pagination.Page[*ent.IssuesCluster]) *model.ConversationsIssuesClusterConnection {
-	c := &model.ConversationsIssuesClusterConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ConversationsIssuesClusterEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ConversationsIssuesClusterEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c
+	return connectionOf[model.ConversationsIssuesClusterConnection](p)
 }
 
 // ConversationsPage lists an organization's conversations, with their

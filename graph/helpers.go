@@ -8,7 +8,6 @@ import (
 	"quire/ent"
 	"quire/graph/model"
 	"quire/internal/catalog"
-	"quire/internal/pagination"
 )
 
 // pageArgs gathers Relay arguments.
@@ -16,56 +15,16 @@ func pageArgs(first *int, after *string, last *int, before *string) catalog.Page
 	return catalog.PageArgs{First: first, After: after, Last: last, Before: before}
 }
 
-func pageInfo[T any](p pagination.Page[T]) *model.PageInfo {
-	return &model.PageInfo{HasNextPage: p.HasNextPage, HasPreviousPage: p.HasPreviousPage, StartCursor: p.StartCursor, EndCursor: p.EndCursor}
-}
-
 func spaceConnection(items []*ent.Space, args catalog.PageArgs) (*model.SpaceConnection, error) {
-	p, err := catalog.Paginate(items, catalog.SpaceCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SpaceConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SpaceEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SpaceEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SpaceConnection](items, catalog.SpaceCursor, args)
 }
 
 func collectionConnection(items []*ent.Collection, args catalog.PageArgs) (*model.CollectionConnection, error) {
-	p, err := catalog.Paginate(items, catalog.CollectionCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.CollectionConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.CollectionEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.CollectionEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.CollectionConnection](items, catalog.CollectionCursor, args)
 }
 
 func organizationConnection(items []*ent.Organization, args catalog.PageArgs) (*model.OrganizationConnection, error) {
-	p, err := catalog.Paginate(items, catalog.OrganizationCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.OrganizationConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.OrganizationEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.OrganizationEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
-}
-
-func memberConnection(items []*ent.Member, args catalog.PageArgs) (*model.MemberConnection, error) {
-	p, err := catalog.Paginate(items, catalog.MemberCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.MemberConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.MemberEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.MemberEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.OrganizationConnection](items, catalog.OrganizationCursor, args)
 }
 
 // opt turns a GraphQL omittable input into a catalog option.

@@ -38,27 +38,11 @@ func invertID(id string) string {
 }
 
 func openAPISpecConnection(items []*ent.OpenAPISpec, args catalog.PageArgs) (*model.OpenAPISpecConnection, error) {
-	p, err := catalog.Paginate(items, specCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.OpenAPISpecConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.OpenAPISpecEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.OpenAPISpecEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.OpenAPISpecConnection](items, specCursor, args)
 }
 
 func openAPIVersionConnection(items []*ent.OpenAPISpecVersion, args catalog.PageArgs) (*model.OpenAPISpecVersionConnection, error) {
-	p, err := catalog.Paginate(items, versionCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.OpenAPISpecVersionConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.OpenAPISpecVersionEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.OpenAPISpecVersionEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.OpenAPISpecVersionConnection](items, versionCursor, args)
 }
 
 // latestJobOf returns the newest job of a subject, the subjects of a

@@ -29,77 +29,31 @@ import (
 // The connections of organization administration, and the conversions of
 // their inputs (the resolvers stay one to ten lines).
 
-// page slices items for a connection, with the cursors of key.
-func page[T any](items []T, key func(T) pagination.Cursor, args catalog.PageArgs) (pagination.Page[T], *model.PageInfo, error) {
-	p, err := catalog.Paginate(items, key, args)
-	if err != nil {
-		return p, nil, err
-	}
-	return p, pageInfo(p), nil
-}
-
 func createdCursor(t time.Time, id string) pagination.Cursor {
 	return pagination.Cursor{Key: t.UTC().Format("2006-01-02T15:04:05.000000000Z"), ID: id}
 }
 
 func teamConnection(items []*ent.Team, args catalog.PageArgs) (*model.TeamConnection, error) {
-	p, info, err := page(items, members.TeamCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.TeamConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.TeamEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.TeamEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.TeamConnection](items, members.TeamCursor, args)
 }
 
+// Team memberships, the spaces of a member and the users of a permission
+// come from their engines by value, ordered: their cursors are their places
+// in that list.
+
 func teamMembershipConnection(items []members.TeamMembership, args catalog.PageArgs) (*model.TeamMembershipConnection, error) {
-	ptrs := make([]*members.TeamMembership, len(items))
-	for i := range items {
-		ptrs[i] = &items[i]
-	}
-	p, info, err := page(ptrs, indexCursor(ptrs), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.TeamMembershipConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.TeamMembershipEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.TeamMembershipEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	ptrs := pointers(items)
+	return connection[model.TeamMembershipConnection](ptrs, indexCursor(ptrs), args)
 }
 
 func memberSpaceConnection(items []access.Reach, args catalog.PageArgs) (*model.MemberSpaceConnection, error) {
-	ptrs := make([]*access.Reach, len(items))
-	for i := range items {
-		ptrs[i] = &items[i]
-	}
-	p, info, err := page(ptrs, indexCursor(ptrs), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.MemberSpaceConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.MemberSpaceEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.MemberSpaceEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	ptrs := pointers(items)
+	return connection[model.MemberSpaceConnection](ptrs, indexCursor(ptrs), args)
 }
 
 func userPermissionConnection(items []grants.Reach, args catalog.PageArgs) (*model.UserPermissionConnection, error) {
-	ptrs := make([]*grants.Reach, len(items))
-	for i := range items {
-		ptrs[i] = &items[i]
-	}
-	p, info, err := page(ptrs, indexCursor(ptrs), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.UserPermissionConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.UserPermissionEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.UserPermissionEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	ptrs := pointers(items)
+	return connection[model.UserPermissionConnection](ptrs, indexCursor(ptrs), args)
 }
 
 // usersOf are the users of permissions given to users.
@@ -117,41 +71,17 @@ func teamPermissionConnection(items []*ent.ContentPermission, args catalog.PageA
 	key := func(p *ent.ContentPermission) pagination.Cursor {
 		return pagination.Cursor{Key: fmt.Sprintf("%020d", p.ID)}
 	}
-	p, info, err := page(items, key, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.TeamPermissionConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.TeamPermissionEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.TeamPermissionEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.TeamPermissionConnection](items, key, args)
 }
 
 func inviteLinkConnection(items []*ent.InviteLink, args catalog.PageArgs) (*model.InviteLinkConnection, error) {
 	key := func(l *ent.InviteLink) pagination.Cursor { return createdCursor(l.CreatedAt, l.ID) }
-	p, info, err := page(items, key, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.InviteLinkConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.InviteLinkEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.InviteLinkEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.InviteLinkConnection](items, key, args)
 }
 
 func samlProviderConnection(items []*ent.SAMLProvider, args catalog.PageArgs) (*model.SAMLProviderConnection, error) {
 	key := func(s *ent.SAMLProvider) pagination.Cursor { return createdCursor(s.CreatedAt, s.ID) }
-	p, info, err := page(items, key, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SAMLProviderConnection{Nodes: p.Items, PageInfo: info, TotalCount: p.TotalCount, Edges: make([]*model.SAMLProviderEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SAMLProviderEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SAMLProviderConnection](items, key, args)
 }
 
 // MemberWant is what a reader shows of each member it reads; the REST
@@ -168,11 +98,7 @@ func (r *Resolver) memberList(ctx context.Context, orgID string, f members.Filte
 	if err != nil {
 		return nil, err
 	}
-	c := &model.MemberConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.MemberEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.MemberEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.MemberConnection](p), nil
 }
 
 // MemberListOf is an organization's members, with what w asks of each
@@ -188,11 +114,7 @@ func (r *Resolver) teamMemberList(ctx context.Context, t *ent.Team, args catalog
 	if err != nil {
 		return nil, err
 	}
-	c := &model.TeamMembershipConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.TeamMembershipEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.TeamMembershipEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.TeamMembershipConnection](p), nil
 }
 
 // TeamMemberListOf is a team's members, with what w asks of each member

@@ -18,22 +18,12 @@ type (
 
 // searchPageConnection makes a connection of a page of page results.
 func searchPageConnection(p pagination.Page[*search.PageHit]) *model.SearchPageResultConnection {
-	c := &model.SearchPageResultConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount,
-		Edges: make([]*model.SearchPageResultEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SearchPageResultEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c
+	return connectionOf[model.SearchPageResultConnection](p)
 }
 
 // searchSpaceConnection makes a connection of a page of space results.
 func searchSpaceConnection(p pagination.Page[*search.SpaceHit]) *model.SearchSpaceResultConnection {
-	c := &model.SearchSpaceResultConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount,
-		Edges: make([]*model.SearchSpaceResultEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SearchSpaceResultEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c
+	return connectionOf[model.SearchSpaceResultConnection](p)
 }
 
 // SearchPageURL is the application URL of a page result.

@@ -31,75 +31,30 @@ func (r *Resolver) siteOf(ctx context.Context, id string) (*ent.Site, error) {
 }
 
 func siteConnection(items []*ent.Site, args catalog.PageArgs) (*model.SiteConnection, error) {
-	p, err := catalog.Paginate(items, siteCursor, args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteConnection](items, siteCursor, args)
 }
 
+// The parts of a site's structure, and its share links, come in the
+// order the site keeps them: their cursors are their places in that list.
+
 func sectionConnection(items []*ent.SiteSection, args catalog.PageArgs) (*model.SiteSectionConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteSectionConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSectionEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteSectionEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteSectionConnection](items, indexCursor(items), args)
 }
 
 func groupConnection(items []*ent.SiteSectionGroup, args catalog.PageArgs) (*model.SiteSectionGroupConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteSectionGroupConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSectionGroupEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteSectionGroupEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteSectionGroupConnection](items, indexCursor(items), args)
 }
 
 func siteSpaceConnection(items []*ent.SiteSpace, args catalog.PageArgs) (*model.SiteSpaceConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteSpaceConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteSpaceEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteSpaceEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteSpaceConnection](items, indexCursor(items), args)
 }
 
 func itemConnection(items []types.Node, args catalog.PageArgs) (*model.SiteStructureItemConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteStructureItemConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteStructureItemEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteStructureItemEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteStructureItemConnection](items, indexCursor(items), args)
 }
 
 func shareLinkConnection(items []*ent.SiteShareLink, args catalog.PageArgs) (*model.SiteShareLinkConnection, error) {
-	p, err := catalog.Paginate(items, indexCursor(items), args)
-	if err != nil {
-		return nil, err
-	}
-	c := &model.SiteShareLinkConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SiteShareLinkEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.SiteShareLinkEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connection[model.SiteShareLinkConnection](items, indexCursor(items), args)
 }
 
 // StructureItems turns a tree level into GraphQL union members.
