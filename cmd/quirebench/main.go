@@ -172,7 +172,7 @@ func checkPeerOptions(o options) error {
 // and the seeded data.
 type env struct {
 	tmp       string
-	pg        benchkit.PGServer
+	pg        *benchkit.PGServer
 	pgURL     string
 	pgVersion string
 	quire     *benchkit.Proc
@@ -215,10 +215,11 @@ func bench(ctx context.Context, o options, stdout io.Writer) error {
 	}
 	e.quireBin = o.quireBin
 	logf("starting a throwaway PostgreSQL cluster")
-	if e.pgURL, e.pg, err = benchkit.ThrowawayPostgres(ctx, false); err != nil {
+	if e.pg, err = benchkit.ThrowawayPostgres(ctx, false); err != nil {
 		return fmt.Errorf("throwaway PostgreSQL: %w", err)
 	}
-	defer e.pg.Stop()
+	defer e.pg.Close()
+	e.pgURL = e.pg.DB
 
 	// quire serve as in production: its own GOGC tuning, GOMAXPROCS of
 	// the machine, default job workers; rate limits far above what the

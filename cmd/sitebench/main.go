@@ -168,13 +168,12 @@ func bench(ctx context.Context, o options, stdout, stderr io.Writer) error {
 	switch {
 	case o.throwaway:
 		fmt.Fprintln(stderr, "sitebench: starting a throwaway PostgreSQL cluster")
-		u, stopPG, err := benchkit.ThrowawayPostgres(ctx, o.logSQL)
-		if err != nil {
+		var err error
+		if pg, err = benchkit.ThrowawayPostgres(ctx, o.logSQL); err != nil {
 			return fmt.Errorf("throwaway PostgreSQL: %w", err)
 		}
-		defer stopPG.Stop()
-		url, backend, pgLog = u, "PostgreSQL (throwaway cluster)", stopPG.Log
-		pg = &stopPG
+		defer pg.Close()
+		url, backend, pgLog = pg.DB, "PostgreSQL (throwaway cluster)", pg.LogPath()
 	case url == "":
 		url, backend = "sqlite:"+filepath.Join(tmp, "quire.db"), "SQLite (temporary file)"
 	case strings.HasPrefix(url, "sqlite:"):

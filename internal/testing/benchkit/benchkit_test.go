@@ -149,15 +149,15 @@ func TestPGBenchRuns(t *testing.T) {
 		t.Skip(err)
 	}
 	ctx := context.Background()
-	url, srv, err := ThrowawayPostgres(ctx, false)
+	srv, err := ThrowawayPostgres(ctx, false)
 	if err != nil {
 		if os.Getenv("QUIRE_TEST_REQUIRE_POSTGRES") != "" {
 			t.Fatal(err)
 		}
 		t.Skip(err)
 	}
-	defer srv.Stop()
-	p := &PGBench{Path: path, URL: url, Dir: t.TempDir()}
+	defer srv.Close()
+	p := &PGBench{Path: path, URL: srv.DB, Dir: t.TempDir()}
 	res, err := p.Run(ctx, "\\set n random(1, 5)\nSELECT :n::int + length(:word);\n", map[string]string{"word": "quire"}, 2, time.Second)
 	if err != nil {
 		t.Fatal(err)

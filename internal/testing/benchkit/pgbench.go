@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"quire/internal/testing/testdb"
 )
 
 // PGBench runs PostgreSQL's pgbench against one database: the ceiling of
@@ -27,13 +29,13 @@ type PGBench struct {
 // FindPGBench is the pgbench beside the initdb and postgres that
 // ThrowawayPostgres runs, so that client and server are one release.
 func FindPGBench() (string, error) {
-	bin, err := pgBinaries()
+	dir, err := testdb.BinDir()
 	if err != nil {
 		return "", err
 	}
-	p := filepath.Join(filepath.Dir(bin[0]), "pgbench")
+	p := filepath.Join(dir, "pgbench")
 	if _, err := os.Stat(p); err != nil {
-		return "", fmt.Errorf("no pgbench beside %s: %w", bin[0], err)
+		return "", fmt.Errorf("no pgbench beside %s: %w", filepath.Join(dir, "initdb"), err)
 	}
 	return p, nil
 }
