@@ -2,9 +2,11 @@ package graph
 
 import (
 	"context"
+	"fmt"
 
 	"quire/ent"
 	"quire/graph/model"
+	"quire/internal/apierr"
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/document"
@@ -57,21 +59,19 @@ func (r *Resolver) changeRequestConnection(ctx context.Context, items []*ent.Cha
 	if err != nil {
 		return nil, err
 	}
-	c := &model.ChangeRequestConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.ChangeRequestEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ChangeRequestEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.ChangeRequestConnection](p), nil
 }
 
 // ReadLinkTargets reads, a kind at a time, the spaces (with what their
 // permissions need), collections and users that links point at, so that
 // presenting a link report reads the request's caches instead of loading
-// per link.
-func (r *Resolver) ReadLinkTargets(ctx context.Context, links []*content.Link) {
+// per link. A target that does not exist is no error here: its link is
+// broken, and shown so where it is presented.
+// Errors: whatever reading the targets failed with (Internal, Timeout).
+func (r *Resolver) ReadLinkTargets(ctx context.Context, links []*content.Link) error {
 	l := loaders.For(ctx)
 	if l == nil {
-		return
+		return nil
 	}
 	var spaces, collections, users []string
 	for _, link := range links {
@@ -87,14 +87,32 @@ func (r *Resolver) ReadLinkTargets(ctx context.Context, links []*content.Link) {
 			users = append(users, ref.User)
 		}
 	}
-	// An error here is met again, and answered, where a target is shown.
-	_ = catalog.ReadSpaces(ctx, spaces)
+	if err := catalog.ReadSpaces(ctx, spaces); err != nil {
+		return fmt.Errorf("read the spaces links point at: %w", err)
+	}
 	if len(collections) > 0 {
-		l.CollectionByID.Fetch(ctx, collections)
+		_, errs := l.CollectionByID.Fetch(ctx, collections)
+		if err := batchFailure(errs); err != nil {
+			return fmt.Errorf("read the collections links point at: %w", err)
+		}
 	}
 	if len(users) > 0 {
-		l.UserByID.Fetch(ctx, users)
+		_, errs := l.UserByID.Fetch(ctx, users)
+		if err := batchFailure(errs); err != nil {
+			return fmt.Errorf("read the users links point at: %w", err)
+		}
 	}
+	return nil
+}
+
+// batchFailure is the first of a batch's errors that is not a missing key.
+func batchFailure(errs []error) error {
+	for _, err := range errs {
+		if err != nil && apierr.CodeOf(err) != apierr.NotFound {
+			return err
+		}
+	}
+	return nil
 }
 
 func changeRequestFilter(status []model.ChangeRequestStatus, creator, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string) content.ListChangeRequests {

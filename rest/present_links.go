@@ -106,7 +106,9 @@ func (a *API) presentLinkReport(ctx context.Context, lr *linkReport) (*LinkRepor
 	for i, g := range page {
 		firsts[i] = g.first
 	}
-	a.r.ReadLinkTargets(ctx, firsts)
+	if err := a.r.ReadLinkTargets(ctx, firsts); err != nil {
+		return nil, err
+	}
 	loc := a.newLocator(s)
 	items := make([]ContentReferenceUsage, 0, len(page))
 	for _, g := range page {
