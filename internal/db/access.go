@@ -212,7 +212,7 @@ func (t *countingTx) announce(ctx context.Context) error {
 	if t.d.stmts == nil { // SQLite: no other process hears
 		return nil
 	}
-	t.d.count()
+	defer t.d.count()()
 	if err := t.Tx.Exec(ctx, notifyQuery, []any{AccessChannel, t.d.instance}, nil); err != nil {
 		t.announced.Store(false)
 		return classify(ctx, t.d.pool, false, err)

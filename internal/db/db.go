@@ -42,6 +42,15 @@ func (d *DB) URL() string { return d.url }
 // Statements returns how many SQL statements have been sent so far.
 func (d *DB) Statements() int64 { return d.counter.n.Load() }
 
+// RoundTrips returns how many times so far a statement was sent while no
+// other one was waiting for its answer: over a stretch where only one
+// request is served, the round trips of waiting that request made, its
+// statements sent at the same time counted once. A statement of a
+// concurrent batch that goroutine scheduling sends only after the others
+// came back counts as one more, so a figure may exceed the request's
+// own; never the other way round.
+func (d *DB) RoundTrips() int64 { return d.counter.trips.Load() }
+
 // Instance names this handle in the payload of the announcements of its
 // access changes (see AccessChanged): a listener of the same process may
 // pass over them, since the handle told its subscribers when they
@@ -164,8 +173,11 @@ func (d *DB) Ping(ctx context.Context) error { return d.SQL.PingContext(ctx) }
 // countingDriver counts each statement that reaches the database.
 type countingDriver struct {
 	dialect.Driver
-	n    atomic.Int64
-	hook func()
+	n atomic.Int64
+	// inflight is how many statements wait for their answer; trips counts
+	// the round trips (see count).
+	inflight, trips atomic.Int64
+	hook            func()
 	// stmts, on PostgreSQL, runs queries outside transactions through
 	// prepared statements.
 	stmts *stmtCache
@@ -195,19 +207,29 @@ func (d *countingDriver) before(ctx context.Context, q string, exec func(ctx con
 	return exec(ctx, pre, []any{}, nil)
 }
 
-func (d *countingDriver) count() {
+// count counts a statement being sent; the function it returns is called
+// once its answer came back. A statement sent while no other is waiting
+// for its answer starts a round trip: statements sent at the same time
+// (the reads of one plan, on as many connections) share one.
+func (d *countingDriver) count() (answered func()) {
 	d.n.Add(1)
+	if d.inflight.Add(1) == 1 {
+		d.trips.Add(1)
+	}
 	if d.hook != nil {
 		d.hook()
 	}
+	return d.answered
 }
+
+func (d *countingDriver) answered() { d.inflight.Add(-1) }
 
 func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error {
 	if announcing(ctx) {
 		d.announce(ctx)
 		return nil
 	}
-	d.count()
+	defer d.count()()
 	defer acquire(ctx)()
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
 		return classify(ctx, d.pool, true, err)
@@ -216,7 +238,7 @@ func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error 
 }
 
 func (d *countingDriver) Query(ctx context.Context, q string, args, v any) error {
-	d.count()
+	defer d.count()()
 	defer acquire(ctx)()
 	if err := d.before(ctx, q, d.Driver.Exec); err != nil {
 		return classify(ctx, d.pool, true, err)
@@ -308,7 +330,7 @@ func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
 	if announcing(ctx) {
 		return t.announce(ctx)
 	}
-	t.d.count()
+	defer t.d.count()()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)
 	}
@@ -316,7 +338,7 @@ func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
 }
 
 func (t *countingTx) Query(ctx context.Context, q string, args, v any) error {
-	t.d.count()
+	defer t.d.count()()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
 		return classify(ctx, t.d.pool, false, err)
 	}

@@ -24,12 +24,12 @@ type counted struct {
 }
 
 func (c counted) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	c.d.count()
+	defer c.d.count()()
 	return c.q.ExecContext(ctx, query, args...)
 }
 
 func (c counted) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	c.d.count()
+	defer c.d.count()()
 	return c.q.QueryContext(ctx, query, args...)
 }
 
