@@ -174,14 +174,6 @@ func parent(p string) string {
 	return d
 }
 
-// clean maps path.Dir's "." to "".
-func clean(p string) string {
-	if p == "." {
-		return ""
-	}
-	return p
-}
-
 // gitName is the key Git sorts tree entries by: directories as if their
 // name ended with a slash.
 func gitName(e object.TreeEntry) string {

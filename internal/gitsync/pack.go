@@ -65,13 +65,6 @@ func readPack(r io.Reader, lim Limits) ([]byte, error) {
 	return pack, nil
 }
 
-// checkPack checks a pack already read (see readPack).
-func checkPack(pack []byte, lim Limits) error {
-	lim.PackBytes = int64(len(pack))
-	_, err := readPack(bytes.NewReader(pack), lim)
-	return err
-}
-
 // packSource keeps what it reads, at most max bytes, and the error of the
 // reader below it.
 type packSource struct {

@@ -244,3 +244,10 @@ func TestPaths(t *testing.T) {
 		t.Error("assetName")
 	}
 }
+
+// checkPack checks a pack already read (see readPack).
+func checkPack(pack []byte, lim Limits) error {
+	lim.PackBytes = int64(len(pack))
+	_, err := readPack(bytes.NewReader(pack), lim)
+	return err
+}
