@@ -280,9 +280,3 @@ func (c *lru) put(key string, p *Program) {
 		delete(c.items, last.Value.(*entry).key)
 	}
 }
-
-func (c *lru) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.order.Len()
-}

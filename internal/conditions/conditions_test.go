@@ -326,3 +326,10 @@ func FuzzEval(f *testing.F) {
 		}
 	})
 }
+
+// len is how many programs the cache holds.
+func (c *lru) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.order.Len()
+}

@@ -299,3 +299,13 @@ func TestClose(t *testing.T) {
 		}
 	})
 }
+
+// drop closes the listener's connection as a network failure would.
+func (l *listener) drop() {
+	l.mu.Lock()
+	conn := l.conn
+	l.mu.Unlock()
+	if conn != nil {
+		conn.Close()
+	}
+}

@@ -131,13 +131,3 @@ func (l *listener) close() {
 		l.conn = nil
 	}
 }
-
-// drop closes the connection as a network failure would (for tests).
-func (l *listener) drop() {
-	l.mu.Lock()
-	conn := l.conn
-	l.mu.Unlock()
-	if conn != nil {
-		conn.Close()
-	}
-}
