@@ -67,11 +67,7 @@ func (r *Resolver) commentList(ctx context.Context, sc comments.Scope, f comment
 	if err != nil {
 		return nil, err
 	}
-	c := &model.CommentConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.CommentEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.CommentEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.CommentConnection](p), nil
 }
 
 // CommentListOf is the commentList of a change request, or of a space when
@@ -91,11 +87,7 @@ func (r *Resolver) replyList(ctx context.Context, cm *ent.Comment, args catalog.
 	if err != nil {
 		return nil, err
 	}
-	c := &model.CommentReplyConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.CommentReplyEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.CommentReplyEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.CommentReplyConnection](p), nil
 }
 
 // ReplyListOf is a comment's replyList, with what w asks of each reply

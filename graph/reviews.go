@@ -39,12 +39,7 @@ func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdat
 	if err != nil {
 		return nil, err
 	}
-	c := &model.ChangeRequestReviewConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount,
-		Edges: make([]*model.ChangeRequestReviewEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ChangeRequestReviewEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.ChangeRequestReviewConnection](p), nil
 }
 
 // ReviewListOf is a change request's reviews, with what w asks of each
@@ -58,12 +53,7 @@ func (r *Resolver) requestedReviewers(ctx context.Context, cr *ent.ChangeRequest
 	if err != nil {
 		return nil, err
 	}
-	c := &model.ChangeRequestRequestedReviewerConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount,
-		Edges: make([]*model.ChangeRequestRequestedReviewerEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.ChangeRequestRequestedReviewerEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	return connectionOf[model.ChangeRequestRequestedReviewerConnection](p), nil
 }
 
 // descriptionInput is a change request description given as JSON: nil
