@@ -33,7 +33,7 @@ func TestContentFields(t *testing.T) {
 		{`mutation { ` + page + ` ` + page + ` }`, 1},
 		{`mutation { ...P ... on Mutation { c: ` + page + ` } } fragment P on Mutation { d: ` + page + ` }`, 2},
 	} {
-		doc, errs := gqlparser.LoadQuery(schema, tc.query)
+		doc, errs := gqlparser.LoadQueryWithRules(schema, tc.query, nil)
 		if errs != nil {
 			t.Fatalf("%s: %v", tc.query, errs)
 		}

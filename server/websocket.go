@@ -208,7 +208,7 @@ func (c *wsConn) hold(userID string) error {
 	s.wsMu.Lock()
 	defer s.wsMu.Unlock()
 	if s.wsUsers[userID] >= MaxConnectionsPerUser {
-		return fmt.Errorf("A user may keep at most %d WebSocket connections open with one server; close one first", MaxConnectionsPerUser)
+		return fmt.Errorf("a user may keep at most %d WebSocket connections open with one server; close one first", MaxConnectionsPerUser)
 	}
 	s.wsUsers[userID]++
 	s.wsConns[c] = true

@@ -161,7 +161,7 @@ func TestSAMLSignIn(t *testing.T) {
 		// A new user is provisioned just in time, with a verified email.
 		idp.AddUser(t, "bob", "bob@acme.test", "Bob Builder")
 		b2 := ssotest.NewBrowser(t)
-		resp, page = b2.Get(service["startURL"].(string))
+		_, page = b2.Get(service["startURL"].(string))
 		action, fields = ssotest.Form(t, page)
 		fields.Set("user", "bob")
 		fields.Set("password", "secret-bob")
