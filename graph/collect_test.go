@@ -31,7 +31,7 @@ func TestCollectFollowsConnectionsAndFragments(t *testing.T) {
 		{"null share key", `query($k: String) { site(id: "s") { urls(shareKey: $k) { published } } }`, 0, false, false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			doc, err := gqlparser.LoadQuery(schema, c.query)
+			doc, err := gqlparser.LoadQueryWithRules(schema, c.query, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -433,7 +433,6 @@ func TestContentPermissionMatrix(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		f := newContentFixture(t, e)
 		team := f.team
-		type setup struct{ cr string } // a fresh change request with an edit
 		type route struct {
 			method, pattern string
 			body            any

@@ -265,9 +265,7 @@ func (b *UpdateCommentBody) input() model.UpdateCommentInput {
 }
 
 func (b *UpdateCommentBody) replyInput() model.UpdateCommentReplyInput {
-	c := b.input()
-	return model.UpdateCommentReplyInput{Body: c.Body, Resolved: c.Resolved, AddedReactions: c.AddedReactions,
-		RemovedReactions: c.RemovedReactions}
+	return model.UpdateCommentReplyInput(b.input())
 }
 
 func (b *UpdateReplyBody) input() model.UpdateCommentReplyInput {
