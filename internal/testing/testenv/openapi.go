@@ -29,7 +29,13 @@ var (
 	schemas  *jsonschema.Compiler
 	compiled sync.Map // JSON pointer → *jsonschema.Schema
 	compMu   sync.Mutex
+	// statuses holds, per documented operation and status, whether the
+	// response has a JSON body: read once, not per checked response.
+	statuses map[statusKey]bool
 )
+
+// statusKey names one documented response.
+type statusKey struct{ pattern, method, status string }
 
 // specOp is one documented operation.
 type specOp struct {
@@ -60,16 +66,24 @@ func Spec(s *server.Server) ([]byte, validator.Validator, error) {
 		}
 		specVal = v
 		var doc struct {
-			Paths map[string]map[string]json.RawMessage `json:"paths"`
+			Paths map[string]map[string]struct {
+				Responses map[string]struct {
+					Content map[string]json.RawMessage `json:"content"`
+				} `json:"responses"`
+			} `json:"paths"`
 		}
 		if err := json.Unmarshal(specDoc, &doc); err != nil {
 			specErr = err
 			return
 		}
+		statuses = map[statusKey]bool{}
 		for p, ops := range doc.Paths {
 			re := regexp.MustCompile("^/v1" + regexp.MustCompile(`\\\{[^}]+\\\}`).ReplaceAllString(regexp.QuoteMeta(p), `[^/]+`) + "$")
-			for m := range ops {
+			for m, o := range ops {
 				specOps = append(specOps, specOp{method: strings.ToUpper(m), pattern: p, re: re})
+				for code, r := range o.Responses {
+					statuses[statusKey{p, m, code}] = len(r.Content) > 0
+				}
 			}
 		}
 		// Literal paths before templated ones, so /v1/openapi.json is not
@@ -115,16 +129,8 @@ func responseSchema(op specOp, status int) (*jsonschema.Schema, error) {
 // documented reports whether a status is documented for an operation, and
 // whether it has a JSON body.
 func documented(op specOp, status int) (found, hasBody bool) {
-	var doc struct {
-		Paths map[string]map[string]struct {
-			Responses map[string]struct {
-				Content map[string]json.RawMessage `json:"content"`
-			} `json:"responses"`
-		} `json:"paths"`
-	}
-	_ = json.Unmarshal(specDoc, &doc)
-	r, ok := doc.Paths[op.pattern][strings.ToLower(op.method)].Responses[strconv.Itoa(status)]
-	return ok, ok && len(r.Content) > 0
+	hasBody, found = statuses[statusKey{op.pattern, strings.ToLower(op.method), strconv.Itoa(status)}]
+	return found, hasBody
 }
 
 // checkResponse validates a /v1 response against the OpenAPI document: the
