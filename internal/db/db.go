@@ -125,8 +125,11 @@ func Open(url string, opts Options) (*DB, error) {
 	}
 	if dial == dialect.SQLite {
 		// One writer at a time is what SQLite allows; a small pool keeps
-		// readers concurrent under WAL.
+		// readers concurrent under WAL. All of them may stay idle: opening
+		// one applies the pragmas again (switching to WAL takes a lock),
+		// which under concurrent reads costs more than the query.
 		sdb.SetMaxOpenConns(8)
+		sdb.SetMaxIdleConns(8)
 	}
 	cd := &countingDriver{Driver: entsql.OpenDB(dial, sdb), hook: opts.OnStatement, pool: sdb, prelude: opts.Prelude,
 		onRetry: opts.OnRetry, instance: newInstance()}
