@@ -142,6 +142,30 @@ func loadMigrations(dir migrate.Dir) ([]*migration, error) {
 	return ms, nil
 }
 
+// migrationConn is the one connection a migration runs on. On PostgreSQL
+// it is a session of its own, opened without the serving sessions'
+// statement_timeout (Options.StatementTimeout): lifting that timeout by SET
+// is itself a statement it bounds, and a short one would cancel it.
+func (d *DB) migrationConn(ctx context.Context) (c *sql.Conn, release func(), err error) {
+	if d.Dialect != dialect.Postgres {
+		c, err = d.SQL.Conn(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c, func() { c.Close() }, nil
+	}
+	own, err := sql.Open("postgres", sessionUTC(d.url))
+	if err != nil {
+		return nil, nil, err
+	}
+	own.SetMaxOpenConns(1)
+	if c, err = own.Conn(ctx); err != nil {
+		own.Close()
+		return nil, nil, err
+	}
+	return c, func() { c.Close(); own.Close() }, nil
+}
+
 // migrateDir applies the files of dir that the database does not have.
 func (d *DB) migrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err error) {
 	ms, err := loadMigrations(dir)
@@ -151,21 +175,19 @@ func (d *DB) migrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err
 	// Everything runs on one connection: the one holding the advisory lock
 	// on PostgreSQL, and on SQLite the one whose foreign keys are off while
 	// a file runs.
-	c, err := d.SQL.Conn(ctx)
+	c, release, err := d.migrationConn(ctx)
 	if err != nil {
 		return res, err
 	}
-	defer c.Close()
+	defer release()
 	q := counted{c, d.counter}
 	if d.Dialect == dialect.Postgres {
 		// A migration may rewrite a large table, and waiting for the lock
 		// held by another replica may take as long: neither is bounded by
-		// the serving sessions' statement_timeout. RESET gives the
-		// connection back to the pool with the session's own value.
+		// a statement_timeout the database URL itself may set.
 		if _, err := q.ExecContext(ctx, "SET statement_timeout = 0"); err != nil {
 			return res, fmt.Errorf("lift statement_timeout: %w", err)
 		}
-		defer q.ExecContext(context.WithoutCancel(ctx), "RESET statement_timeout")
 		if _, err := q.ExecContext(ctx, "SELECT pg_advisory_lock($1)", migrateLockKey); err != nil {
 			return res, fmt.Errorf("lock: %w", err)
 		}
