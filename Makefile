@@ -23,9 +23,10 @@ size:
 	echo "quire, stripped: $$bytes bytes (limit $(SIZE_LIMIT_MB) MB)" && \
 	if [ "$$bytes" -gt $$(($(SIZE_LIMIT_MB) * 1000000)) ]; then echo "quire is over $(SIZE_LIMIT_MB) MB" >&2; exit 1; fi
 
-## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran)
+## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran); TEST_P packages at a time (default 3: the suites mostly wait on their databases, so more packages than cores keep the cores busy)
+TEST_P ?= 3
 test: vet
-	$(GO) test -count=1 -vet=off -timeout 20m ./...
+	$(GO) test -count=1 -vet=off -p $(TEST_P) -timeout 20m ./...
 
 ## vet: static checks
 vet:
@@ -51,11 +52,12 @@ migration:
 	@test -n "$(NAME)" || { echo 'usage: make migration NAME=add_something' >&2; exit 2; }
 	$(GO) run ./cmd/migrations -name $(NAME)
 
-## fuzz: run every Go fuzz target for FUZZTIME each (default 30s); failing inputs land in the package's testdata/fuzz
+## fuzz: run every Go fuzz target of FUZZ_PKGS (default ./...) for FUZZTIME each (default 30s); failing inputs land in the package's testdata/fuzz
 FUZZTIME ?= 30s
+FUZZ_PKGS ?= ./...
 .PHONY: fuzz
 fuzz:
-	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
+	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh $(FUZZ_PKGS)
 
 ## bench: a real quire serve over a throwaway PostgreSQL: graphql-site, rest-site, space-read, search, cr-create, cr-merge; req/s, p50/p99, SQL statements/request, quire's RSS, ratio to a one-statement handler (BENCH_DURATION per run, default 5s)
 BENCH_DURATION ?= 5s
