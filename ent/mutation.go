@@ -21615,6 +21615,10 @@ type OrganizationMutation struct {
 	sso                     *bool
 	ai                      *bool
 	plan                    *string
+	use_case                *string
+	community_type          *string
+	blocked_source          *string
+	blocked_reason          *string
 	merge_rules             *types.MergeRules
 	logo_url                *string
 	default_content_site_id *string
@@ -22148,6 +22152,202 @@ func (m *OrganizationMutation) OldPlan(ctx context.Context) (v string, err error
 // ResetPlan resets all changes to the "plan" field.
 func (m *OrganizationMutation) ResetPlan() {
 	m.plan = nil
+}
+
+// SetUseCase sets the "use_case" field.
+func (m *OrganizationMutation) SetUseCase(s string) {
+	m.use_case = &s
+}
+
+// UseCase returns the value of the "use_case" field in the mutation.
+func (m *OrganizationMutation) UseCase() (r string, exists bool) {
+	v := m.use_case
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUseCase returns the old "use_case" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldUseCase(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUseCase is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUseCase requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUseCase: %w", err)
+	}
+	return oldValue.UseCase, nil
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (m *OrganizationMutation) ClearUseCase() {
+	m.use_case = nil
+	m.clearedFields[organization.FieldUseCase] = struct{}{}
+}
+
+// UseCaseCleared returns if the "use_case" field was cleared in this mutation.
+func (m *OrganizationMutation) UseCaseCleared() bool {
+	_, ok := m.clearedFields[organization.FieldUseCase]
+	return ok
+}
+
+// ResetUseCase resets all changes to the "use_case" field.
+func (m *OrganizationMutation) ResetUseCase() {
+	m.use_case = nil
+	delete(m.clearedFields, organization.FieldUseCase)
+}
+
+// SetCommunityType sets the "community_type" field.
+func (m *OrganizationMutation) SetCommunityType(s string) {
+	m.community_type = &s
+}
+
+// CommunityType returns the value of the "community_type" field in the mutation.
+func (m *OrganizationMutation) CommunityType() (r string, exists bool) {
+	v := m.community_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCommunityType returns the old "community_type" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldCommunityType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCommunityType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCommunityType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCommunityType: %w", err)
+	}
+	return oldValue.CommunityType, nil
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (m *OrganizationMutation) ClearCommunityType() {
+	m.community_type = nil
+	m.clearedFields[organization.FieldCommunityType] = struct{}{}
+}
+
+// CommunityTypeCleared returns if the "community_type" field was cleared in this mutation.
+func (m *OrganizationMutation) CommunityTypeCleared() bool {
+	_, ok := m.clearedFields[organization.FieldCommunityType]
+	return ok
+}
+
+// ResetCommunityType resets all changes to the "community_type" field.
+func (m *OrganizationMutation) ResetCommunityType() {
+	m.community_type = nil
+	delete(m.clearedFields, organization.FieldCommunityType)
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (m *OrganizationMutation) SetBlockedSource(s string) {
+	m.blocked_source = &s
+}
+
+// BlockedSource returns the value of the "blocked_source" field in the mutation.
+func (m *OrganizationMutation) BlockedSource() (r string, exists bool) {
+	v := m.blocked_source
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockedSource returns the old "blocked_source" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldBlockedSource(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockedSource is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockedSource requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockedSource: %w", err)
+	}
+	return oldValue.BlockedSource, nil
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (m *OrganizationMutation) ClearBlockedSource() {
+	m.blocked_source = nil
+	m.clearedFields[organization.FieldBlockedSource] = struct{}{}
+}
+
+// BlockedSourceCleared returns if the "blocked_source" field was cleared in this mutation.
+func (m *OrganizationMutation) BlockedSourceCleared() bool {
+	_, ok := m.clearedFields[organization.FieldBlockedSource]
+	return ok
+}
+
+// ResetBlockedSource resets all changes to the "blocked_source" field.
+func (m *OrganizationMutation) ResetBlockedSource() {
+	m.blocked_source = nil
+	delete(m.clearedFields, organization.FieldBlockedSource)
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (m *OrganizationMutation) SetBlockedReason(s string) {
+	m.blocked_reason = &s
+}
+
+// BlockedReason returns the value of the "blocked_reason" field in the mutation.
+func (m *OrganizationMutation) BlockedReason() (r string, exists bool) {
+	v := m.blocked_reason
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBlockedReason returns the old "blocked_reason" field's value of the Organization entity.
+// If the Organization object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OrganizationMutation) OldBlockedReason(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBlockedReason is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBlockedReason requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBlockedReason: %w", err)
+	}
+	return oldValue.BlockedReason, nil
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (m *OrganizationMutation) ClearBlockedReason() {
+	m.blocked_reason = nil
+	m.clearedFields[organization.FieldBlockedReason] = struct{}{}
+}
+
+// BlockedReasonCleared returns if the "blocked_reason" field was cleared in this mutation.
+func (m *OrganizationMutation) BlockedReasonCleared() bool {
+	_, ok := m.clearedFields[organization.FieldBlockedReason]
+	return ok
+}
+
+// ResetBlockedReason resets all changes to the "blocked_reason" field.
+func (m *OrganizationMutation) ResetBlockedReason() {
+	m.blocked_reason = nil
+	delete(m.clearedFields, organization.FieldBlockedReason)
 }
 
 // SetMergeRules sets the "merge_rules" field.
@@ -22696,7 +22896,7 @@ func (m *OrganizationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *OrganizationMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 17)
 	if m.title != nil {
 		fields = append(fields, organization.FieldTitle)
 	}
@@ -22726,6 +22926,18 @@ func (m *OrganizationMutation) Fields() []string {
 	}
 	if m.plan != nil {
 		fields = append(fields, organization.FieldPlan)
+	}
+	if m.use_case != nil {
+		fields = append(fields, organization.FieldUseCase)
+	}
+	if m.community_type != nil {
+		fields = append(fields, organization.FieldCommunityType)
+	}
+	if m.blocked_source != nil {
+		fields = append(fields, organization.FieldBlockedSource)
+	}
+	if m.blocked_reason != nil {
+		fields = append(fields, organization.FieldBlockedReason)
 	}
 	if m.merge_rules != nil {
 		fields = append(fields, organization.FieldMergeRules)
@@ -22764,6 +22976,14 @@ func (m *OrganizationMutation) Field(name string) (ent.Value, bool) {
 		return m.Ai()
 	case organization.FieldPlan:
 		return m.Plan()
+	case organization.FieldUseCase:
+		return m.UseCase()
+	case organization.FieldCommunityType:
+		return m.CommunityType()
+	case organization.FieldBlockedSource:
+		return m.BlockedSource()
+	case organization.FieldBlockedReason:
+		return m.BlockedReason()
 	case organization.FieldMergeRules:
 		return m.MergeRules()
 	case organization.FieldLogoURL:
@@ -22799,6 +23019,14 @@ func (m *OrganizationMutation) OldField(ctx context.Context, name string) (ent.V
 		return m.OldAi(ctx)
 	case organization.FieldPlan:
 		return m.OldPlan(ctx)
+	case organization.FieldUseCase:
+		return m.OldUseCase(ctx)
+	case organization.FieldCommunityType:
+		return m.OldCommunityType(ctx)
+	case organization.FieldBlockedSource:
+		return m.OldBlockedSource(ctx)
+	case organization.FieldBlockedReason:
+		return m.OldBlockedReason(ctx)
 	case organization.FieldMergeRules:
 		return m.OldMergeRules(ctx)
 	case organization.FieldLogoURL:
@@ -22884,6 +23112,34 @@ func (m *OrganizationMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetPlan(v)
 		return nil
+	case organization.FieldUseCase:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUseCase(v)
+		return nil
+	case organization.FieldCommunityType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommunityType(v)
+		return nil
+	case organization.FieldBlockedSource:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockedSource(v)
+		return nil
+	case organization.FieldBlockedReason:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBlockedReason(v)
+		return nil
 	case organization.FieldMergeRules:
 		v, ok := value.(types.MergeRules)
 		if !ok {
@@ -22941,6 +23197,18 @@ func (m *OrganizationMutation) ClearedFields() []string {
 	if m.FieldCleared(organization.FieldDefaultRole) {
 		fields = append(fields, organization.FieldDefaultRole)
 	}
+	if m.FieldCleared(organization.FieldUseCase) {
+		fields = append(fields, organization.FieldUseCase)
+	}
+	if m.FieldCleared(organization.FieldCommunityType) {
+		fields = append(fields, organization.FieldCommunityType)
+	}
+	if m.FieldCleared(organization.FieldBlockedSource) {
+		fields = append(fields, organization.FieldBlockedSource)
+	}
+	if m.FieldCleared(organization.FieldBlockedReason) {
+		fields = append(fields, organization.FieldBlockedReason)
+	}
 	if m.FieldCleared(organization.FieldLogoURL) {
 		fields = append(fields, organization.FieldLogoURL)
 	}
@@ -22966,6 +23234,18 @@ func (m *OrganizationMutation) ClearField(name string) error {
 		return nil
 	case organization.FieldDefaultRole:
 		m.ClearDefaultRole()
+		return nil
+	case organization.FieldUseCase:
+		m.ClearUseCase()
+		return nil
+	case organization.FieldCommunityType:
+		m.ClearCommunityType()
+		return nil
+	case organization.FieldBlockedSource:
+		m.ClearBlockedSource()
+		return nil
+	case organization.FieldBlockedReason:
+		m.ClearBlockedReason()
 		return nil
 	case organization.FieldLogoURL:
 		m.ClearLogoURL()
@@ -23010,6 +23290,18 @@ func (m *OrganizationMutation) ResetField(name string) error {
 		return nil
 	case organization.FieldPlan:
 		m.ResetPlan()
+		return nil
+	case organization.FieldUseCase:
+		m.ResetUseCase()
+		return nil
+	case organization.FieldCommunityType:
+		m.ResetCommunityType()
+		return nil
+	case organization.FieldBlockedSource:
+		m.ResetBlockedSource()
+		return nil
+	case organization.FieldBlockedReason:
+		m.ResetBlockedReason()
 		return nil
 	case organization.FieldMergeRules:
 		m.ResetMergeRules()

@@ -39,6 +39,14 @@ type Organization struct {
 	Ai bool `json:"ai,omitempty"`
 	// Plan holds the value of the "plan" field.
 	Plan string `json:"plan,omitempty"`
+	// UseCase holds the value of the "use_case" field.
+	UseCase *string `json:"use_case,omitempty"`
+	// CommunityType holds the value of the "community_type" field.
+	CommunityType *string `json:"community_type,omitempty"`
+	// BlockedSource holds the value of the "blocked_source" field.
+	BlockedSource *string `json:"blocked_source,omitempty"`
+	// BlockedReason holds the value of the "blocked_reason" field.
+	BlockedReason *string `json:"blocked_reason,omitempty"`
 	// MergeRules holds the value of the "merge_rules" field.
 	MergeRules types.MergeRules `json:"merge_rules,omitempty"`
 	// LogoURL holds the value of the "logo_url" field.
@@ -144,7 +152,7 @@ func (*Organization) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case organization.FieldInviteLinks, organization.FieldSSO, organization.FieldAi:
 			values[i] = new(sql.NullBool)
-		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldPlan, organization.FieldLogoURL, organization.FieldDefaultContentSiteID:
+		case organization.FieldID, organization.FieldTitle, organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldPlan, organization.FieldUseCase, organization.FieldCommunityType, organization.FieldBlockedSource, organization.FieldBlockedReason, organization.FieldLogoURL, organization.FieldDefaultContentSiteID:
 			values[i] = new(sql.NullString)
 		case organization.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
@@ -232,6 +240,34 @@ func (_m *Organization) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field plan", values[i])
 			} else if value.Valid {
 				_m.Plan = value.String
+			}
+		case organization.FieldUseCase:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field use_case", values[i])
+			} else if value.Valid {
+				_m.UseCase = new(string)
+				*_m.UseCase = value.String
+			}
+		case organization.FieldCommunityType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field community_type", values[i])
+			} else if value.Valid {
+				_m.CommunityType = new(string)
+				*_m.CommunityType = value.String
+			}
+		case organization.FieldBlockedSource:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field blocked_source", values[i])
+			} else if value.Valid {
+				_m.BlockedSource = new(string)
+				*_m.BlockedSource = value.String
+			}
+		case organization.FieldBlockedReason:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field blocked_reason", values[i])
+			} else if value.Valid {
+				_m.BlockedReason = new(string)
+				*_m.BlockedReason = value.String
 			}
 		case organization.FieldMergeRules:
 			if value, ok := values[i].(*[]byte); !ok {
@@ -359,6 +395,26 @@ func (_m *Organization) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("plan=")
 	builder.WriteString(_m.Plan)
+	builder.WriteString(", ")
+	if v := _m.UseCase; v != nil {
+		builder.WriteString("use_case=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.CommunityType; v != nil {
+		builder.WriteString("community_type=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.BlockedSource; v != nil {
+		builder.WriteString("blocked_source=")
+		builder.WriteString(*v)
+	}
+	builder.WriteString(", ")
+	if v := _m.BlockedReason; v != nil {
+		builder.WriteString("blocked_reason=")
+		builder.WriteString(*v)
+	}
 	builder.WriteString(", ")
 	builder.WriteString("merge_rules=")
 	builder.WriteString(fmt.Sprintf("%v", _m.MergeRules))

@@ -155,6 +155,62 @@ func (_c *OrganizationCreate) SetNillablePlan(v *string) *OrganizationCreate {
 	return _c
 }
 
+// SetUseCase sets the "use_case" field.
+func (_c *OrganizationCreate) SetUseCase(v string) *OrganizationCreate {
+	_c.mutation.SetUseCase(v)
+	return _c
+}
+
+// SetNillableUseCase sets the "use_case" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableUseCase(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetUseCase(*v)
+	}
+	return _c
+}
+
+// SetCommunityType sets the "community_type" field.
+func (_c *OrganizationCreate) SetCommunityType(v string) *OrganizationCreate {
+	_c.mutation.SetCommunityType(v)
+	return _c
+}
+
+// SetNillableCommunityType sets the "community_type" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableCommunityType(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetCommunityType(*v)
+	}
+	return _c
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (_c *OrganizationCreate) SetBlockedSource(v string) *OrganizationCreate {
+	_c.mutation.SetBlockedSource(v)
+	return _c
+}
+
+// SetNillableBlockedSource sets the "blocked_source" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableBlockedSource(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetBlockedSource(*v)
+	}
+	return _c
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (_c *OrganizationCreate) SetBlockedReason(v string) *OrganizationCreate {
+	_c.mutation.SetBlockedReason(v)
+	return _c
+}
+
+// SetNillableBlockedReason sets the "blocked_reason" field if the given value is not nil.
+func (_c *OrganizationCreate) SetNillableBlockedReason(v *string) *OrganizationCreate {
+	if v != nil {
+		_c.SetBlockedReason(*v)
+	}
+	return _c
+}
+
 // SetMergeRules sets the "merge_rules" field.
 func (_c *OrganizationCreate) SetMergeRules(v types.MergeRules) *OrganizationCreate {
 	_c.mutation.SetMergeRules(v)
@@ -499,6 +555,22 @@ func (_c *OrganizationCreate) createSpec() (*Organization, *sqlgraph.CreateSpec)
 		_spec.SetField(organization.FieldPlan, field.TypeString, value)
 		_node.Plan = value
 	}
+	if value, ok := _c.mutation.UseCase(); ok {
+		_spec.SetField(organization.FieldUseCase, field.TypeString, value)
+		_node.UseCase = &value
+	}
+	if value, ok := _c.mutation.CommunityType(); ok {
+		_spec.SetField(organization.FieldCommunityType, field.TypeString, value)
+		_node.CommunityType = &value
+	}
+	if value, ok := _c.mutation.BlockedSource(); ok {
+		_spec.SetField(organization.FieldBlockedSource, field.TypeString, value)
+		_node.BlockedSource = &value
+	}
+	if value, ok := _c.mutation.BlockedReason(); ok {
+		_spec.SetField(organization.FieldBlockedReason, field.TypeString, value)
+		_node.BlockedReason = &value
+	}
 	if value, ok := _c.mutation.MergeRules(); ok {
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
 		_node.MergeRules = value
@@ -795,6 +867,78 @@ func (u *OrganizationUpsert) UpdatePlan() *OrganizationUpsert {
 	return u
 }
 
+// SetUseCase sets the "use_case" field.
+func (u *OrganizationUpsert) SetUseCase(v string) *OrganizationUpsert {
+	u.Set(organization.FieldUseCase, v)
+	return u
+}
+
+// UpdateUseCase sets the "use_case" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateUseCase() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldUseCase)
+	return u
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (u *OrganizationUpsert) ClearUseCase() *OrganizationUpsert {
+	u.SetNull(organization.FieldUseCase)
+	return u
+}
+
+// SetCommunityType sets the "community_type" field.
+func (u *OrganizationUpsert) SetCommunityType(v string) *OrganizationUpsert {
+	u.Set(organization.FieldCommunityType, v)
+	return u
+}
+
+// UpdateCommunityType sets the "community_type" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateCommunityType() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldCommunityType)
+	return u
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (u *OrganizationUpsert) ClearCommunityType() *OrganizationUpsert {
+	u.SetNull(organization.FieldCommunityType)
+	return u
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (u *OrganizationUpsert) SetBlockedSource(v string) *OrganizationUpsert {
+	u.Set(organization.FieldBlockedSource, v)
+	return u
+}
+
+// UpdateBlockedSource sets the "blocked_source" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateBlockedSource() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldBlockedSource)
+	return u
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (u *OrganizationUpsert) ClearBlockedSource() *OrganizationUpsert {
+	u.SetNull(organization.FieldBlockedSource)
+	return u
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (u *OrganizationUpsert) SetBlockedReason(v string) *OrganizationUpsert {
+	u.Set(organization.FieldBlockedReason, v)
+	return u
+}
+
+// UpdateBlockedReason sets the "blocked_reason" field to the value that was provided on create.
+func (u *OrganizationUpsert) UpdateBlockedReason() *OrganizationUpsert {
+	u.SetExcluded(organization.FieldBlockedReason)
+	return u
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (u *OrganizationUpsert) ClearBlockedReason() *OrganizationUpsert {
+	u.SetNull(organization.FieldBlockedReason)
+	return u
+}
+
 // SetMergeRules sets the "merge_rules" field.
 func (u *OrganizationUpsert) SetMergeRules(v types.MergeRules) *OrganizationUpsert {
 	u.Set(organization.FieldMergeRules, v)
@@ -1031,6 +1175,90 @@ func (u *OrganizationUpsertOne) SetPlan(v string) *OrganizationUpsertOne {
 func (u *OrganizationUpsertOne) UpdatePlan() *OrganizationUpsertOne {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdatePlan()
+	})
+}
+
+// SetUseCase sets the "use_case" field.
+func (u *OrganizationUpsertOne) SetUseCase(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetUseCase(v)
+	})
+}
+
+// UpdateUseCase sets the "use_case" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateUseCase() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateUseCase()
+	})
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (u *OrganizationUpsertOne) ClearUseCase() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearUseCase()
+	})
+}
+
+// SetCommunityType sets the "community_type" field.
+func (u *OrganizationUpsertOne) SetCommunityType(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetCommunityType(v)
+	})
+}
+
+// UpdateCommunityType sets the "community_type" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateCommunityType() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateCommunityType()
+	})
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (u *OrganizationUpsertOne) ClearCommunityType() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearCommunityType()
+	})
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (u *OrganizationUpsertOne) SetBlockedSource(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetBlockedSource(v)
+	})
+}
+
+// UpdateBlockedSource sets the "blocked_source" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateBlockedSource() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateBlockedSource()
+	})
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (u *OrganizationUpsertOne) ClearBlockedSource() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearBlockedSource()
+	})
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (u *OrganizationUpsertOne) SetBlockedReason(v string) *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetBlockedReason(v)
+	})
+}
+
+// UpdateBlockedReason sets the "blocked_reason" field to the value that was provided on create.
+func (u *OrganizationUpsertOne) UpdateBlockedReason() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateBlockedReason()
+	})
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (u *OrganizationUpsertOne) ClearBlockedReason() *OrganizationUpsertOne {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearBlockedReason()
 	})
 }
 
@@ -1445,6 +1673,90 @@ func (u *OrganizationUpsertBulk) SetPlan(v string) *OrganizationUpsertBulk {
 func (u *OrganizationUpsertBulk) UpdatePlan() *OrganizationUpsertBulk {
 	return u.Update(func(s *OrganizationUpsert) {
 		s.UpdatePlan()
+	})
+}
+
+// SetUseCase sets the "use_case" field.
+func (u *OrganizationUpsertBulk) SetUseCase(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetUseCase(v)
+	})
+}
+
+// UpdateUseCase sets the "use_case" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateUseCase() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateUseCase()
+	})
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (u *OrganizationUpsertBulk) ClearUseCase() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearUseCase()
+	})
+}
+
+// SetCommunityType sets the "community_type" field.
+func (u *OrganizationUpsertBulk) SetCommunityType(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetCommunityType(v)
+	})
+}
+
+// UpdateCommunityType sets the "community_type" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateCommunityType() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateCommunityType()
+	})
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (u *OrganizationUpsertBulk) ClearCommunityType() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearCommunityType()
+	})
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (u *OrganizationUpsertBulk) SetBlockedSource(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetBlockedSource(v)
+	})
+}
+
+// UpdateBlockedSource sets the "blocked_source" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateBlockedSource() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateBlockedSource()
+	})
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (u *OrganizationUpsertBulk) ClearBlockedSource() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearBlockedSource()
+	})
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (u *OrganizationUpsertBulk) SetBlockedReason(v string) *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.SetBlockedReason(v)
+	})
+}
+
+// UpdateBlockedReason sets the "blocked_reason" field to the value that was provided on create.
+func (u *OrganizationUpsertBulk) UpdateBlockedReason() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.UpdateBlockedReason()
+	})
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (u *OrganizationUpsertBulk) ClearBlockedReason() *OrganizationUpsertBulk {
+	return u.Update(func(s *OrganizationUpsert) {
+		s.ClearBlockedReason()
 	})
 }
 

@@ -172,6 +172,86 @@ func (_u *OrganizationUpdate) SetNillablePlan(v *string) *OrganizationUpdate {
 	return _u
 }
 
+// SetUseCase sets the "use_case" field.
+func (_u *OrganizationUpdate) SetUseCase(v string) *OrganizationUpdate {
+	_u.mutation.SetUseCase(v)
+	return _u
+}
+
+// SetNillableUseCase sets the "use_case" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableUseCase(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetUseCase(*v)
+	}
+	return _u
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (_u *OrganizationUpdate) ClearUseCase() *OrganizationUpdate {
+	_u.mutation.ClearUseCase()
+	return _u
+}
+
+// SetCommunityType sets the "community_type" field.
+func (_u *OrganizationUpdate) SetCommunityType(v string) *OrganizationUpdate {
+	_u.mutation.SetCommunityType(v)
+	return _u
+}
+
+// SetNillableCommunityType sets the "community_type" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableCommunityType(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetCommunityType(*v)
+	}
+	return _u
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (_u *OrganizationUpdate) ClearCommunityType() *OrganizationUpdate {
+	_u.mutation.ClearCommunityType()
+	return _u
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (_u *OrganizationUpdate) SetBlockedSource(v string) *OrganizationUpdate {
+	_u.mutation.SetBlockedSource(v)
+	return _u
+}
+
+// SetNillableBlockedSource sets the "blocked_source" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableBlockedSource(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetBlockedSource(*v)
+	}
+	return _u
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (_u *OrganizationUpdate) ClearBlockedSource() *OrganizationUpdate {
+	_u.mutation.ClearBlockedSource()
+	return _u
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (_u *OrganizationUpdate) SetBlockedReason(v string) *OrganizationUpdate {
+	_u.mutation.SetBlockedReason(v)
+	return _u
+}
+
+// SetNillableBlockedReason sets the "blocked_reason" field if the given value is not nil.
+func (_u *OrganizationUpdate) SetNillableBlockedReason(v *string) *OrganizationUpdate {
+	if v != nil {
+		_u.SetBlockedReason(*v)
+	}
+	return _u
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (_u *OrganizationUpdate) ClearBlockedReason() *OrganizationUpdate {
+	_u.mutation.ClearBlockedReason()
+	return _u
+}
+
 // SetMergeRules sets the "merge_rules" field.
 func (_u *OrganizationUpdate) SetMergeRules(v types.MergeRules) *OrganizationUpdate {
 	_u.mutation.SetMergeRules(v)
@@ -569,6 +649,30 @@ func (_u *OrganizationUpdate) sqlSave(ctx context.Context) (_node int, err error
 	}
 	if value, ok := _u.mutation.Plan(); ok {
 		_spec.SetField(organization.FieldPlan, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.UseCase(); ok {
+		_spec.SetField(organization.FieldUseCase, field.TypeString, value)
+	}
+	if _u.mutation.UseCaseCleared() {
+		_spec.ClearField(organization.FieldUseCase, field.TypeString)
+	}
+	if value, ok := _u.mutation.CommunityType(); ok {
+		_spec.SetField(organization.FieldCommunityType, field.TypeString, value)
+	}
+	if _u.mutation.CommunityTypeCleared() {
+		_spec.ClearField(organization.FieldCommunityType, field.TypeString)
+	}
+	if value, ok := _u.mutation.BlockedSource(); ok {
+		_spec.SetField(organization.FieldBlockedSource, field.TypeString, value)
+	}
+	if _u.mutation.BlockedSourceCleared() {
+		_spec.ClearField(organization.FieldBlockedSource, field.TypeString)
+	}
+	if value, ok := _u.mutation.BlockedReason(); ok {
+		_spec.SetField(organization.FieldBlockedReason, field.TypeString, value)
+	}
+	if _u.mutation.BlockedReasonCleared() {
+		_spec.ClearField(organization.FieldBlockedReason, field.TypeString)
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)
@@ -1056,6 +1160,86 @@ func (_u *OrganizationUpdateOne) SetNillablePlan(v *string) *OrganizationUpdateO
 	return _u
 }
 
+// SetUseCase sets the "use_case" field.
+func (_u *OrganizationUpdateOne) SetUseCase(v string) *OrganizationUpdateOne {
+	_u.mutation.SetUseCase(v)
+	return _u
+}
+
+// SetNillableUseCase sets the "use_case" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableUseCase(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetUseCase(*v)
+	}
+	return _u
+}
+
+// ClearUseCase clears the value of the "use_case" field.
+func (_u *OrganizationUpdateOne) ClearUseCase() *OrganizationUpdateOne {
+	_u.mutation.ClearUseCase()
+	return _u
+}
+
+// SetCommunityType sets the "community_type" field.
+func (_u *OrganizationUpdateOne) SetCommunityType(v string) *OrganizationUpdateOne {
+	_u.mutation.SetCommunityType(v)
+	return _u
+}
+
+// SetNillableCommunityType sets the "community_type" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableCommunityType(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetCommunityType(*v)
+	}
+	return _u
+}
+
+// ClearCommunityType clears the value of the "community_type" field.
+func (_u *OrganizationUpdateOne) ClearCommunityType() *OrganizationUpdateOne {
+	_u.mutation.ClearCommunityType()
+	return _u
+}
+
+// SetBlockedSource sets the "blocked_source" field.
+func (_u *OrganizationUpdateOne) SetBlockedSource(v string) *OrganizationUpdateOne {
+	_u.mutation.SetBlockedSource(v)
+	return _u
+}
+
+// SetNillableBlockedSource sets the "blocked_source" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableBlockedSource(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetBlockedSource(*v)
+	}
+	return _u
+}
+
+// ClearBlockedSource clears the value of the "blocked_source" field.
+func (_u *OrganizationUpdateOne) ClearBlockedSource() *OrganizationUpdateOne {
+	_u.mutation.ClearBlockedSource()
+	return _u
+}
+
+// SetBlockedReason sets the "blocked_reason" field.
+func (_u *OrganizationUpdateOne) SetBlockedReason(v string) *OrganizationUpdateOne {
+	_u.mutation.SetBlockedReason(v)
+	return _u
+}
+
+// SetNillableBlockedReason sets the "blocked_reason" field if the given value is not nil.
+func (_u *OrganizationUpdateOne) SetNillableBlockedReason(v *string) *OrganizationUpdateOne {
+	if v != nil {
+		_u.SetBlockedReason(*v)
+	}
+	return _u
+}
+
+// ClearBlockedReason clears the value of the "blocked_reason" field.
+func (_u *OrganizationUpdateOne) ClearBlockedReason() *OrganizationUpdateOne {
+	_u.mutation.ClearBlockedReason()
+	return _u
+}
+
 // SetMergeRules sets the "merge_rules" field.
 func (_u *OrganizationUpdateOne) SetMergeRules(v types.MergeRules) *OrganizationUpdateOne {
 	_u.mutation.SetMergeRules(v)
@@ -1483,6 +1667,30 @@ func (_u *OrganizationUpdateOne) sqlSave(ctx context.Context) (_node *Organizati
 	}
 	if value, ok := _u.mutation.Plan(); ok {
 		_spec.SetField(organization.FieldPlan, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.UseCase(); ok {
+		_spec.SetField(organization.FieldUseCase, field.TypeString, value)
+	}
+	if _u.mutation.UseCaseCleared() {
+		_spec.ClearField(organization.FieldUseCase, field.TypeString)
+	}
+	if value, ok := _u.mutation.CommunityType(); ok {
+		_spec.SetField(organization.FieldCommunityType, field.TypeString, value)
+	}
+	if _u.mutation.CommunityTypeCleared() {
+		_spec.ClearField(organization.FieldCommunityType, field.TypeString)
+	}
+	if value, ok := _u.mutation.BlockedSource(); ok {
+		_spec.SetField(organization.FieldBlockedSource, field.TypeString, value)
+	}
+	if _u.mutation.BlockedSourceCleared() {
+		_spec.ClearField(organization.FieldBlockedSource, field.TypeString)
+	}
+	if value, ok := _u.mutation.BlockedReason(); ok {
+		_spec.SetField(organization.FieldBlockedReason, field.TypeString, value)
+	}
+	if _u.mutation.BlockedReasonCleared() {
+		_spec.ClearField(organization.FieldBlockedReason, field.TypeString)
 	}
 	if value, ok := _u.mutation.MergeRules(); ok {
 		_spec.SetField(organization.FieldMergeRules, field.TypeJSON, value)

@@ -438,7 +438,7 @@ func init() {
 	// organization.DefaultPlan holds the default value on creation for the plan field.
 	organization.DefaultPlan = organizationDescPlan.Default.(string)
 	// organizationDescMergeRules is the schema descriptor for merge_rules field.
-	organizationDescMergeRules := organizationFields[11].Descriptor()
+	organizationDescMergeRules := organizationFields[15].Descriptor()
 	// organization.DefaultMergeRules holds the default value on creation for the merge_rules field.
 	organization.DefaultMergeRules = organizationDescMergeRules.Default.(types.MergeRules)
 	// organizationDescID is the schema descriptor for id field.

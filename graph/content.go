@@ -90,6 +90,10 @@ func (r *Resolver) ReadLinkTargets(ctx context.Context, links []*content.Link) e
 	if err := catalog.ReadSpaces(ctx, spaces); err != nil {
 		return fmt.Errorf("read the spaces links point at: %w", err)
 	}
+	// Their published URLs too: a report presents each target space.
+	if err := r.Sites.ReadPublications(ctx, spaces); err != nil {
+		return fmt.Errorf("read the sites publishing the spaces links point at: %w", err)
+	}
 	if len(collections) > 0 {
 		_, errs := l.CollectionByID.Fetch(ctx, collections)
 		if err := batchFailure(errs); err != nil {

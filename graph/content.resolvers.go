@@ -126,7 +126,7 @@ func (r *pageResolver) Links(ctx context.Context, obj *content.Page, status *mod
 	if err != nil {
 		return nil, err
 	}
-	return linkReport(links, status), nil
+	return r.linkReportOf(ctx, obj.Space, obj.Revision, links, status)
 }
 
 // Backlinks is the resolver for the backlinks field.
@@ -215,7 +215,7 @@ func (r *revisionResolver) Links(ctx context.Context, obj *content.Revision, sta
 	if err != nil {
 		return nil, err
 	}
-	return linkReport(links, status), nil
+	return r.linkReportOf(ctx, obj.Space, obj.ID, links, status)
 }
 
 // Urls is the resolver for the urls field.
@@ -224,7 +224,7 @@ func (r *revisionResolver) Urls(ctx context.Context, obj *content.Revision) (*mo
 	if err != nil {
 		return nil, err
 	}
-	return &model.RevisionUrls{App: r.appURL("o", sp.OrganizationID, "s", obj.Space, "~", "revisions", obj.ID)}, nil
+	return r.revisionUrls(ctx, obj, sp)
 }
 
 // Content is the resolver for the content field.

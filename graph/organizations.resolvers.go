@@ -46,6 +46,11 @@ func (r *organizationResolver) Object(ctx context.Context, obj *ent.Organization
 	return "organization", nil
 }
 
+// Blocked is the resolver for the blocked field.
+func (r *organizationResolver) Blocked(ctx context.Context, obj *ent.Organization) (*model.OrganizationBlocked, error) {
+	return organizationBlocked(obj), nil
+}
+
 // MergeRules is the resolver for the mergeRules field.
 func (r *organizationResolver) MergeRules(ctx context.Context, obj *ent.Organization) (*leaf.MergeRules, error) {
 	m := leaf.MergeRules(obj.MergeRules)

@@ -188,6 +188,7 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
+	r.Sites.UseShareKey(ctx, id, shareKey)
 	s, _, err := r.Catalog.ViewSpace(ctx, id, spaceWant(ctx))
 	return s, err
 }
@@ -205,11 +206,7 @@ func (r *spaceResolver) MergeRules(ctx context.Context, obj *ent.Space) (*leaf.M
 
 // Urls is the resolver for the urls field.
 func (r *spaceResolver) Urls(ctx context.Context, obj *ent.Space) (*leaf.SpaceUrls, error) {
-	return &leaf.SpaceUrls{
-		Location: r.apiURL("spaces", obj.ID),
-		App:      r.appURL("o", obj.OrganizationID, "s", obj.ID),
-		Icon:     obj.Icon,
-	}, nil
+	return r.spaceUrls(ctx, obj)
 }
 
 // Organization is the resolver for the organization field.
@@ -233,6 +230,11 @@ func (r *spaceResolver) Permissions(ctx context.Context, obj *ent.Space) (*leaf.
 	}
 	p := leaf.SpacePermissions(authz.ForSpace(level))
 	return &p, nil
+}
+
+// VisitorAuth is the resolver for the visitorAuth field.
+func (r *spaceResolver) VisitorAuth(ctx context.Context, obj *ent.Space) (*model.VisitorAuth, error) {
+	return r.spaceVisitorAuth(ctx, obj)
 }
 
 // Collection returns generated.CollectionResolver implementation.

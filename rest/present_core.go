@@ -20,7 +20,11 @@ func (a *API) collections() *Kind[*ent.Collection, *Collection] {
 	return presents(a.presentCollection)
 }
 
-func (a *API) spaces() *Kind[*ent.Space, *Space] { return presents(a.presentSpace) }
+// spaces presents spaces; a page of them reads which published sites
+// serve them (their published URLs) in a fixed number of statements first.
+func (a *API) spaces() *Kind[*ent.Space, *Space] {
+	return presents(a.presentSpace).warming(a.r.ReadSpacePublications)
+}
 
 // User is the documented user object.
 type User struct {
@@ -62,6 +66,10 @@ type Organization struct {
 	DefaultContent *OrganizationDefaultContent `json:"defaultContent,omitempty"`
 	CustomHostname *string                     `json:"customHostname,omitempty" doc:"The host that serves the organization's content: Quire's own."`
 	Billing        *Billing                    `json:"billing" doc:"A self-hosted Quire bills nothing: prices are zero, nothing is due, and the current monthly period ends with the calendar month (UTC)."`
+	// What an operator sets (quire admin org).
+	UseCase       *string              `json:"useCase,omitempty" enum:"internalDocs,docsSite,audienceControlledSite,productDocs,teamKnowledgeBase,designSystem,openSourceDocs,notes,other" doc:"Set by an operator (quire admin org set); absent until then."`
+	CommunityType *string              `json:"communityType,omitempty" enum:"nonProfit,openSource,education" doc:"Set by an operator (quire admin org set); absent until then."`
+	Blocked       *OrganizationBlocked `json:"blocked,omitempty" doc:"Present while an operator blocks the organization (quire admin org block): every call on what is in it is refused with 403."`
 }
 
 func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Organization, error) {
@@ -100,7 +108,8 @@ func (a *API) presentOrganization(ctx context.Context, o *ent.Organization) (*Or
 		InviteLinks: o.InviteLinks, Plan: o.Plan, MergeRules: o.MergeRules, Trial: organizationTrial(trial), URLs: organizationUrls(urls), Permissions: perms,
 		DefaultContent: organizationDefaultContent(dc), CustomHostname: host, Billing: &Billing{Interval: bill.Interval, EndDate: bill.EndDate,
 			HasPaymentFailed: bill.HasPaymentFailed, IsScheduledToCancel: bill.IsScheduledToCancel, Pricing: organizationPricing(bill.Pricing),
-			UsageAddons: map[string]any{}, MinUsers: bill.MinUsers, PaidMembers: bill.PaidMembers},
+			UsageAddons: map[string]any{}, MinUsers: bill.MinUsers, MaxUsers: bill.MaxUsers, PaidMembers: bill.PaidMembers},
+		UseCase: o.UseCase, CommunityType: o.CommunityType, Blocked: organizationBlocked(o),
 	}, nil
 }
 
@@ -159,6 +168,7 @@ type Space struct {
 	ChangeRequestsDraft int                    `json:"changeRequestsDraft"`
 	Permissions         *leaf.SpacePermissions `json:"permissions"`
 	GitSync             *GitSyncState          `json:"gitSync,omitempty" doc:"The Git provider set up on the space, once an import or export completed."`
+	VisitorAuth         *VisitorAuth           `json:"visitorAuth,omitempty" doc:"Present when a published visitor-auth site serves the space."`
 }
 
 func (s *Space) apiLocation() string { return s.URLs.Location }
@@ -182,6 +192,10 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 	if err != nil {
 		return nil, err
 	}
+	va, err := sr.VisitorAuth(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	return &Space{
 		Object: "space", ID: s.ID, Title: s.Title, Emoji: s.Emoji, Visibility: s.Visibility,
 		CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), DeletedAt: deleted, EditMode: s.EditMode,
@@ -189,6 +203,7 @@ func (a *API) presentSpace(ctx context.Context, s *ent.Space) (*Space, error) {
 		Language: s.Language, Revision: s.RevisionID, DefaultLevel: s.DefaultLevel, Comments: s.Comments,
 		ChangeRequests: s.ChangeRequests, ChangeRequestsOpen: s.ChangeRequestsOpen,
 		ChangeRequestsDraft: s.ChangeRequestsDraft, Permissions: perms, GitSync: gitSyncState(gs),
+		VisitorAuth: visitorAuth(va),
 	}, nil
 }
 

@@ -140,6 +140,14 @@ func (a *API) presentLinkReport(ctx context.Context, lr *linkReport) (*LinkRepor
 	}
 	if st := report.Stats; st != nil {
 		out.Stats = LinkStats{Total: st.Total, Broken: BrokenStats{Total: st.Broken}, OK: st.Ok, InApp: st.InApp}
+		if s.cr != nil {
+			// A change request with no work of its own broke nothing.
+			n := 0
+			if st.BrokenChangeRequest != nil {
+				n = *st.BrokenChangeRequest
+			}
+			out.Stats.Broken.ChangeRequest = &n
+		}
 	}
 	return out, nil
 }
@@ -376,7 +384,8 @@ type LinkStats struct {
 
 // BrokenStats counts broken references.
 type BrokenStats struct {
-	Total int `json:"total"`
+	Total         int  `json:"total"`
+	ChangeRequest *int `json:"changeRequest,omitempty" doc:"In a change request's reports: the broken links that the change request broke (not broken in the space's current content)."`
 }
 
 // LinkReport is a page of a link report.

@@ -107,6 +107,12 @@ func (a *API) memberSpaces() *Kind[*graph.MemberReach, *MemberSpace] {
 			return nil, err
 		}
 		return &MemberSpace{Permission: r.Level, Space: sp}, nil
+	}).warming(func(ctx context.Context, list []*graph.MemberReach) error {
+		spaces := make([]*ent.Space, len(list))
+		for i, r := range list {
+			spaces[i] = r.Space
+		}
+		return a.r.ReadSpacePublications(ctx, spaces)
 	})
 }
 
@@ -204,7 +210,21 @@ type InviteLink struct {
 	Collection *Collection `json:"collection,omitempty"`
 }
 
+// inviteLinks presents invite links; a page of them reads which published
+// sites serve their spaces first.
 func (a *API) inviteLinks() *Kind[*ent.InviteLink, *InviteLink] {
+	return a.inviteLinkKind().warming(func(ctx context.Context, list []*ent.InviteLink) error {
+		var ids []string
+		for _, l := range list {
+			if l.SpaceID != nil {
+				ids = append(ids, *l.SpaceID)
+			}
+		}
+		return a.r.ReadPublicationsOf(ctx, ids)
+	})
+}
+
+func (a *API) inviteLinkKind() *Kind[*ent.InviteLink, *InviteLink] {
 	return presents(func(ctx context.Context, l *ent.InviteLink) (*InviteLink, error) {
 		r := a.r.InviteLink()
 		out := &InviteLink{Object: "invite", ID: l.ID}
@@ -322,6 +342,7 @@ type Billing struct {
 	Pricing             *OrganizationPricing `json:"pricing"`
 	UsageAddons         map[string]any       `json:"usageAddons"`
 	MinUsers            int                  `json:"minUsers"`
+	MaxUsers            *int                 `json:"maxUsers,omitempty" doc:"Absent: a self-hosted Quire caps no number of members."`
 	PaidMembers         int                  `json:"paidMembers"`
 }
 

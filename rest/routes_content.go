@@ -22,6 +22,14 @@ func (a *API) contentRoutes() []Route {
 			report, err := a.r.Revision().Links(ctx, sc.rev, in.status())
 			return &linkReport{scope: sc, report: report, args: in.Args()}, err
 		}).Present(a.linkReports()),
+		route("GET", changeRequestPath+"/links", "Report every link and content reference of a change request's content", func(ctx context.Context, req *Request, in *LinkParams) (*linkReport, error) {
+			sc, err := a.changeRequestScope(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			report, err := a.r.Revision().Links(ctx, sc.rev, in.status())
+			return &linkReport{scope: sc, report: report, args: in.Args()}, err
+		}).Present(a.linkReports()),
 	}
 	routes = append(routes, a.contentReads(s+"/content", "a space", a.spaceScope)...)
 	return append(routes, a.contentReads(changeRequestPath+"/content", "a change request", a.changeRequestScope)...)

@@ -45,6 +45,14 @@ const adminUsageText = `Usage:
       progress report.
   quire admin jobs retry JOB_ID [--database-url URL]
       Run a finished (failed, cancelled or completed) job again.
+  quire admin org block ORG_ID --reason TEXT [--database-url URL]
+      Block an organization: every call of the API on what is in it gets
+      403 with the reason; the organization itself shows its block.
+  quire admin org unblock ORG_ID [--database-url URL]
+      Lift an organization's block.
+  quire admin org set ORG_ID [--use-case VALUE] [--community-type VALUE] [--database-url URL]
+      Set (or, with an empty value, clear) an organization's use case and
+      community type. Each prints {"organization":{"id":...,"blocked":...}}.
 `
 
 // guestRole is the --role value for a member without a role.
@@ -69,6 +77,8 @@ func (e *env) admin(ctx context.Context, args []string) int {
 		return e.adminTokenRevoke(ctx, args[2:])
 	case args[0] == "jobs":
 		return e.adminJobs(ctx, args[1:])
+	case args[0] == "org":
+		return e.adminOrg(ctx, args[1:])
 	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
 		fmt.Fprint(e.stderr, adminUsageText)
 		return exitOK

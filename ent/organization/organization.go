@@ -35,6 +35,14 @@ const (
 	FieldAi = "ai"
 	// FieldPlan holds the string denoting the plan field in the database.
 	FieldPlan = "plan"
+	// FieldUseCase holds the string denoting the use_case field in the database.
+	FieldUseCase = "use_case"
+	// FieldCommunityType holds the string denoting the community_type field in the database.
+	FieldCommunityType = "community_type"
+	// FieldBlockedSource holds the string denoting the blocked_source field in the database.
+	FieldBlockedSource = "blocked_source"
+	// FieldBlockedReason holds the string denoting the blocked_reason field in the database.
+	FieldBlockedReason = "blocked_reason"
 	// FieldMergeRules holds the string denoting the merge_rules field in the database.
 	FieldMergeRules = "merge_rules"
 	// FieldLogoURL holds the string denoting the logo_url field in the database.
@@ -121,6 +129,10 @@ var Columns = []string{
 	FieldSSO,
 	FieldAi,
 	FieldPlan,
+	FieldUseCase,
+	FieldCommunityType,
+	FieldBlockedSource,
+	FieldBlockedReason,
 	FieldMergeRules,
 	FieldLogoURL,
 	FieldDefaultContentSiteID,
@@ -210,6 +222,26 @@ func ByAi(opts ...sql.OrderTermOption) OrderOption {
 // ByPlan orders the results by the plan field.
 func ByPlan(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPlan, opts...).ToFunc()
+}
+
+// ByUseCase orders the results by the use_case field.
+func ByUseCase(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldUseCase, opts...).ToFunc()
+}
+
+// ByCommunityType orders the results by the community_type field.
+func ByCommunityType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldCommunityType, opts...).ToFunc()
+}
+
+// ByBlockedSource orders the results by the blocked_source field.
+func ByBlockedSource(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBlockedSource, opts...).ToFunc()
+}
+
+// ByBlockedReason orders the results by the blocked_reason field.
+func ByBlockedReason(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldBlockedReason, opts...).ToFunc()
 }
 
 // ByLogoURL orders the results by the logo_url field.

@@ -112,6 +112,26 @@ func Plan(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldPlan, v))
 }
 
+// UseCase applies equality check predicate on the "use_case" field. It's identical to UseCaseEQ.
+func UseCase(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldUseCase, v))
+}
+
+// CommunityType applies equality check predicate on the "community_type" field. It's identical to CommunityTypeEQ.
+func CommunityType(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldCommunityType, v))
+}
+
+// BlockedSource applies equality check predicate on the "blocked_source" field. It's identical to BlockedSourceEQ.
+func BlockedSource(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldBlockedSource, v))
+}
+
+// BlockedReason applies equality check predicate on the "blocked_reason" field. It's identical to BlockedReasonEQ.
+func BlockedReason(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldBlockedReason, v))
+}
+
 // LogoURL applies equality check predicate on the "logo_url" field. It's identical to LogoURLEQ.
 func LogoURL(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldEQ(FieldLogoURL, v))
@@ -554,6 +574,306 @@ func PlanEqualFold(v string) predicate.Organization {
 // PlanContainsFold applies the ContainsFold predicate on the "plan" field.
 func PlanContainsFold(v string) predicate.Organization {
 	return predicate.Organization(sql.FieldContainsFold(FieldPlan, v))
+}
+
+// UseCaseEQ applies the EQ predicate on the "use_case" field.
+func UseCaseEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldUseCase, v))
+}
+
+// UseCaseNEQ applies the NEQ predicate on the "use_case" field.
+func UseCaseNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldUseCase, v))
+}
+
+// UseCaseIn applies the In predicate on the "use_case" field.
+func UseCaseIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldUseCase, vs...))
+}
+
+// UseCaseNotIn applies the NotIn predicate on the "use_case" field.
+func UseCaseNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldUseCase, vs...))
+}
+
+// UseCaseGT applies the GT predicate on the "use_case" field.
+func UseCaseGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldUseCase, v))
+}
+
+// UseCaseGTE applies the GTE predicate on the "use_case" field.
+func UseCaseGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldUseCase, v))
+}
+
+// UseCaseLT applies the LT predicate on the "use_case" field.
+func UseCaseLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldUseCase, v))
+}
+
+// UseCaseLTE applies the LTE predicate on the "use_case" field.
+func UseCaseLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldUseCase, v))
+}
+
+// UseCaseContains applies the Contains predicate on the "use_case" field.
+func UseCaseContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldUseCase, v))
+}
+
+// UseCaseHasPrefix applies the HasPrefix predicate on the "use_case" field.
+func UseCaseHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldUseCase, v))
+}
+
+// UseCaseHasSuffix applies the HasSuffix predicate on the "use_case" field.
+func UseCaseHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldUseCase, v))
+}
+
+// UseCaseIsNil applies the IsNil predicate on the "use_case" field.
+func UseCaseIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldUseCase))
+}
+
+// UseCaseNotNil applies the NotNil predicate on the "use_case" field.
+func UseCaseNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldUseCase))
+}
+
+// UseCaseEqualFold applies the EqualFold predicate on the "use_case" field.
+func UseCaseEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldUseCase, v))
+}
+
+// UseCaseContainsFold applies the ContainsFold predicate on the "use_case" field.
+func UseCaseContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldUseCase, v))
+}
+
+// CommunityTypeEQ applies the EQ predicate on the "community_type" field.
+func CommunityTypeEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldCommunityType, v))
+}
+
+// CommunityTypeNEQ applies the NEQ predicate on the "community_type" field.
+func CommunityTypeNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldCommunityType, v))
+}
+
+// CommunityTypeIn applies the In predicate on the "community_type" field.
+func CommunityTypeIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldCommunityType, vs...))
+}
+
+// CommunityTypeNotIn applies the NotIn predicate on the "community_type" field.
+func CommunityTypeNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldCommunityType, vs...))
+}
+
+// CommunityTypeGT applies the GT predicate on the "community_type" field.
+func CommunityTypeGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldCommunityType, v))
+}
+
+// CommunityTypeGTE applies the GTE predicate on the "community_type" field.
+func CommunityTypeGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldCommunityType, v))
+}
+
+// CommunityTypeLT applies the LT predicate on the "community_type" field.
+func CommunityTypeLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldCommunityType, v))
+}
+
+// CommunityTypeLTE applies the LTE predicate on the "community_type" field.
+func CommunityTypeLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldCommunityType, v))
+}
+
+// CommunityTypeContains applies the Contains predicate on the "community_type" field.
+func CommunityTypeContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldCommunityType, v))
+}
+
+// CommunityTypeHasPrefix applies the HasPrefix predicate on the "community_type" field.
+func CommunityTypeHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldCommunityType, v))
+}
+
+// CommunityTypeHasSuffix applies the HasSuffix predicate on the "community_type" field.
+func CommunityTypeHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldCommunityType, v))
+}
+
+// CommunityTypeIsNil applies the IsNil predicate on the "community_type" field.
+func CommunityTypeIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldCommunityType))
+}
+
+// CommunityTypeNotNil applies the NotNil predicate on the "community_type" field.
+func CommunityTypeNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldCommunityType))
+}
+
+// CommunityTypeEqualFold applies the EqualFold predicate on the "community_type" field.
+func CommunityTypeEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldCommunityType, v))
+}
+
+// CommunityTypeContainsFold applies the ContainsFold predicate on the "community_type" field.
+func CommunityTypeContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldCommunityType, v))
+}
+
+// BlockedSourceEQ applies the EQ predicate on the "blocked_source" field.
+func BlockedSourceEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldBlockedSource, v))
+}
+
+// BlockedSourceNEQ applies the NEQ predicate on the "blocked_source" field.
+func BlockedSourceNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldBlockedSource, v))
+}
+
+// BlockedSourceIn applies the In predicate on the "blocked_source" field.
+func BlockedSourceIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldBlockedSource, vs...))
+}
+
+// BlockedSourceNotIn applies the NotIn predicate on the "blocked_source" field.
+func BlockedSourceNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldBlockedSource, vs...))
+}
+
+// BlockedSourceGT applies the GT predicate on the "blocked_source" field.
+func BlockedSourceGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldBlockedSource, v))
+}
+
+// BlockedSourceGTE applies the GTE predicate on the "blocked_source" field.
+func BlockedSourceGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldBlockedSource, v))
+}
+
+// BlockedSourceLT applies the LT predicate on the "blocked_source" field.
+func BlockedSourceLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldBlockedSource, v))
+}
+
+// BlockedSourceLTE applies the LTE predicate on the "blocked_source" field.
+func BlockedSourceLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldBlockedSource, v))
+}
+
+// BlockedSourceContains applies the Contains predicate on the "blocked_source" field.
+func BlockedSourceContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldBlockedSource, v))
+}
+
+// BlockedSourceHasPrefix applies the HasPrefix predicate on the "blocked_source" field.
+func BlockedSourceHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldBlockedSource, v))
+}
+
+// BlockedSourceHasSuffix applies the HasSuffix predicate on the "blocked_source" field.
+func BlockedSourceHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldBlockedSource, v))
+}
+
+// BlockedSourceIsNil applies the IsNil predicate on the "blocked_source" field.
+func BlockedSourceIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldBlockedSource))
+}
+
+// BlockedSourceNotNil applies the NotNil predicate on the "blocked_source" field.
+func BlockedSourceNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldBlockedSource))
+}
+
+// BlockedSourceEqualFold applies the EqualFold predicate on the "blocked_source" field.
+func BlockedSourceEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldBlockedSource, v))
+}
+
+// BlockedSourceContainsFold applies the ContainsFold predicate on the "blocked_source" field.
+func BlockedSourceContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldBlockedSource, v))
+}
+
+// BlockedReasonEQ applies the EQ predicate on the "blocked_reason" field.
+func BlockedReasonEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEQ(FieldBlockedReason, v))
+}
+
+// BlockedReasonNEQ applies the NEQ predicate on the "blocked_reason" field.
+func BlockedReasonNEQ(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldNEQ(FieldBlockedReason, v))
+}
+
+// BlockedReasonIn applies the In predicate on the "blocked_reason" field.
+func BlockedReasonIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldIn(FieldBlockedReason, vs...))
+}
+
+// BlockedReasonNotIn applies the NotIn predicate on the "blocked_reason" field.
+func BlockedReasonNotIn(vs ...string) predicate.Organization {
+	return predicate.Organization(sql.FieldNotIn(FieldBlockedReason, vs...))
+}
+
+// BlockedReasonGT applies the GT predicate on the "blocked_reason" field.
+func BlockedReasonGT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGT(FieldBlockedReason, v))
+}
+
+// BlockedReasonGTE applies the GTE predicate on the "blocked_reason" field.
+func BlockedReasonGTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldGTE(FieldBlockedReason, v))
+}
+
+// BlockedReasonLT applies the LT predicate on the "blocked_reason" field.
+func BlockedReasonLT(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLT(FieldBlockedReason, v))
+}
+
+// BlockedReasonLTE applies the LTE predicate on the "blocked_reason" field.
+func BlockedReasonLTE(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldLTE(FieldBlockedReason, v))
+}
+
+// BlockedReasonContains applies the Contains predicate on the "blocked_reason" field.
+func BlockedReasonContains(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContains(FieldBlockedReason, v))
+}
+
+// BlockedReasonHasPrefix applies the HasPrefix predicate on the "blocked_reason" field.
+func BlockedReasonHasPrefix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasPrefix(FieldBlockedReason, v))
+}
+
+// BlockedReasonHasSuffix applies the HasSuffix predicate on the "blocked_reason" field.
+func BlockedReasonHasSuffix(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldHasSuffix(FieldBlockedReason, v))
+}
+
+// BlockedReasonIsNil applies the IsNil predicate on the "blocked_reason" field.
+func BlockedReasonIsNil() predicate.Organization {
+	return predicate.Organization(sql.FieldIsNull(FieldBlockedReason))
+}
+
+// BlockedReasonNotNil applies the NotNil predicate on the "blocked_reason" field.
+func BlockedReasonNotNil() predicate.Organization {
+	return predicate.Organization(sql.FieldNotNull(FieldBlockedReason))
+}
+
+// BlockedReasonEqualFold applies the EqualFold predicate on the "blocked_reason" field.
+func BlockedReasonEqualFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldEqualFold(FieldBlockedReason, v))
+}
+
+// BlockedReasonContainsFold applies the ContainsFold predicate on the "blocked_reason" field.
+func BlockedReasonContainsFold(v string) predicate.Organization {
+	return predicate.Organization(sql.FieldContainsFold(FieldBlockedReason, v))
 }
 
 // LogoURLEQ applies the EQ predicate on the "logo_url" field.

@@ -29,6 +29,14 @@ func (Organization) Fields() []ent.Field {
 		field.Bool("sso").Default(false),
 		field.Bool("ai").Default(false),
 		field.String("plan").Default("free"),
+		// Set by an operator (quire admin org set): no API call changes
+		// them.
+		field.String("use_case").Optional().Nillable(),
+		field.String("community_type").Optional().Nillable(),
+		// An operator's block (quire admin org block): while reason is
+		// set, every call on what is in the organization is refused.
+		field.String("blocked_source").Optional().Nillable(),
+		field.String("blocked_reason").Optional().Nillable(),
 		field.JSON("merge_rules", types.MergeRules{}).Default(types.MergeRules{Type: "none"}),
 		// URL of the organization's logo.
 		field.String("logo_url").Optional().Nillable(),

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/types"
@@ -3900,7 +3899,7 @@ func (ec *executionContext) marshalNChangeRequest2quireᚋentᚐChangeRequest(ct
 }
 
 func (ec *executionContext) marshalNChangeRequest2ᚕᚖquireᚋentᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequest) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequest2ᚖquireᚋentᚐChangeRequest(ctx, sel, v[i])
@@ -3940,7 +3939,7 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖquireᚋgraphᚋm
 }
 
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖquireᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestEdge2ᚖquireᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
@@ -4004,7 +4003,7 @@ func (ec *executionContext) marshalNContentEditPayload2ᚖquireᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNContentTemplate2ᚕᚖquireᚋgraphᚋmodelᚐContentTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentTemplate) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentTemplate2ᚖquireᚋgraphᚋmodelᚐContentTemplate(ctx, sel, v[i])
@@ -4030,7 +4029,7 @@ func (ec *executionContext) marshalNContentTemplate2ᚖquireᚋgraphᚋmodelᚐC
 }
 
 func (ec *executionContext) marshalNContentTemplateParam2ᚕᚖquireᚋgraphᚋmodelᚐContentTemplateParamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentTemplateParam) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentTemplateParam2ᚖquireᚋgraphᚋmodelᚐContentTemplateParam(ctx, sel, v[i])
@@ -4066,7 +4065,7 @@ func (ec *executionContext) unmarshalNCreatePageInput2quireᚋgraphᚋmodelᚐCr
 }
 
 func (ec *executionContext) marshalNMergeConflict2ᚕᚖquireᚋgraphᚋmodelᚐMergeConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeConflict2ᚖquireᚋgraphᚋmodelᚐMergeConflict(ctx, sel, v[i])
@@ -4121,7 +4120,7 @@ func (ec *executionContext) unmarshalNMovePageInput2quireᚋgraphᚋmodelᚐMove
 }
 
 func (ec *executionContext) marshalNPageChange2ᚕᚖquireᚋgraphᚋmodelᚐPageChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PageChange) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPageChange2ᚖquireᚋgraphᚋmodelᚐPageChange(ctx, sel, v[i])
@@ -4216,7 +4215,7 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚕquireᚋgraphᚋmodel
 	if v == nil {
 		return graphql.Null
 	}
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestStatus2quireᚋgraphᚋmodelᚐChangeRequestStatus(ctx, sel, v[i])

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/types"
@@ -475,6 +474,29 @@ func (ec *executionContext) _ContentLinkStats_inApp(ctx context.Context, field g
 	)
 }
 func (ec *executionContext) fieldContext_ContentLinkStats_inApp(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("ContentLinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _ContentLinkStats_brokenChangeRequest(ctx context.Context, field graphql.CollectedField, obj *model.ContentLinkStats) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_ContentLinkStats_brokenChangeRequest(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.BrokenChangeRequest, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_ContentLinkStats_brokenChangeRequest(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("ContentLinkStats", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
@@ -2388,6 +2410,8 @@ func (ec *executionContext) _ContentLinkStats(ctx context.Context, sel ast.Selec
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "brokenChangeRequest":
+			out.Values[i] = ec._ContentLinkStats_brokenChangeRequest(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}
@@ -3743,7 +3767,7 @@ func (ec *executionContext) _RevisionUrls(ctx context.Context, sel ast.Selection
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) marshalNContentLink2ᚕᚖquireᚋinternalᚋcontentᚐLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Link) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentLink2ᚖquireᚋinternalᚋcontentᚐLink(ctx, sel, v[i])
@@ -3803,7 +3827,7 @@ func (ec *executionContext) marshalNContentReferenceStatus2quireᚋgraphᚋmodel
 }
 
 func (ec *executionContext) marshalNFile2ᚕᚖquireᚋinternalᚋcontentᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.File) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNFile2ᚖquireᚋinternalᚋcontentᚐFile(ctx, sel, v[i])
@@ -3829,7 +3853,7 @@ func (ec *executionContext) marshalNFile2ᚖquireᚋinternalᚋcontentᚐFile(ct
 }
 
 func (ec *executionContext) marshalNPage2ᚕᚖquireᚋinternalᚋcontentᚐPageᚄ(ctx context.Context, sel ast.SelectionSet, v []*content.Page) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPage2ᚖquireᚋinternalᚋcontentᚐPage(ctx, sel, v[i])

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/orgs"
 	"quire/internal/types"
@@ -890,6 +889,29 @@ func (ec *executionContext) _OrganizationBilling_minUsers(ctx context.Context, f
 	)
 }
 func (ec *executionContext) fieldContext_OrganizationBilling_minUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrganizationBilling", field, false, false, errors.New("field of type Int does not have child fields"))
+}
+
+func (ec *executionContext) _OrganizationBilling_maxUsers(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationBilling) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrganizationBilling_maxUsers(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MaxUsers, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *int) graphql.Marshaler {
+			return ec.marshalOInt2ᚖint(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrganizationBilling_maxUsers(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("OrganizationBilling", field, false, false, errors.New("field of type Int does not have child fields"))
 }
 
@@ -2094,6 +2116,8 @@ func (ec *executionContext) _OrganizationBilling(ctx context.Context, sel ast.Se
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "maxUsers":
+			out.Values[i] = ec._OrganizationBilling_maxUsers(ctx, field, obj)
 		case "paidMembers":
 			out.Values[i] = ec._OrganizationBilling_paidMembers(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -2384,7 +2408,7 @@ func (ec *executionContext) marshalNInviteLink2quireᚋentᚐInviteLink(ctx cont
 }
 
 func (ec *executionContext) marshalNInviteLink2ᚕᚖquireᚋentᚐInviteLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.InviteLink) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteLink2ᚖquireᚋentᚐInviteLink(ctx, sel, v[i])
@@ -2424,7 +2448,7 @@ func (ec *executionContext) marshalNInviteLinkConnection2ᚖquireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖquireᚋgraphᚋmodelᚐInviteLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteLinkEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteLinkEdge2ᚖquireᚋgraphᚋmodelᚐInviteLinkEdge(ctx, sel, v[i])

@@ -8,7 +8,6 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/orgs"
@@ -38,6 +37,7 @@ type MemberResolver interface {
 type OrganizationResolver interface {
 	Object(ctx context.Context, obj *ent.Organization) (string, error)
 
+	Blocked(ctx context.Context, obj *ent.Organization) (*model.OrganizationBlocked, error)
 	MergeRules(ctx context.Context, obj *ent.Organization) (*leaf.MergeRules, error)
 	Trial(ctx context.Context, obj *ent.Organization) (*model.OrganizationTrial, error)
 	Urls(ctx context.Context, obj *ent.Organization) (*model.OrganizationUrls, error)
@@ -1795,6 +1795,84 @@ func (ec *executionContext) fieldContext_Organization_plan(_ context.Context, fi
 	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _Organization_useCase(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_useCase(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.UseCase, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_useCase(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Organization_communityType(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_communityType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.CommunityType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_communityType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("Organization", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _Organization_blocked(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Organization_blocked(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Organization().Blocked(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.OrganizationBlocked) graphql.Marshaler {
+			return ec.marshalOOrganizationBlocked2ᚖquireᚋgraphᚋmodelᚐOrganizationBlocked(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Organization_blocked(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Organization",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_OrganizationBlocked(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Organization_mergeRules(ctx context.Context, field graphql.CollectedField, obj *ent.Organization) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -2832,6 +2910,52 @@ func (ec *executionContext) fieldContext_Organization_openAPISpecs(ctx context.C
 		return fc, err
 	}
 	return fc, nil
+}
+
+func (ec *executionContext) _OrganizationBlocked_source(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationBlocked) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrganizationBlocked_source(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Source, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_OrganizationBlocked_source(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrganizationBlocked", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _OrganizationBlocked_reason(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationBlocked) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_OrganizationBlocked_reason(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Reason, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_OrganizationBlocked_reason(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("OrganizationBlocked", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 func (ec *executionContext) _OrganizationConnection_edges(ctx context.Context, field graphql.CollectedField, obj *model.OrganizationConnection) (ret graphql.Marshaler) {
@@ -4160,6 +4284,43 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 			if out.Values[i] == graphql.Null {
 				atomic.AddUint32(&out.Invalids, 1)
 			}
+		case "useCase":
+			out.Values[i] = ec._Organization_useCase(ctx, field, obj)
+		case "communityType":
+			out.Values[i] = ec._Organization_communityType(ctx, field, obj)
+		case "blocked":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Organization_blocked(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "mergeRules":
 			field := field
 
@@ -5113,6 +5274,47 @@ func (ec *executionContext) _Organization(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var organizationBlockedImplementors = []string{"OrganizationBlocked"}
+
+func (ec *executionContext) _OrganizationBlocked(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationBlocked) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, organizationBlockedImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("OrganizationBlocked")
+		case "source":
+			out.Values[i] = ec._OrganizationBlocked_source(ctx, field, obj)
+		case "reason":
+			out.Values[i] = ec._OrganizationBlocked_reason(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var organizationConnectionImplementors = []string{"OrganizationConnection"}
 
 func (ec *executionContext) _OrganizationConnection(ctx context.Context, sel ast.SelectionSet, obj *model.OrganizationConnection) graphql.Marshaler {
@@ -5599,7 +5801,7 @@ func (ec *executionContext) marshalNMember2quireᚋentᚐMember(ctx context.Cont
 }
 
 func (ec *executionContext) marshalNMember2ᚕᚖquireᚋentᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMember2ᚖquireᚋentᚐMember(ctx, sel, v[i])
@@ -5639,7 +5841,7 @@ func (ec *executionContext) marshalNMemberConnection2ᚖquireᚋgraphᚋmodelᚐ
 }
 
 func (ec *executionContext) marshalNMemberEdge2ᚕᚖquireᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberEdge2ᚖquireᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
@@ -5679,7 +5881,7 @@ func (ec *executionContext) marshalNOrganization2quireᚋentᚐOrganization(ctx 
 }
 
 func (ec *executionContext) marshalNOrganization2ᚕᚖquireᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganization2ᚖquireᚋentᚐOrganization(ctx, sel, v[i])
@@ -5719,7 +5921,7 @@ func (ec *executionContext) marshalNOrganizationConnection2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖquireᚋgraphᚋmodelᚐOrganizationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganizationEdge2ᚖquireᚋgraphᚋmodelᚐOrganizationEdge(ctx, sel, v[i])
@@ -5791,7 +5993,7 @@ func (ec *executionContext) marshalNUser2quireᚋentᚐUser(ctx context.Context,
 }
 
 func (ec *executionContext) marshalNUser2ᚕᚖquireᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNUser2ᚖquireᚋentᚐUser(ctx, sel, v[i])
@@ -5844,6 +6046,13 @@ func (ec *executionContext) marshalOMemberRole2ᚖquireᚋinternalᚋtypesᚐRol
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOOrganizationBlocked2ᚖquireᚋgraphᚋmodelᚐOrganizationBlocked(ctx context.Context, sel ast.SelectionSet, v *model.OrganizationBlocked) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._OrganizationBlocked(ctx, sel, v)
 }
 
 func (ec *executionContext) marshalOUser2ᚖquireᚋentᚐUser(ctx context.Context, sel ast.SelectionSet, v *ent.User) graphql.Marshaler {

@@ -355,10 +355,11 @@ type ComplexityRoot struct {
 	}
 
 	ContentLinkStats struct {
-		Broken func(childComplexity int) int
-		InApp  func(childComplexity int) int
-		Ok     func(childComplexity int) int
-		Total  func(childComplexity int) int
+		Broken              func(childComplexity int) int
+		BrokenChangeRequest func(childComplexity int) int
+		InApp               func(childComplexity int) int
+		Ok                  func(childComplexity int) int
+		Total               func(childComplexity int) int
 	}
 
 	ContentTemplate struct {
@@ -921,8 +922,10 @@ type ComplexityRoot struct {
 		AgentInstructions           func(childComplexity int) int
 		Ai                          func(childComplexity int) int
 		Billing                     func(childComplexity int) int
+		Blocked                     func(childComplexity int) int
 		ChangeRequests              func(childComplexity int, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) int
 		Collections                 func(childComplexity int, first *int, after *string, last *int, before *string, nested *bool) int
+		CommunityType               func(childComplexity int) int
 		Conversations               func(childComplexity int, first *int, after *string, last *int, before *string, source *string) int
 		ConversationsIssues         func(childComplexity int, first *int, after *string, last *int, before *string, cluster *string, conversation *string) int
 		ConversationsIssuesClusters func(childComplexity int, first *int, after *string, last *int, before *string, order *model.SortOrder, orderBy *model.IssuesClusterOrderBy) int
@@ -956,6 +959,7 @@ type ComplexityRoot struct {
 		Trial                       func(childComplexity int) int
 		Type                        func(childComplexity int) int
 		Urls                        func(childComplexity int) int
+		UseCase                     func(childComplexity int) int
 	}
 
 	OrganizationBilling struct {
@@ -963,10 +967,16 @@ type ComplexityRoot struct {
 		HasPaymentFailed    func(childComplexity int) int
 		Interval            func(childComplexity int) int
 		IsScheduledToCancel func(childComplexity int) int
+		MaxUsers            func(childComplexity int) int
 		MinUsers            func(childComplexity int) int
 		PaidMembers         func(childComplexity int) int
 		Pricing             func(childComplexity int) int
 		UsageAddons         func(childComplexity int) int
+	}
+
+	OrganizationBlocked struct {
+		Reason func(childComplexity int) int
+		Source func(childComplexity int) int
 	}
 
 	OrganizationConnection struct {
@@ -1509,6 +1519,7 @@ type ComplexityRoot struct {
 		Urls                 func(childComplexity int) int
 		UserPermissions      func(childComplexity int, first *int, after *string, last *int, before *string) int
 		Visibility           func(childComplexity int) int
+		VisitorAuth          func(childComplexity int) int
 	}
 
 	SpaceConnection struct {
@@ -1712,6 +1723,10 @@ type ComplexityRoot struct {
 
 	UserUrls struct {
 		Location func(childComplexity int) int
+	}
+
+	VisitorAuth struct {
+		Backend func(childComplexity int) int
 	}
 }
 
@@ -3037,6 +3052,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.ContentLinkStats.Broken(childComplexity), true
+
+	case "ContentLinkStats.brokenChangeRequest":
+		if e.ComplexityRoot.ContentLinkStats.BrokenChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ContentLinkStats.BrokenChangeRequest(childComplexity), true
 
 	case "ContentLinkStats.inApp":
 		if e.ComplexityRoot.ContentLinkStats.InApp == nil {
@@ -6169,6 +6191,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.Billing(childComplexity), true
 
+	case "Organization.blocked":
+		if e.ComplexityRoot.Organization.Blocked == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.Blocked(childComplexity), true
+
 	case "Organization.changeRequests":
 		if e.ComplexityRoot.Organization.ChangeRequests == nil {
 			break
@@ -6192,6 +6221,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Organization.Collections(childComplexity, args["first"].(*int), args["after"].(*string), args["last"].(*int), args["before"].(*string), args["nested"].(*bool)), true
+
+	case "Organization.communityType":
+		if e.ComplexityRoot.Organization.CommunityType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.CommunityType(childComplexity), true
 
 	case "Organization.conversations":
 		if e.ComplexityRoot.Organization.Conversations == nil {
@@ -6504,6 +6540,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Organization.Urls(childComplexity), true
 
+	case "Organization.useCase":
+		if e.ComplexityRoot.Organization.UseCase == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Organization.UseCase(childComplexity), true
+
 	case "OrganizationBilling.endDate":
 		if e.ComplexityRoot.OrganizationBilling.EndDate == nil {
 			break
@@ -6532,6 +6575,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.OrganizationBilling.IsScheduledToCancel(childComplexity), true
 
+	case "OrganizationBilling.maxUsers":
+		if e.ComplexityRoot.OrganizationBilling.MaxUsers == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBilling.MaxUsers(childComplexity), true
+
 	case "OrganizationBilling.minUsers":
 		if e.ComplexityRoot.OrganizationBilling.MinUsers == nil {
 			break
@@ -6559,6 +6609,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.OrganizationBilling.UsageAddons(childComplexity), true
+
+	case "OrganizationBlocked.reason":
+		if e.ComplexityRoot.OrganizationBlocked.Reason == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBlocked.Reason(childComplexity), true
+
+	case "OrganizationBlocked.source":
+		if e.ComplexityRoot.OrganizationBlocked.Source == nil {
+			break
+		}
+
+		return e.ComplexityRoot.OrganizationBlocked.Source(childComplexity), true
 
 	case "OrganizationConnection.edges":
 		if e.ComplexityRoot.OrganizationConnection.Edges == nil {
@@ -9162,6 +9226,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Space.Visibility(childComplexity), true
 
+	case "Space.visitorAuth":
+		if e.ComplexityRoot.Space.VisitorAuth == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Space.VisitorAuth(childComplexity), true
+
 	case "SpaceConnection.edges":
 		if e.ComplexityRoot.SpaceConnection.Edges == nil {
 			break
@@ -9978,6 +10049,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.UserUrls.Location(childComplexity), true
 
+	case "VisitorAuth.backend":
+		if e.ComplexityRoot.VisitorAuth.Backend == nil {
+			break
+		}
+
+		return e.ComplexityRoot.VisitorAuth.Backend(childComplexity), true
+
 	}
 	return 0, false
 }
@@ -10257,6 +10335,12 @@ type Organization implements Node {
   ai: Boolean!
   inviteLinks: Boolean!
   plan: String!
+  "What the organization is for (internalDocs, docsSite, audienceControlledSite, productDocs, teamKnowledgeBase, designSystem, openSourceDocs, notes, other): set by an operator (quire admin org set), null until then."
+  useCase: String
+  "The kind of community (nonProfit, openSource, education): set by an operator (quire admin org set), null until then."
+  communityType: String
+  "The organization's block while an operator blocks it (quire admin org block): every call on what is in it is refused with FORBIDDEN. Null otherwise."
+  blocked: OrganizationBlocked
   mergeRules: MergeRules!
   trial: OrganizationTrial!
   urls: OrganizationUrls!
@@ -10266,6 +10350,12 @@ type Organization implements Node {
   "Collections of the organization; nested (default true) includes collections inside collections."
   collections(first: Int, after: String, last: Int, before: String, nested: Boolean = true): CollectionConnection!
   spaces(first: Int, after: String, last: Int, before: String): SpaceConnection!
+}
+
+type OrganizationBlocked {
+  "backoffice: an operator of this Quire."
+  source: String
+  reason: String!
 }
 
 type OrganizationTrial {
@@ -10462,6 +10552,13 @@ type Space implements Node {
   changeRequestsOpen: Int!
   changeRequestsDraft: Int!
   permissions: SpacePermissions!
+  "How readers of its published content sign in: set when a published visitor-auth site serves the space."
+  visitorAuth: VisitorAuth
+}
+
+type VisitorAuth {
+  "custom: the site's own authentication backend."
+  backend: String!
 }
 
 type SpaceUrls {
@@ -11198,6 +11295,8 @@ type ContentLinkStats {
   ok: Int!
   broken: Int!
   inApp: Int!
+  "In a change request's work: the broken links that the change request broke (not broken in the space's current content). Null elsewhere."
+  brokenChangeRequest: Int
 }
 `, BuiltIn: false},
 	{Name: "../schema/changerequests.graphql", Input: `# Change requests, and writing content through them: page and file edits,
@@ -12519,6 +12618,8 @@ type OrganizationBilling {
   pricing: OrganizationPricing!
   usageAddons: JSON!
   minUsers: Int!
+  "The most members the plan allows: null, a self-hosted Quire caps nothing."
+  maxUsers: Int
   paidMembers: Int!
 }
 
@@ -13878,6 +13979,8 @@ func (ec *executionContext) childFields_ContentLinkStats(ctx context.Context, fi
 		return ec.fieldContext_ContentLinkStats_broken(ctx, field)
 	case "inApp":
 		return ec.fieldContext_ContentLinkStats_inApp(ctx, field)
+	case "brokenChangeRequest":
+		return ec.fieldContext_ContentLinkStats_brokenChangeRequest(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type ContentLinkStats", field.Name)
 }
@@ -14764,6 +14867,12 @@ func (ec *executionContext) childFields_Organization(ctx context.Context, field 
 		return ec.fieldContext_Organization_inviteLinks(ctx, field)
 	case "plan":
 		return ec.fieldContext_Organization_plan(ctx, field)
+	case "useCase":
+		return ec.fieldContext_Organization_useCase(ctx, field)
+	case "communityType":
+		return ec.fieldContext_Organization_communityType(ctx, field)
+	case "blocked":
+		return ec.fieldContext_Organization_blocked(ctx, field)
 	case "mergeRules":
 		return ec.fieldContext_Organization_mergeRules(ctx, field)
 	case "trial":
@@ -14836,10 +14945,22 @@ func (ec *executionContext) childFields_OrganizationBilling(ctx context.Context,
 		return ec.fieldContext_OrganizationBilling_usageAddons(ctx, field)
 	case "minUsers":
 		return ec.fieldContext_OrganizationBilling_minUsers(ctx, field)
+	case "maxUsers":
+		return ec.fieldContext_OrganizationBilling_maxUsers(ctx, field)
 	case "paidMembers":
 		return ec.fieldContext_OrganizationBilling_paidMembers(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type OrganizationBilling", field.Name)
+}
+
+func (ec *executionContext) childFields_OrganizationBlocked(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "source":
+		return ec.fieldContext_OrganizationBlocked_source(ctx, field)
+	case "reason":
+		return ec.fieldContext_OrganizationBlocked_reason(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type OrganizationBlocked", field.Name)
 }
 
 func (ec *executionContext) childFields_OrganizationConnection(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
@@ -15854,6 +15975,8 @@ func (ec *executionContext) childFields_Space(ctx context.Context, field graphql
 		return ec.fieldContext_Space_changeRequestsDraft(ctx, field)
 	case "permissions":
 		return ec.fieldContext_Space_permissions(ctx, field)
+	case "visitorAuth":
+		return ec.fieldContext_Space_visitorAuth(ctx, field)
 	case "content":
 		return ec.fieldContext_Space_content(ctx, field)
 	case "changeRequest":
@@ -16274,6 +16397,14 @@ func (ec *executionContext) childFields_UserUrls(ctx context.Context, field grap
 		return ec.fieldContext_UserUrls_location(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type UserUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_VisitorAuth(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "backend":
+		return ec.fieldContext_VisitorAuth_backend(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type VisitorAuth", field.Name)
 }
 
 func (ec *executionContext) childFields___Directive(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

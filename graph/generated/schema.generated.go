@@ -9,7 +9,6 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/events"
@@ -10012,7 +10011,7 @@ func (ec *executionContext) marshalNMergeRules2ᚖquireᚋgraphᚋleafᚐMergeRu
 }
 
 func (ec *executionContext) marshalNNode2ᚕquireᚋinternalᚋtypesᚐNode(ctx context.Context, sel ast.SelectionSet, v []types.Node) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalONode2quireᚋinternalᚋtypesᚐNode(ctx, sel, v[i])
@@ -10085,7 +10084,7 @@ func (ec *executionContext) marshalOMergeRule2ᚕquireᚋinternalᚋtypesᚐMerg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeRule2quireᚋinternalᚋtypesᚐMergeRule(ctx, sel, v[i])

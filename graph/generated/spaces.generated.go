@@ -8,7 +8,6 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
-	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/content"
@@ -47,6 +46,7 @@ type SpaceResolver interface {
 	Parent(ctx context.Context, obj *ent.Space) (*ent.Collection, error)
 
 	Permissions(ctx context.Context, obj *ent.Space) (*leaf.SpacePermissions, error)
+	VisitorAuth(ctx context.Context, obj *ent.Space) (*model.VisitorAuth, error)
 	Content(ctx context.Context, obj *ent.Space) (*content.Revision, error)
 	ChangeRequest(ctx context.Context, obj *ent.Space, id *string, number *int) (*ent.ChangeRequest, error)
 	ChangeRequestList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, status []model.ChangeRequestStatus, creator *string, contributor *string, orderBy *model.ChangeRequestOrderBy, requestedReviewer *string, conversationsIssuesCluster *string) (*model.ChangeRequestConnection, error)
@@ -2018,6 +2018,38 @@ func (ec *executionContext) fieldContext_Space_permissions(_ context.Context, fi
 	return fc, nil
 }
 
+func (ec *executionContext) _Space_visitorAuth(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Space_visitorAuth(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return ec.Resolvers.Space().VisitorAuth(ctx, obj)
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *model.VisitorAuth) graphql.Marshaler {
+			return ec.marshalOVisitorAuth2ᚖquireᚋgraphᚋmodelᚐVisitorAuth(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Space_visitorAuth(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Space",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_VisitorAuth(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _Space_content(ctx context.Context, field graphql.CollectedField, obj *ent.Space) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3027,6 +3059,29 @@ func (ec *executionContext) _SpaceUrls_icon(ctx context.Context, field graphql.C
 }
 func (ec *executionContext) fieldContext_SpaceUrls_icon(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
 	return graphql.NewScalarFieldContext("SpaceUrls", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _VisitorAuth_backend(ctx context.Context, field graphql.CollectedField, obj *model.VisitorAuth) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_VisitorAuth_backend(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Backend, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_VisitorAuth_backend(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("VisitorAuth", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
 // endregion **************************** field.gotpl *****************************
@@ -4177,6 +4232,8 @@ func (ec *executionContext) _Space(ctx context.Context, sel ast.SelectionSet, ob
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "visitorAuth":
+			out.Values[i] = ec._Space_visitorAuth(ctx, field, obj)
 		case "content":
 			out.Values[i] = ec._Space_content(ctx, field, obj)
 			if out.Values[i] == graphql.Null {
@@ -4486,6 +4543,45 @@ func (ec *executionContext) _SpaceUrls(ctx context.Context, sel ast.SelectionSet
 	return out
 }
 
+var visitorAuthImplementors = []string{"VisitorAuth"}
+
+func (ec *executionContext) _VisitorAuth(ctx context.Context, sel ast.SelectionSet, obj *model.VisitorAuth) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, visitorAuthImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("VisitorAuth")
+		case "backend":
+			out.Values[i] = ec._VisitorAuth_backend(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 // endregion **************************** object.gotpl ****************************
 
 // region    ***************************** type.gotpl *****************************
@@ -4495,7 +4591,7 @@ func (ec *executionContext) marshalNCollection2quireᚋentᚐCollection(ctx cont
 }
 
 func (ec *executionContext) marshalNCollection2ᚕᚖquireᚋentᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Collection) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollection2ᚖquireᚋentᚐCollection(ctx, sel, v[i])
@@ -4535,7 +4631,7 @@ func (ec *executionContext) marshalNCollectionConnection2ᚖquireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNCollectionEdge2ᚕᚖquireᚋgraphᚋmodelᚐCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollectionEdge2ᚖquireᚋgraphᚋmodelᚐCollectionEdge(ctx, sel, v[i])
@@ -4643,7 +4739,7 @@ func (ec *executionContext) marshalNSpace2quireᚋentᚐSpace(ctx context.Contex
 }
 
 func (ec *executionContext) marshalNSpace2ᚕᚖquireᚋentᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Space) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpace2ᚖquireᚋentᚐSpace(ctx, sel, v[i])
@@ -4683,7 +4779,7 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖquireᚋgraphᚋmodelᚐS
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖquireᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
-	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpaceEdge2ᚖquireᚋgraphᚋmodelᚐSpaceEdge(ctx, sel, v[i])
@@ -4858,6 +4954,13 @@ func (ec *executionContext) marshalOSpaceEditMode2ᚖquireᚋinternalᚋtypesᚐ
 		return graphql.Null
 	}
 	return v
+}
+
+func (ec *executionContext) marshalOVisitorAuth2ᚖquireᚋgraphᚋmodelᚐVisitorAuth(ctx context.Context, sel ast.SelectionSet, v *model.VisitorAuth) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._VisitorAuth(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

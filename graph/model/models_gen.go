@@ -194,6 +194,8 @@ type ContentLinkStats struct {
 	Ok     int `json:"ok"`
 	Broken int `json:"broken"`
 	InApp  int `json:"inApp"`
+	// In a change request's work: the broken links that the change request broke (not broken in the space's current content). Null elsewhere.
+	BrokenChangeRequest *int `json:"brokenChangeRequest,omitempty"`
 }
 
 // Points at a sibling space or collection.
@@ -670,7 +672,15 @@ type OrganizationBilling struct {
 	Pricing             *OrganizationPricing `json:"pricing"`
 	UsageAddons         types.JSON           `json:"usageAddons"`
 	MinUsers            int                  `json:"minUsers"`
-	PaidMembers         int                  `json:"paidMembers"`
+	// The most members the plan allows: null, a self-hosted Quire caps nothing.
+	MaxUsers    *int `json:"maxUsers,omitempty"`
+	PaidMembers int  `json:"paidMembers"`
+}
+
+type OrganizationBlocked struct {
+	// backoffice: an operator of this Quire.
+	Source *string `json:"source,omitempty"`
+	Reason string  `json:"reason"`
 }
 
 type OrganizationConnection struct {
@@ -1355,6 +1365,11 @@ type UserPermissionEdge struct {
 
 type UserUrls struct {
 	Location string `json:"location"`
+}
+
+type VisitorAuth struct {
+	// custom: the site's own authentication backend.
+	Backend string `json:"backend"`
 }
 
 type ChangeRequestOrderBy string

@@ -18,15 +18,27 @@ const None types.Role = ""
 // The system caller (auth.WithSystem) is an admin everywhere.
 // Errors: Forbidden when the organization enforces single sign-on and the
 // caller, who is not one of its admins, is not one of its SSO members: they
-// may see the organization itself (OrgMembership), not what is in it.
+// may see the organization itself (OrgMembership), not what is in it;
+// Forbidden too, for every member, while the organization is blocked.
 func OrgRole(ctx context.Context, orgID string) (types.Role, bool, error) {
 	role, member, m, err := membership(ctx, orgID)
-	if err != nil || !member || role == types.RoleAdmin || m == nil || m.SSO {
+	if err != nil || !member || m == nil {
 		return role, member, err
 	}
+	// The caller's organizations come with the caller: reading this one
+	// costs no statement.
 	org, err := loaders.For(ctx).OrganizationByID.Load(ctx, orgID)()
 	if err != nil {
 		return None, false, err
+	}
+	if org.BlockedReason != nil {
+		// An operator blocked the organization (quire admin org block):
+		// its members still see the organization and its block, nothing
+		// in it.
+		return None, false, apierr.Forbiddenf("The organization %q is blocked: %s", orgID, *org.BlockedReason)
+	}
+	if role == types.RoleAdmin || m.SSO {
+		return role, member, nil
 	}
 	if org.SSO {
 		return None, false, apierr.Forbiddenf("The organization %q requires single sign-on: sign in through one of its identity providers (GET /v1/orgs/%s/sso lists them) to reach its content", orgID, orgID)

@@ -61,6 +61,9 @@ func (s *Service) View(ctx context.Context, siteID string, want Want) (*ent.Site
 	if err != nil {
 		return nil, err
 	}
+	if want.Spaces {
+		s.viewSites(ctx, []string{siteID})
+	}
 	if want.Organizations {
 		if err := readOrganizations(ctx, []*ent.Site{st}); err != nil {
 			return nil, err
@@ -100,6 +103,9 @@ func (s *Service) ViewSites(ctx context.Context, list []*ent.Site, want Want) er
 	}
 	if err := readParts(ctx, ids, want); err != nil {
 		return err
+	}
+	if want.Spaces {
+		s.viewSites(ctx, ids)
 	}
 	if want.Organizations {
 		return readOrganizations(ctx, list)
