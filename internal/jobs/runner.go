@@ -104,7 +104,7 @@ type Runner struct {
 	id  identity
 
 	leases leases
-	// passes counts the heartbeat and rescue passes (for tests).
+	// passes counts the heartbeat and rescue passes (see Passes).
 	passes atomic.Int64
 	// stopping is closed when Stop begins.
 	stopping chan struct{}
@@ -232,6 +232,11 @@ func (r *Runner) hasHandlers() bool {
 }
 
 func (r *Runner) hasHandlersLocked() bool { return len(r.handlers) > 0 }
+
+// Passes is how many heartbeat and rescue passes the runner has made since
+// it started: one per heartbeat interval while it runs. Waiting for it to
+// grow tells that the maintenance loop is alive, without waiting on time.
+func (r *Runner) Passes() int64 { return r.passes.Load() }
 
 // Stop stops taking jobs and waits for the running ones to finish, until
 // ctx ends; then their contexts are cancelled (a job stopped that way runs

@@ -1,4 +1,4 @@
-package openapispec_test
+package e2e_test
 
 import (
 	"strings"
