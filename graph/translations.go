@@ -34,9 +34,10 @@ func TranslationStats(t *ent.Translation) *model.TranslationStats {
 	}
 }
 
-// warmTranslations loads the source and result spaces of a page of
-// translations at once.
-func warmTranslations(ctx context.Context, list []*ent.Translation) {
+// loadTranslationSpaces loads the source and result spaces of a page of
+// translations at once. A space that fails to load keeps its error in the
+// request's cache, where the translation's own space field meets it.
+func loadTranslationSpaces(ctx context.Context, list []*ent.Translation) {
 	var ids []string
 	for _, t := range list {
 		ids = append(ids, t.SourceSpaceID)

@@ -64,12 +64,8 @@ func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organi
 	if err != nil {
 		return nil, err
 	}
-	warmTranslations(ctx, p.Items)
-	c := &model.TranslationConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.TranslationEdge, len(p.Items))}
-	for i, n := range p.Items {
-		c.Edges[i] = &model.TranslationEdge{Node: n, Cursor: p.Cursors[i]}
-	}
-	return c, nil
+	loadTranslationSpaces(ctx, p.Items)
+	return connectionOf[model.TranslationConnection](p), nil
 }
 
 // Translation is the resolver for the translation field.

@@ -51,6 +51,8 @@ func ReadSpaces(ctx context.Context, ids []string) error {
 	if l == nil || len(ids) == 0 {
 		return nil
 	}
+	// A space that fails to load keeps its error in the cache, where
+	// deciding its level meets it; the others are read on.
 	got, _ := l.SpaceByID.Fetch(ctx, ids)
 	live := make([]*ent.Space, 0, len(got))
 	for _, sp := range got {
