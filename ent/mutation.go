@@ -23559,36 +23559,44 @@ func (m *OrganizationMutation) ResetEdge(name string) error {
 // PageVersionMutation represents an operation that mutates the PageVersion nodes in the graph.
 type PageVersionMutation struct {
 	config
-	op            Op
-	typ           string
-	id            *string
-	space_id      *string
-	page_id       *string
-	parent_id     *string
-	position      *string
-	_type         *string
-	title         *string
-	slug          *string
-	emoji         *string
-	description   *string
-	hidden        *bool
-	layout        *map[string]interface{}
-	cover         *map[string]interface{}
-	variables     *map[string]interface{}
-	document_id   *string
-	link          **document.ContentRef
-	content_hash  *string
-	meta_hash     *string
-	refs          *[]map[string]string
-	appendrefs    []map[string]string
-	anchors       *[]string
-	appendanchors []string
-	git           **types.GitBlob
-	created_at    *time.Time
-	clearedFields map[string]struct{}
-	done          bool
-	oldValue      func(context.Context) (*PageVersion, error)
-	predicates    []predicate.PageVersion
+	op              Op
+	typ             string
+	id              *string
+	space_id        *string
+	page_id         *string
+	parent_id       *string
+	position        *string
+	_type           *string
+	title           *string
+	slug            *string
+	emoji           *string
+	description     *string
+	hidden          *bool
+	layout          *map[string]interface{}
+	cover           *map[string]interface{}
+	variables       *map[string]interface{}
+	link_title      *string
+	icon            *string
+	no_index        *bool
+	no_robots_index *bool
+	meta_links      **types.PageMetaLinks
+	computed        **types.PageComputed
+	computed_seed   *string
+	page_created_at *time.Time
+	document_id     *string
+	link            **document.ContentRef
+	content_hash    *string
+	meta_hash       *string
+	refs            *[]map[string]string
+	appendrefs      []map[string]string
+	anchors         *[]string
+	appendanchors   []string
+	git             **types.GitBlob
+	created_at      *time.Time
+	clearedFields   map[string]struct{}
+	done            bool
+	oldValue        func(context.Context) (*PageVersion, error)
+	predicates      []predicate.PageVersion
 }
 
 var _ ent.Mutation = (*PageVersionMutation)(nil)
@@ -24202,6 +24210,333 @@ func (m *PageVersionMutation) ResetVariables() {
 	delete(m.clearedFields, pageversion.FieldVariables)
 }
 
+// SetLinkTitle sets the "link_title" field.
+func (m *PageVersionMutation) SetLinkTitle(s string) {
+	m.link_title = &s
+}
+
+// LinkTitle returns the value of the "link_title" field in the mutation.
+func (m *PageVersionMutation) LinkTitle() (r string, exists bool) {
+	v := m.link_title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLinkTitle returns the old "link_title" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldLinkTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLinkTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLinkTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLinkTitle: %w", err)
+	}
+	return oldValue.LinkTitle, nil
+}
+
+// ResetLinkTitle resets all changes to the "link_title" field.
+func (m *PageVersionMutation) ResetLinkTitle() {
+	m.link_title = nil
+}
+
+// SetIcon sets the "icon" field.
+func (m *PageVersionMutation) SetIcon(s string) {
+	m.icon = &s
+}
+
+// Icon returns the value of the "icon" field in the mutation.
+func (m *PageVersionMutation) Icon() (r string, exists bool) {
+	v := m.icon
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIcon returns the old "icon" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldIcon(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIcon is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIcon requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIcon: %w", err)
+	}
+	return oldValue.Icon, nil
+}
+
+// ResetIcon resets all changes to the "icon" field.
+func (m *PageVersionMutation) ResetIcon() {
+	m.icon = nil
+}
+
+// SetNoIndex sets the "no_index" field.
+func (m *PageVersionMutation) SetNoIndex(b bool) {
+	m.no_index = &b
+}
+
+// NoIndex returns the value of the "no_index" field in the mutation.
+func (m *PageVersionMutation) NoIndex() (r bool, exists bool) {
+	v := m.no_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoIndex returns the old "no_index" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldNoIndex(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoIndex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoIndex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoIndex: %w", err)
+	}
+	return oldValue.NoIndex, nil
+}
+
+// ResetNoIndex resets all changes to the "no_index" field.
+func (m *PageVersionMutation) ResetNoIndex() {
+	m.no_index = nil
+}
+
+// SetNoRobotsIndex sets the "no_robots_index" field.
+func (m *PageVersionMutation) SetNoRobotsIndex(b bool) {
+	m.no_robots_index = &b
+}
+
+// NoRobotsIndex returns the value of the "no_robots_index" field in the mutation.
+func (m *PageVersionMutation) NoRobotsIndex() (r bool, exists bool) {
+	v := m.no_robots_index
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNoRobotsIndex returns the old "no_robots_index" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldNoRobotsIndex(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNoRobotsIndex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNoRobotsIndex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNoRobotsIndex: %w", err)
+	}
+	return oldValue.NoRobotsIndex, nil
+}
+
+// ResetNoRobotsIndex resets all changes to the "no_robots_index" field.
+func (m *PageVersionMutation) ResetNoRobotsIndex() {
+	m.no_robots_index = nil
+}
+
+// SetMetaLinks sets the "meta_links" field.
+func (m *PageVersionMutation) SetMetaLinks(tml *types.PageMetaLinks) {
+	m.meta_links = &tml
+}
+
+// MetaLinks returns the value of the "meta_links" field in the mutation.
+func (m *PageVersionMutation) MetaLinks() (r *types.PageMetaLinks, exists bool) {
+	v := m.meta_links
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMetaLinks returns the old "meta_links" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldMetaLinks(ctx context.Context) (v *types.PageMetaLinks, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMetaLinks is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMetaLinks requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMetaLinks: %w", err)
+	}
+	return oldValue.MetaLinks, nil
+}
+
+// ClearMetaLinks clears the value of the "meta_links" field.
+func (m *PageVersionMutation) ClearMetaLinks() {
+	m.meta_links = nil
+	m.clearedFields[pageversion.FieldMetaLinks] = struct{}{}
+}
+
+// MetaLinksCleared returns if the "meta_links" field was cleared in this mutation.
+func (m *PageVersionMutation) MetaLinksCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldMetaLinks]
+	return ok
+}
+
+// ResetMetaLinks resets all changes to the "meta_links" field.
+func (m *PageVersionMutation) ResetMetaLinks() {
+	m.meta_links = nil
+	delete(m.clearedFields, pageversion.FieldMetaLinks)
+}
+
+// SetComputed sets the "computed" field.
+func (m *PageVersionMutation) SetComputed(tc *types.PageComputed) {
+	m.computed = &tc
+}
+
+// Computed returns the value of the "computed" field in the mutation.
+func (m *PageVersionMutation) Computed() (r *types.PageComputed, exists bool) {
+	v := m.computed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComputed returns the old "computed" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldComputed(ctx context.Context) (v *types.PageComputed, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComputed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComputed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComputed: %w", err)
+	}
+	return oldValue.Computed, nil
+}
+
+// ClearComputed clears the value of the "computed" field.
+func (m *PageVersionMutation) ClearComputed() {
+	m.computed = nil
+	m.clearedFields[pageversion.FieldComputed] = struct{}{}
+}
+
+// ComputedCleared returns if the "computed" field was cleared in this mutation.
+func (m *PageVersionMutation) ComputedCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldComputed]
+	return ok
+}
+
+// ResetComputed resets all changes to the "computed" field.
+func (m *PageVersionMutation) ResetComputed() {
+	m.computed = nil
+	delete(m.clearedFields, pageversion.FieldComputed)
+}
+
+// SetComputedSeed sets the "computed_seed" field.
+func (m *PageVersionMutation) SetComputedSeed(s string) {
+	m.computed_seed = &s
+}
+
+// ComputedSeed returns the value of the "computed_seed" field in the mutation.
+func (m *PageVersionMutation) ComputedSeed() (r string, exists bool) {
+	v := m.computed_seed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComputedSeed returns the old "computed_seed" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldComputedSeed(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComputedSeed is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComputedSeed requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComputedSeed: %w", err)
+	}
+	return oldValue.ComputedSeed, nil
+}
+
+// ResetComputedSeed resets all changes to the "computed_seed" field.
+func (m *PageVersionMutation) ResetComputedSeed() {
+	m.computed_seed = nil
+}
+
+// SetPageCreatedAt sets the "page_created_at" field.
+func (m *PageVersionMutation) SetPageCreatedAt(t time.Time) {
+	m.page_created_at = &t
+}
+
+// PageCreatedAt returns the value of the "page_created_at" field in the mutation.
+func (m *PageVersionMutation) PageCreatedAt() (r time.Time, exists bool) {
+	v := m.page_created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPageCreatedAt returns the old "page_created_at" field's value of the PageVersion entity.
+// If the PageVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PageVersionMutation) OldPageCreatedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPageCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPageCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPageCreatedAt: %w", err)
+	}
+	return oldValue.PageCreatedAt, nil
+}
+
+// ClearPageCreatedAt clears the value of the "page_created_at" field.
+func (m *PageVersionMutation) ClearPageCreatedAt() {
+	m.page_created_at = nil
+	m.clearedFields[pageversion.FieldPageCreatedAt] = struct{}{}
+}
+
+// PageCreatedAtCleared returns if the "page_created_at" field was cleared in this mutation.
+func (m *PageVersionMutation) PageCreatedAtCleared() bool {
+	_, ok := m.clearedFields[pageversion.FieldPageCreatedAt]
+	return ok
+}
+
+// ResetPageCreatedAt resets all changes to the "page_created_at" field.
+func (m *PageVersionMutation) ResetPageCreatedAt() {
+	m.page_created_at = nil
+	delete(m.clearedFields, pageversion.FieldPageCreatedAt)
+}
+
 // SetDocumentID sets the "document_id" field.
 func (m *PageVersionMutation) SetDocumentID(s string) {
 	m.document_id = &s
@@ -24621,7 +24956,7 @@ func (m *PageVersionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PageVersionMutation) Fields() []string {
-	fields := make([]string, 0, 21)
+	fields := make([]string, 0, 29)
 	if m.space_id != nil {
 		fields = append(fields, pageversion.FieldSpaceID)
 	}
@@ -24660,6 +24995,30 @@ func (m *PageVersionMutation) Fields() []string {
 	}
 	if m.variables != nil {
 		fields = append(fields, pageversion.FieldVariables)
+	}
+	if m.link_title != nil {
+		fields = append(fields, pageversion.FieldLinkTitle)
+	}
+	if m.icon != nil {
+		fields = append(fields, pageversion.FieldIcon)
+	}
+	if m.no_index != nil {
+		fields = append(fields, pageversion.FieldNoIndex)
+	}
+	if m.no_robots_index != nil {
+		fields = append(fields, pageversion.FieldNoRobotsIndex)
+	}
+	if m.meta_links != nil {
+		fields = append(fields, pageversion.FieldMetaLinks)
+	}
+	if m.computed != nil {
+		fields = append(fields, pageversion.FieldComputed)
+	}
+	if m.computed_seed != nil {
+		fields = append(fields, pageversion.FieldComputedSeed)
+	}
+	if m.page_created_at != nil {
+		fields = append(fields, pageversion.FieldPageCreatedAt)
 	}
 	if m.document_id != nil {
 		fields = append(fields, pageversion.FieldDocumentID)
@@ -24719,6 +25078,22 @@ func (m *PageVersionMutation) Field(name string) (ent.Value, bool) {
 		return m.Cover()
 	case pageversion.FieldVariables:
 		return m.Variables()
+	case pageversion.FieldLinkTitle:
+		return m.LinkTitle()
+	case pageversion.FieldIcon:
+		return m.Icon()
+	case pageversion.FieldNoIndex:
+		return m.NoIndex()
+	case pageversion.FieldNoRobotsIndex:
+		return m.NoRobotsIndex()
+	case pageversion.FieldMetaLinks:
+		return m.MetaLinks()
+	case pageversion.FieldComputed:
+		return m.Computed()
+	case pageversion.FieldComputedSeed:
+		return m.ComputedSeed()
+	case pageversion.FieldPageCreatedAt:
+		return m.PageCreatedAt()
 	case pageversion.FieldDocumentID:
 		return m.DocumentID()
 	case pageversion.FieldLink:
@@ -24770,6 +25145,22 @@ func (m *PageVersionMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCover(ctx)
 	case pageversion.FieldVariables:
 		return m.OldVariables(ctx)
+	case pageversion.FieldLinkTitle:
+		return m.OldLinkTitle(ctx)
+	case pageversion.FieldIcon:
+		return m.OldIcon(ctx)
+	case pageversion.FieldNoIndex:
+		return m.OldNoIndex(ctx)
+	case pageversion.FieldNoRobotsIndex:
+		return m.OldNoRobotsIndex(ctx)
+	case pageversion.FieldMetaLinks:
+		return m.OldMetaLinks(ctx)
+	case pageversion.FieldComputed:
+		return m.OldComputed(ctx)
+	case pageversion.FieldComputedSeed:
+		return m.OldComputedSeed(ctx)
+	case pageversion.FieldPageCreatedAt:
+		return m.OldPageCreatedAt(ctx)
 	case pageversion.FieldDocumentID:
 		return m.OldDocumentID(ctx)
 	case pageversion.FieldLink:
@@ -24886,6 +25277,62 @@ func (m *PageVersionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVariables(v)
 		return nil
+	case pageversion.FieldLinkTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLinkTitle(v)
+		return nil
+	case pageversion.FieldIcon:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIcon(v)
+		return nil
+	case pageversion.FieldNoIndex:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoIndex(v)
+		return nil
+	case pageversion.FieldNoRobotsIndex:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNoRobotsIndex(v)
+		return nil
+	case pageversion.FieldMetaLinks:
+		v, ok := value.(*types.PageMetaLinks)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMetaLinks(v)
+		return nil
+	case pageversion.FieldComputed:
+		v, ok := value.(*types.PageComputed)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComputed(v)
+		return nil
+	case pageversion.FieldComputedSeed:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComputedSeed(v)
+		return nil
+	case pageversion.FieldPageCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPageCreatedAt(v)
+		return nil
 	case pageversion.FieldDocumentID:
 		v, ok := value.(string)
 		if !ok {
@@ -24981,6 +25428,15 @@ func (m *PageVersionMutation) ClearedFields() []string {
 	if m.FieldCleared(pageversion.FieldVariables) {
 		fields = append(fields, pageversion.FieldVariables)
 	}
+	if m.FieldCleared(pageversion.FieldMetaLinks) {
+		fields = append(fields, pageversion.FieldMetaLinks)
+	}
+	if m.FieldCleared(pageversion.FieldComputed) {
+		fields = append(fields, pageversion.FieldComputed)
+	}
+	if m.FieldCleared(pageversion.FieldPageCreatedAt) {
+		fields = append(fields, pageversion.FieldPageCreatedAt)
+	}
 	if m.FieldCleared(pageversion.FieldDocumentID) {
 		fields = append(fields, pageversion.FieldDocumentID)
 	}
@@ -25018,6 +25474,15 @@ func (m *PageVersionMutation) ClearField(name string) error {
 		return nil
 	case pageversion.FieldVariables:
 		m.ClearVariables()
+		return nil
+	case pageversion.FieldMetaLinks:
+		m.ClearMetaLinks()
+		return nil
+	case pageversion.FieldComputed:
+		m.ClearComputed()
+		return nil
+	case pageversion.FieldPageCreatedAt:
+		m.ClearPageCreatedAt()
 		return nil
 	case pageversion.FieldDocumentID:
 		m.ClearDocumentID()
@@ -25080,6 +25545,30 @@ func (m *PageVersionMutation) ResetField(name string) error {
 		return nil
 	case pageversion.FieldVariables:
 		m.ResetVariables()
+		return nil
+	case pageversion.FieldLinkTitle:
+		m.ResetLinkTitle()
+		return nil
+	case pageversion.FieldIcon:
+		m.ResetIcon()
+		return nil
+	case pageversion.FieldNoIndex:
+		m.ResetNoIndex()
+		return nil
+	case pageversion.FieldNoRobotsIndex:
+		m.ResetNoRobotsIndex()
+		return nil
+	case pageversion.FieldMetaLinks:
+		m.ResetMetaLinks()
+		return nil
+	case pageversion.FieldComputed:
+		m.ResetComputed()
+		return nil
+	case pageversion.FieldComputedSeed:
+		m.ResetComputedSeed()
+		return nil
+	case pageversion.FieldPageCreatedAt:
+		m.ResetPageCreatedAt()
 		return nil
 	case pageversion.FieldDocumentID:
 		m.ResetDocumentID()

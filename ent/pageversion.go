@@ -46,6 +46,22 @@ type PageVersion struct {
 	Cover map[string]interface{} `json:"cover,omitempty"`
 	// Variables holds the value of the "variables" field.
 	Variables map[string]interface{} `json:"variables,omitempty"`
+	// LinkTitle holds the value of the "link_title" field.
+	LinkTitle string `json:"link_title,omitempty"`
+	// Icon holds the value of the "icon" field.
+	Icon string `json:"icon,omitempty"`
+	// NoIndex holds the value of the "no_index" field.
+	NoIndex bool `json:"no_index,omitempty"`
+	// NoRobotsIndex holds the value of the "no_robots_index" field.
+	NoRobotsIndex bool `json:"no_robots_index,omitempty"`
+	// MetaLinks holds the value of the "meta_links" field.
+	MetaLinks *types.PageMetaLinks `json:"meta_links,omitempty"`
+	// Computed holds the value of the "computed" field.
+	Computed *types.PageComputed `json:"computed,omitempty"`
+	// ComputedSeed holds the value of the "computed_seed" field.
+	ComputedSeed string `json:"computed_seed,omitempty"`
+	// PageCreatedAt holds the value of the "page_created_at" field.
+	PageCreatedAt *time.Time `json:"page_created_at,omitempty"`
 	// DocumentID holds the value of the "document_id" field.
 	DocumentID *string `json:"document_id,omitempty"`
 	// Link holds the value of the "link" field.
@@ -70,13 +86,13 @@ func (*PageVersion) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case pageversion.FieldLayout, pageversion.FieldCover, pageversion.FieldVariables, pageversion.FieldLink, pageversion.FieldRefs, pageversion.FieldAnchors, pageversion.FieldGit:
+		case pageversion.FieldLayout, pageversion.FieldCover, pageversion.FieldVariables, pageversion.FieldMetaLinks, pageversion.FieldComputed, pageversion.FieldLink, pageversion.FieldRefs, pageversion.FieldAnchors, pageversion.FieldGit:
 			values[i] = new([]byte)
-		case pageversion.FieldHidden:
+		case pageversion.FieldHidden, pageversion.FieldNoIndex, pageversion.FieldNoRobotsIndex:
 			values[i] = new(sql.NullBool)
-		case pageversion.FieldID, pageversion.FieldSpaceID, pageversion.FieldPageID, pageversion.FieldParentID, pageversion.FieldPosition, pageversion.FieldType, pageversion.FieldTitle, pageversion.FieldSlug, pageversion.FieldEmoji, pageversion.FieldDescription, pageversion.FieldDocumentID, pageversion.FieldContentHash, pageversion.FieldMetaHash:
+		case pageversion.FieldID, pageversion.FieldSpaceID, pageversion.FieldPageID, pageversion.FieldParentID, pageversion.FieldPosition, pageversion.FieldType, pageversion.FieldTitle, pageversion.FieldSlug, pageversion.FieldEmoji, pageversion.FieldDescription, pageversion.FieldLinkTitle, pageversion.FieldIcon, pageversion.FieldComputedSeed, pageversion.FieldDocumentID, pageversion.FieldContentHash, pageversion.FieldMetaHash:
 			values[i] = new(sql.NullString)
-		case pageversion.FieldCreatedAt:
+		case pageversion.FieldPageCreatedAt, pageversion.FieldCreatedAt:
 			values[i] = new(sql.NullTime)
 		default:
 			values[i] = new(sql.UnknownType)
@@ -182,6 +198,59 @@ func (_m *PageVersion) assignValues(columns []string, values []any) error {
 				if err := json.Unmarshal(*value, &_m.Variables); err != nil {
 					return fmt.Errorf("unmarshal field variables: %w", err)
 				}
+			}
+		case pageversion.FieldLinkTitle:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field link_title", values[i])
+			} else if value.Valid {
+				_m.LinkTitle = value.String
+			}
+		case pageversion.FieldIcon:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field icon", values[i])
+			} else if value.Valid {
+				_m.Icon = value.String
+			}
+		case pageversion.FieldNoIndex:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field no_index", values[i])
+			} else if value.Valid {
+				_m.NoIndex = value.Bool
+			}
+		case pageversion.FieldNoRobotsIndex:
+			if value, ok := values[i].(*sql.NullBool); !ok {
+				return fmt.Errorf("unexpected type %T for field no_robots_index", values[i])
+			} else if value.Valid {
+				_m.NoRobotsIndex = value.Bool
+			}
+		case pageversion.FieldMetaLinks:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field meta_links", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.MetaLinks); err != nil {
+					return fmt.Errorf("unmarshal field meta_links: %w", err)
+				}
+			}
+		case pageversion.FieldComputed:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field computed", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.Computed); err != nil {
+					return fmt.Errorf("unmarshal field computed: %w", err)
+				}
+			}
+		case pageversion.FieldComputedSeed:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field computed_seed", values[i])
+			} else if value.Valid {
+				_m.ComputedSeed = value.String
+			}
+		case pageversion.FieldPageCreatedAt:
+			if value, ok := values[i].(*sql.NullTime); !ok {
+				return fmt.Errorf("unexpected type %T for field page_created_at", values[i])
+			} else if value.Valid {
+				_m.PageCreatedAt = new(time.Time)
+				*_m.PageCreatedAt = value.Time
 			}
 		case pageversion.FieldDocumentID:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -314,6 +383,32 @@ func (_m *PageVersion) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("variables=")
 	builder.WriteString(fmt.Sprintf("%v", _m.Variables))
+	builder.WriteString(", ")
+	builder.WriteString("link_title=")
+	builder.WriteString(_m.LinkTitle)
+	builder.WriteString(", ")
+	builder.WriteString("icon=")
+	builder.WriteString(_m.Icon)
+	builder.WriteString(", ")
+	builder.WriteString("no_index=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NoIndex))
+	builder.WriteString(", ")
+	builder.WriteString("no_robots_index=")
+	builder.WriteString(fmt.Sprintf("%v", _m.NoRobotsIndex))
+	builder.WriteString(", ")
+	builder.WriteString("meta_links=")
+	builder.WriteString(fmt.Sprintf("%v", _m.MetaLinks))
+	builder.WriteString(", ")
+	builder.WriteString("computed=")
+	builder.WriteString(fmt.Sprintf("%v", _m.Computed))
+	builder.WriteString(", ")
+	builder.WriteString("computed_seed=")
+	builder.WriteString(_m.ComputedSeed)
+	builder.WriteString(", ")
+	if v := _m.PageCreatedAt; v != nil {
+		builder.WriteString("page_created_at=")
+		builder.WriteString(v.Format(time.ANSIC))
+	}
 	builder.WriteString(", ")
 	if v := _m.DocumentID; v != nil {
 		builder.WriteString("document_id=")

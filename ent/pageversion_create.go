@@ -159,6 +159,102 @@ func (_c *PageVersionCreate) SetVariables(v map[string]interface{}) *PageVersion
 	return _c
 }
 
+// SetLinkTitle sets the "link_title" field.
+func (_c *PageVersionCreate) SetLinkTitle(v string) *PageVersionCreate {
+	_c.mutation.SetLinkTitle(v)
+	return _c
+}
+
+// SetNillableLinkTitle sets the "link_title" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillableLinkTitle(v *string) *PageVersionCreate {
+	if v != nil {
+		_c.SetLinkTitle(*v)
+	}
+	return _c
+}
+
+// SetIcon sets the "icon" field.
+func (_c *PageVersionCreate) SetIcon(v string) *PageVersionCreate {
+	_c.mutation.SetIcon(v)
+	return _c
+}
+
+// SetNillableIcon sets the "icon" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillableIcon(v *string) *PageVersionCreate {
+	if v != nil {
+		_c.SetIcon(*v)
+	}
+	return _c
+}
+
+// SetNoIndex sets the "no_index" field.
+func (_c *PageVersionCreate) SetNoIndex(v bool) *PageVersionCreate {
+	_c.mutation.SetNoIndex(v)
+	return _c
+}
+
+// SetNillableNoIndex sets the "no_index" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillableNoIndex(v *bool) *PageVersionCreate {
+	if v != nil {
+		_c.SetNoIndex(*v)
+	}
+	return _c
+}
+
+// SetNoRobotsIndex sets the "no_robots_index" field.
+func (_c *PageVersionCreate) SetNoRobotsIndex(v bool) *PageVersionCreate {
+	_c.mutation.SetNoRobotsIndex(v)
+	return _c
+}
+
+// SetNillableNoRobotsIndex sets the "no_robots_index" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillableNoRobotsIndex(v *bool) *PageVersionCreate {
+	if v != nil {
+		_c.SetNoRobotsIndex(*v)
+	}
+	return _c
+}
+
+// SetMetaLinks sets the "meta_links" field.
+func (_c *PageVersionCreate) SetMetaLinks(v *types.PageMetaLinks) *PageVersionCreate {
+	_c.mutation.SetMetaLinks(v)
+	return _c
+}
+
+// SetComputed sets the "computed" field.
+func (_c *PageVersionCreate) SetComputed(v *types.PageComputed) *PageVersionCreate {
+	_c.mutation.SetComputed(v)
+	return _c
+}
+
+// SetComputedSeed sets the "computed_seed" field.
+func (_c *PageVersionCreate) SetComputedSeed(v string) *PageVersionCreate {
+	_c.mutation.SetComputedSeed(v)
+	return _c
+}
+
+// SetNillableComputedSeed sets the "computed_seed" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillableComputedSeed(v *string) *PageVersionCreate {
+	if v != nil {
+		_c.SetComputedSeed(*v)
+	}
+	return _c
+}
+
+// SetPageCreatedAt sets the "page_created_at" field.
+func (_c *PageVersionCreate) SetPageCreatedAt(v time.Time) *PageVersionCreate {
+	_c.mutation.SetPageCreatedAt(v)
+	return _c
+}
+
+// SetNillablePageCreatedAt sets the "page_created_at" field if the given value is not nil.
+func (_c *PageVersionCreate) SetNillablePageCreatedAt(v *time.Time) *PageVersionCreate {
+	if v != nil {
+		_c.SetPageCreatedAt(*v)
+	}
+	return _c
+}
+
 // SetDocumentID sets the "document_id" field.
 func (_c *PageVersionCreate) SetDocumentID(v string) *PageVersionCreate {
 	_c.mutation.SetDocumentID(v)
@@ -316,6 +412,26 @@ func (_c *PageVersionCreate) defaults() {
 		v := pageversion.DefaultHidden
 		_c.mutation.SetHidden(v)
 	}
+	if _, ok := _c.mutation.LinkTitle(); !ok {
+		v := pageversion.DefaultLinkTitle
+		_c.mutation.SetLinkTitle(v)
+	}
+	if _, ok := _c.mutation.Icon(); !ok {
+		v := pageversion.DefaultIcon
+		_c.mutation.SetIcon(v)
+	}
+	if _, ok := _c.mutation.NoIndex(); !ok {
+		v := pageversion.DefaultNoIndex
+		_c.mutation.SetNoIndex(v)
+	}
+	if _, ok := _c.mutation.NoRobotsIndex(); !ok {
+		v := pageversion.DefaultNoRobotsIndex
+		_c.mutation.SetNoRobotsIndex(v)
+	}
+	if _, ok := _c.mutation.ComputedSeed(); !ok {
+		v := pageversion.DefaultComputedSeed
+		_c.mutation.SetComputedSeed(v)
+	}
 	if _, ok := _c.mutation.ContentHash(); !ok {
 		v := pageversion.DefaultContentHash
 		_c.mutation.SetContentHash(v)
@@ -365,6 +481,21 @@ func (_c *PageVersionCreate) check() error {
 	}
 	if _, ok := _c.mutation.Hidden(); !ok {
 		return &ValidationError{Name: "hidden", err: errors.New(`ent: missing required field "PageVersion.hidden"`)}
+	}
+	if _, ok := _c.mutation.LinkTitle(); !ok {
+		return &ValidationError{Name: "link_title", err: errors.New(`ent: missing required field "PageVersion.link_title"`)}
+	}
+	if _, ok := _c.mutation.Icon(); !ok {
+		return &ValidationError{Name: "icon", err: errors.New(`ent: missing required field "PageVersion.icon"`)}
+	}
+	if _, ok := _c.mutation.NoIndex(); !ok {
+		return &ValidationError{Name: "no_index", err: errors.New(`ent: missing required field "PageVersion.no_index"`)}
+	}
+	if _, ok := _c.mutation.NoRobotsIndex(); !ok {
+		return &ValidationError{Name: "no_robots_index", err: errors.New(`ent: missing required field "PageVersion.no_robots_index"`)}
+	}
+	if _, ok := _c.mutation.ComputedSeed(); !ok {
+		return &ValidationError{Name: "computed_seed", err: errors.New(`ent: missing required field "PageVersion.computed_seed"`)}
 	}
 	if _, ok := _c.mutation.ContentHash(); !ok {
 		return &ValidationError{Name: "content_hash", err: errors.New(`ent: missing required field "PageVersion.content_hash"`)}
@@ -462,6 +593,38 @@ func (_c *PageVersionCreate) createSpec() (*PageVersion, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Variables(); ok {
 		_spec.SetField(pageversion.FieldVariables, field.TypeJSON, value)
 		_node.Variables = value
+	}
+	if value, ok := _c.mutation.LinkTitle(); ok {
+		_spec.SetField(pageversion.FieldLinkTitle, field.TypeString, value)
+		_node.LinkTitle = value
+	}
+	if value, ok := _c.mutation.Icon(); ok {
+		_spec.SetField(pageversion.FieldIcon, field.TypeString, value)
+		_node.Icon = value
+	}
+	if value, ok := _c.mutation.NoIndex(); ok {
+		_spec.SetField(pageversion.FieldNoIndex, field.TypeBool, value)
+		_node.NoIndex = value
+	}
+	if value, ok := _c.mutation.NoRobotsIndex(); ok {
+		_spec.SetField(pageversion.FieldNoRobotsIndex, field.TypeBool, value)
+		_node.NoRobotsIndex = value
+	}
+	if value, ok := _c.mutation.MetaLinks(); ok {
+		_spec.SetField(pageversion.FieldMetaLinks, field.TypeJSON, value)
+		_node.MetaLinks = value
+	}
+	if value, ok := _c.mutation.Computed(); ok {
+		_spec.SetField(pageversion.FieldComputed, field.TypeJSON, value)
+		_node.Computed = value
+	}
+	if value, ok := _c.mutation.ComputedSeed(); ok {
+		_spec.SetField(pageversion.FieldComputedSeed, field.TypeString, value)
+		_node.ComputedSeed = value
+	}
+	if value, ok := _c.mutation.PageCreatedAt(); ok {
+		_spec.SetField(pageversion.FieldPageCreatedAt, field.TypeTime, value)
+		_node.PageCreatedAt = &value
 	}
 	if value, ok := _c.mutation.DocumentID(); ok {
 		_spec.SetField(pageversion.FieldDocumentID, field.TypeString, value)
@@ -602,6 +765,30 @@ func (u *PageVersionUpsertOne) UpdateNewValues() *PageVersionUpsertOne {
 		}
 		if _, exists := u.create.mutation.Variables(); exists {
 			s.SetIgnore(pageversion.FieldVariables)
+		}
+		if _, exists := u.create.mutation.LinkTitle(); exists {
+			s.SetIgnore(pageversion.FieldLinkTitle)
+		}
+		if _, exists := u.create.mutation.Icon(); exists {
+			s.SetIgnore(pageversion.FieldIcon)
+		}
+		if _, exists := u.create.mutation.NoIndex(); exists {
+			s.SetIgnore(pageversion.FieldNoIndex)
+		}
+		if _, exists := u.create.mutation.NoRobotsIndex(); exists {
+			s.SetIgnore(pageversion.FieldNoRobotsIndex)
+		}
+		if _, exists := u.create.mutation.MetaLinks(); exists {
+			s.SetIgnore(pageversion.FieldMetaLinks)
+		}
+		if _, exists := u.create.mutation.Computed(); exists {
+			s.SetIgnore(pageversion.FieldComputed)
+		}
+		if _, exists := u.create.mutation.ComputedSeed(); exists {
+			s.SetIgnore(pageversion.FieldComputedSeed)
+		}
+		if _, exists := u.create.mutation.PageCreatedAt(); exists {
+			s.SetIgnore(pageversion.FieldPageCreatedAt)
 		}
 		if _, exists := u.create.mutation.DocumentID(); exists {
 			s.SetIgnore(pageversion.FieldDocumentID)
@@ -879,6 +1066,30 @@ func (u *PageVersionUpsertBulk) UpdateNewValues() *PageVersionUpsertBulk {
 			}
 			if _, exists := b.mutation.Variables(); exists {
 				s.SetIgnore(pageversion.FieldVariables)
+			}
+			if _, exists := b.mutation.LinkTitle(); exists {
+				s.SetIgnore(pageversion.FieldLinkTitle)
+			}
+			if _, exists := b.mutation.Icon(); exists {
+				s.SetIgnore(pageversion.FieldIcon)
+			}
+			if _, exists := b.mutation.NoIndex(); exists {
+				s.SetIgnore(pageversion.FieldNoIndex)
+			}
+			if _, exists := b.mutation.NoRobotsIndex(); exists {
+				s.SetIgnore(pageversion.FieldNoRobotsIndex)
+			}
+			if _, exists := b.mutation.MetaLinks(); exists {
+				s.SetIgnore(pageversion.FieldMetaLinks)
+			}
+			if _, exists := b.mutation.Computed(); exists {
+				s.SetIgnore(pageversion.FieldComputed)
+			}
+			if _, exists := b.mutation.ComputedSeed(); exists {
+				s.SetIgnore(pageversion.FieldComputedSeed)
+			}
+			if _, exists := b.mutation.PageCreatedAt(); exists {
+				s.SetIgnore(pageversion.FieldPageCreatedAt)
 			}
 			if _, exists := b.mutation.DocumentID(); exists {
 				s.SetIgnore(pageversion.FieldDocumentID)

@@ -77,6 +77,15 @@ func (_u *PageVersionUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.VariablesCleared() {
 		_spec.ClearField(pageversion.FieldVariables, field.TypeJSON)
 	}
+	if _u.mutation.MetaLinksCleared() {
+		_spec.ClearField(pageversion.FieldMetaLinks, field.TypeJSON)
+	}
+	if _u.mutation.ComputedCleared() {
+		_spec.ClearField(pageversion.FieldComputed, field.TypeJSON)
+	}
+	if _u.mutation.PageCreatedAtCleared() {
+		_spec.ClearField(pageversion.FieldPageCreatedAt, field.TypeTime)
+	}
 	if _u.mutation.DocumentIDCleared() {
 		_spec.ClearField(pageversion.FieldDocumentID, field.TypeString)
 	}
@@ -191,6 +200,15 @@ func (_u *PageVersionUpdateOne) sqlSave(ctx context.Context) (_node *PageVersion
 	}
 	if _u.mutation.VariablesCleared() {
 		_spec.ClearField(pageversion.FieldVariables, field.TypeJSON)
+	}
+	if _u.mutation.MetaLinksCleared() {
+		_spec.ClearField(pageversion.FieldMetaLinks, field.TypeJSON)
+	}
+	if _u.mutation.ComputedCleared() {
+		_spec.ClearField(pageversion.FieldComputed, field.TypeJSON)
+	}
+	if _u.mutation.PageCreatedAtCleared() {
+		_spec.ClearField(pageversion.FieldPageCreatedAt, field.TypeTime)
 	}
 	if _u.mutation.DocumentIDCleared() {
 		_spec.ClearField(pageversion.FieldDocumentID, field.TypeString)

@@ -475,16 +475,36 @@ func init() {
 	pageversionDescHidden := pageversionFields[10].Descriptor()
 	// pageversion.DefaultHidden holds the default value on creation for the hidden field.
 	pageversion.DefaultHidden = pageversionDescHidden.Default.(bool)
+	// pageversionDescLinkTitle is the schema descriptor for link_title field.
+	pageversionDescLinkTitle := pageversionFields[14].Descriptor()
+	// pageversion.DefaultLinkTitle holds the default value on creation for the link_title field.
+	pageversion.DefaultLinkTitle = pageversionDescLinkTitle.Default.(string)
+	// pageversionDescIcon is the schema descriptor for icon field.
+	pageversionDescIcon := pageversionFields[15].Descriptor()
+	// pageversion.DefaultIcon holds the default value on creation for the icon field.
+	pageversion.DefaultIcon = pageversionDescIcon.Default.(string)
+	// pageversionDescNoIndex is the schema descriptor for no_index field.
+	pageversionDescNoIndex := pageversionFields[16].Descriptor()
+	// pageversion.DefaultNoIndex holds the default value on creation for the no_index field.
+	pageversion.DefaultNoIndex = pageversionDescNoIndex.Default.(bool)
+	// pageversionDescNoRobotsIndex is the schema descriptor for no_robots_index field.
+	pageversionDescNoRobotsIndex := pageversionFields[17].Descriptor()
+	// pageversion.DefaultNoRobotsIndex holds the default value on creation for the no_robots_index field.
+	pageversion.DefaultNoRobotsIndex = pageversionDescNoRobotsIndex.Default.(bool)
+	// pageversionDescComputedSeed is the schema descriptor for computed_seed field.
+	pageversionDescComputedSeed := pageversionFields[20].Descriptor()
+	// pageversion.DefaultComputedSeed holds the default value on creation for the computed_seed field.
+	pageversion.DefaultComputedSeed = pageversionDescComputedSeed.Default.(string)
 	// pageversionDescContentHash is the schema descriptor for content_hash field.
-	pageversionDescContentHash := pageversionFields[16].Descriptor()
+	pageversionDescContentHash := pageversionFields[24].Descriptor()
 	// pageversion.DefaultContentHash holds the default value on creation for the content_hash field.
 	pageversion.DefaultContentHash = pageversionDescContentHash.Default.(string)
 	// pageversionDescMetaHash is the schema descriptor for meta_hash field.
-	pageversionDescMetaHash := pageversionFields[17].Descriptor()
+	pageversionDescMetaHash := pageversionFields[25].Descriptor()
 	// pageversion.DefaultMetaHash holds the default value on creation for the meta_hash field.
 	pageversion.DefaultMetaHash = pageversionDescMetaHash.Default.(string)
 	// pageversionDescCreatedAt is the schema descriptor for created_at field.
-	pageversionDescCreatedAt := pageversionFields[21].Descriptor()
+	pageversionDescCreatedAt := pageversionFields[29].Descriptor()
 	// pageversion.DefaultCreatedAt holds the default value on creation for the created_at field.
 	pageversion.DefaultCreatedAt = pageversionDescCreatedAt.Default.(func() time.Time)
 	// pageversionDescID is the schema descriptor for id field.

@@ -101,6 +101,31 @@ func (r *pageResolver) Target(ctx context.Context, obj *content.Page) (types.JSO
 	return toJSON(obj.Link), nil
 }
 
+// LinkTitle is the resolver for the linkTitle field.
+func (r *pageResolver) LinkTitle(ctx context.Context, obj *content.Page) (*string, error) {
+	return optional(obj.LinkTitle), nil
+}
+
+// Icon is the resolver for the icon field.
+func (r *pageResolver) Icon(ctx context.Context, obj *content.Page) (*string, error) {
+	return optional(obj.Icon), nil
+}
+
+// MetaLinks is the resolver for the metaLinks field.
+func (r *pageResolver) MetaLinks(ctx context.Context, obj *content.Page) (*model.PageMetaLinks, error) {
+	return pageMetaLinks(obj), nil
+}
+
+// Computed is the resolver for the computed field.
+func (r *pageResolver) Computed(ctx context.Context, obj *content.Page) (types.JSON, error) {
+	return pageComputed(obj), nil
+}
+
+// ComputedSeed is the resolver for the computedSeed field.
+func (r *pageResolver) ComputedSeed(ctx context.Context, obj *content.Page) (*string, error) {
+	return optional(obj.ComputedSeed), nil
+}
+
 // Document is the resolver for the document field.
 func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*types.Doc, error) {
 	d, err := r.pageDocument(ctx, obj, evaluated)

@@ -148,6 +148,9 @@ func (r *Resolver) createPageOp(in model.CreatePageInput) (content.Op, error) {
 	if op.Variables, err = jsonObject("variables", in.Variables.Value()); err != nil {
 		return nil, err
 	}
+	if err := createPageProps(op, in); err != nil {
+		return nil, err
+	}
 	return op, nil
 }
 
@@ -170,6 +173,9 @@ func (r *Resolver) updatePageOp(in model.UpdatePageInput) (content.Op, error) {
 		return nil, err
 	}
 	if op.Variables, err = mapOpt("variables", in.Variables); err != nil {
+		return nil, err
+	}
+	if err := updatePageProps(op, in); err != nil {
 		return nil, err
 	}
 	return op, nil

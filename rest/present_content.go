@@ -116,6 +116,16 @@ type Page struct {
 	Document    json.RawMessage `json:"document,omitempty" doc:"Content of a document page (JSON document); on the page read, only with format=document."`
 	Markdown    *string         `json:"markdown,omitempty" doc:"Content of a document page as Markdown, on the page read with format=markdown."`
 	Git         *GitSyncBlob    `json:"git,omitempty" doc:"Where the page came from in a Git repository (left out with metadata=false)."`
+	LinkTitle   string          `json:"linkTitle,omitempty" doc:"Shorter title the navigation shows."`
+	Icon        string          `json:"icon,omitempty" doc:"Name of the page's icon."`
+	CreatedAt   *time.Time      `json:"createdAt,omitempty" doc:"When the page was first written."`
+	UpdatedAt   *time.Time      `json:"updatedAt,omitempty" doc:"When the page last changed."`
+	// Indexing flags of document and group pages.
+	NoIndex       *bool          `json:"noIndex,omitempty" doc:"The page is left out of search (document and group pages)."`
+	NoRobotsIndex *bool          `json:"noRobotsIndex,omitempty" doc:"Search engine robots are asked not to index the page (document and group pages)."`
+	MetaLinks     *PageMetaLinks `json:"metaLinks,omitempty" doc:"Locations declared to search engines (document pages)."`
+	Computed      types.JSON     `json:"computed,omitempty" doc:"Definition of a computed document page: {type, dependencies, props}."`
+	ComputedSeed  string         `json:"computedSeed,omitempty" doc:"Seed of the ids of a computed page's generated content."`
 }
 
 // GitSyncBlob is a file of a Git commit.
@@ -287,6 +297,9 @@ func (a *API) pageFields(ctx context.Context, p *graph.ContentPage) (*Page, erro
 	out := &Page{ID: p.ID, Title: p.Title, Emoji: p.Emoji, Kind: pageKinds[p.Type], Type: p.Type, Hidden: p.Hidden, Git: gitBlob(p.Git)}
 	if out.Kind == "" {
 		out.Kind = p.Type
+	}
+	if err := a.pageProps(ctx, out, p); err != nil {
+		return nil, err
 	}
 	switch p.Type {
 	case graph.PageTypeLink:

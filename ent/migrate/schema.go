@@ -901,6 +901,14 @@ var (
 		{Name: "layout", Type: field.TypeJSON, Nullable: true},
 		{Name: "cover", Type: field.TypeJSON, Nullable: true},
 		{Name: "variables", Type: field.TypeJSON, Nullable: true},
+		{Name: "link_title", Type: field.TypeString, Default: ""},
+		{Name: "icon", Type: field.TypeString, Default: ""},
+		{Name: "no_index", Type: field.TypeBool, Default: false},
+		{Name: "no_robots_index", Type: field.TypeBool, Default: false},
+		{Name: "meta_links", Type: field.TypeJSON, Nullable: true},
+		{Name: "computed", Type: field.TypeJSON, Nullable: true},
+		{Name: "computed_seed", Type: field.TypeString, Default: ""},
+		{Name: "page_created_at", Type: field.TypeTime, Nullable: true},
 		{Name: "document_id", Type: field.TypeString, Nullable: true},
 		{Name: "link", Type: field.TypeJSON, Nullable: true},
 		{Name: "content_hash", Type: field.TypeString, Default: ""},
@@ -924,7 +932,7 @@ var (
 			{
 				Name:    "pageversion_document_id",
 				Unique:  false,
-				Columns: []*schema.Column{PageVersionsColumns[14]},
+				Columns: []*schema.Column{PageVersionsColumns[22]},
 			},
 		},
 	}

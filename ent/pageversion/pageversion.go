@@ -39,6 +39,22 @@ const (
 	FieldCover = "cover"
 	// FieldVariables holds the string denoting the variables field in the database.
 	FieldVariables = "variables"
+	// FieldLinkTitle holds the string denoting the link_title field in the database.
+	FieldLinkTitle = "link_title"
+	// FieldIcon holds the string denoting the icon field in the database.
+	FieldIcon = "icon"
+	// FieldNoIndex holds the string denoting the no_index field in the database.
+	FieldNoIndex = "no_index"
+	// FieldNoRobotsIndex holds the string denoting the no_robots_index field in the database.
+	FieldNoRobotsIndex = "no_robots_index"
+	// FieldMetaLinks holds the string denoting the meta_links field in the database.
+	FieldMetaLinks = "meta_links"
+	// FieldComputed holds the string denoting the computed field in the database.
+	FieldComputed = "computed"
+	// FieldComputedSeed holds the string denoting the computed_seed field in the database.
+	FieldComputedSeed = "computed_seed"
+	// FieldPageCreatedAt holds the string denoting the page_created_at field in the database.
+	FieldPageCreatedAt = "page_created_at"
 	// FieldDocumentID holds the string denoting the document_id field in the database.
 	FieldDocumentID = "document_id"
 	// FieldLink holds the string denoting the link field in the database.
@@ -75,6 +91,14 @@ var Columns = []string{
 	FieldLayout,
 	FieldCover,
 	FieldVariables,
+	FieldLinkTitle,
+	FieldIcon,
+	FieldNoIndex,
+	FieldNoRobotsIndex,
+	FieldMetaLinks,
+	FieldComputed,
+	FieldComputedSeed,
+	FieldPageCreatedAt,
 	FieldDocumentID,
 	FieldLink,
 	FieldContentHash,
@@ -110,6 +134,16 @@ var (
 	DefaultDescription string
 	// DefaultHidden holds the default value on creation for the "hidden" field.
 	DefaultHidden bool
+	// DefaultLinkTitle holds the default value on creation for the "link_title" field.
+	DefaultLinkTitle string
+	// DefaultIcon holds the default value on creation for the "icon" field.
+	DefaultIcon string
+	// DefaultNoIndex holds the default value on creation for the "no_index" field.
+	DefaultNoIndex bool
+	// DefaultNoRobotsIndex holds the default value on creation for the "no_robots_index" field.
+	DefaultNoRobotsIndex bool
+	// DefaultComputedSeed holds the default value on creation for the "computed_seed" field.
+	DefaultComputedSeed string
 	// DefaultContentHash holds the default value on creation for the "content_hash" field.
 	DefaultContentHash string
 	// DefaultMetaHash holds the default value on creation for the "meta_hash" field.
@@ -176,6 +210,36 @@ func ByDescription(opts ...sql.OrderTermOption) OrderOption {
 // ByHidden orders the results by the hidden field.
 func ByHidden(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldHidden, opts...).ToFunc()
+}
+
+// ByLinkTitle orders the results by the link_title field.
+func ByLinkTitle(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLinkTitle, opts...).ToFunc()
+}
+
+// ByIcon orders the results by the icon field.
+func ByIcon(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldIcon, opts...).ToFunc()
+}
+
+// ByNoIndex orders the results by the no_index field.
+func ByNoIndex(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNoIndex, opts...).ToFunc()
+}
+
+// ByNoRobotsIndex orders the results by the no_robots_index field.
+func ByNoRobotsIndex(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNoRobotsIndex, opts...).ToFunc()
+}
+
+// ByComputedSeed orders the results by the computed_seed field.
+func ByComputedSeed(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldComputedSeed, opts...).ToFunc()
+}
+
+// ByPageCreatedAt orders the results by the page_created_at field.
+func ByPageCreatedAt(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPageCreatedAt, opts...).ToFunc()
 }
 
 // ByDocumentID orders the results by the document_id field.

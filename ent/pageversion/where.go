@@ -114,6 +114,36 @@ func Hidden(v bool) predicate.PageVersion {
 	return predicate.PageVersion(sql.FieldEQ(FieldHidden, v))
 }
 
+// LinkTitle applies equality check predicate on the "link_title" field. It's identical to LinkTitleEQ.
+func LinkTitle(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldLinkTitle, v))
+}
+
+// Icon applies equality check predicate on the "icon" field. It's identical to IconEQ.
+func Icon(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldIcon, v))
+}
+
+// NoIndex applies equality check predicate on the "no_index" field. It's identical to NoIndexEQ.
+func NoIndex(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldNoIndex, v))
+}
+
+// NoRobotsIndex applies equality check predicate on the "no_robots_index" field. It's identical to NoRobotsIndexEQ.
+func NoRobotsIndex(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldNoRobotsIndex, v))
+}
+
+// ComputedSeed applies equality check predicate on the "computed_seed" field. It's identical to ComputedSeedEQ.
+func ComputedSeed(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldComputedSeed, v))
+}
+
+// PageCreatedAt applies equality check predicate on the "page_created_at" field. It's identical to PageCreatedAtEQ.
+func PageCreatedAt(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldPageCreatedAt, v))
+}
+
 // DocumentID applies equality check predicate on the "document_id" field. It's identical to DocumentIDEQ.
 func DocumentID(v string) predicate.PageVersion {
 	return predicate.PageVersion(sql.FieldEQ(FieldDocumentID, v))
@@ -757,6 +787,291 @@ func VariablesIsNil() predicate.PageVersion {
 // VariablesNotNil applies the NotNil predicate on the "variables" field.
 func VariablesNotNil() predicate.PageVersion {
 	return predicate.PageVersion(sql.FieldNotNull(FieldVariables))
+}
+
+// LinkTitleEQ applies the EQ predicate on the "link_title" field.
+func LinkTitleEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldLinkTitle, v))
+}
+
+// LinkTitleNEQ applies the NEQ predicate on the "link_title" field.
+func LinkTitleNEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldLinkTitle, v))
+}
+
+// LinkTitleIn applies the In predicate on the "link_title" field.
+func LinkTitleIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIn(FieldLinkTitle, vs...))
+}
+
+// LinkTitleNotIn applies the NotIn predicate on the "link_title" field.
+func LinkTitleNotIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotIn(FieldLinkTitle, vs...))
+}
+
+// LinkTitleGT applies the GT predicate on the "link_title" field.
+func LinkTitleGT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGT(FieldLinkTitle, v))
+}
+
+// LinkTitleGTE applies the GTE predicate on the "link_title" field.
+func LinkTitleGTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGTE(FieldLinkTitle, v))
+}
+
+// LinkTitleLT applies the LT predicate on the "link_title" field.
+func LinkTitleLT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLT(FieldLinkTitle, v))
+}
+
+// LinkTitleLTE applies the LTE predicate on the "link_title" field.
+func LinkTitleLTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLTE(FieldLinkTitle, v))
+}
+
+// LinkTitleContains applies the Contains predicate on the "link_title" field.
+func LinkTitleContains(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContains(FieldLinkTitle, v))
+}
+
+// LinkTitleHasPrefix applies the HasPrefix predicate on the "link_title" field.
+func LinkTitleHasPrefix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasPrefix(FieldLinkTitle, v))
+}
+
+// LinkTitleHasSuffix applies the HasSuffix predicate on the "link_title" field.
+func LinkTitleHasSuffix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasSuffix(FieldLinkTitle, v))
+}
+
+// LinkTitleEqualFold applies the EqualFold predicate on the "link_title" field.
+func LinkTitleEqualFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEqualFold(FieldLinkTitle, v))
+}
+
+// LinkTitleContainsFold applies the ContainsFold predicate on the "link_title" field.
+func LinkTitleContainsFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContainsFold(FieldLinkTitle, v))
+}
+
+// IconEQ applies the EQ predicate on the "icon" field.
+func IconEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldIcon, v))
+}
+
+// IconNEQ applies the NEQ predicate on the "icon" field.
+func IconNEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldIcon, v))
+}
+
+// IconIn applies the In predicate on the "icon" field.
+func IconIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIn(FieldIcon, vs...))
+}
+
+// IconNotIn applies the NotIn predicate on the "icon" field.
+func IconNotIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotIn(FieldIcon, vs...))
+}
+
+// IconGT applies the GT predicate on the "icon" field.
+func IconGT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGT(FieldIcon, v))
+}
+
+// IconGTE applies the GTE predicate on the "icon" field.
+func IconGTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGTE(FieldIcon, v))
+}
+
+// IconLT applies the LT predicate on the "icon" field.
+func IconLT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLT(FieldIcon, v))
+}
+
+// IconLTE applies the LTE predicate on the "icon" field.
+func IconLTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLTE(FieldIcon, v))
+}
+
+// IconContains applies the Contains predicate on the "icon" field.
+func IconContains(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContains(FieldIcon, v))
+}
+
+// IconHasPrefix applies the HasPrefix predicate on the "icon" field.
+func IconHasPrefix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasPrefix(FieldIcon, v))
+}
+
+// IconHasSuffix applies the HasSuffix predicate on the "icon" field.
+func IconHasSuffix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasSuffix(FieldIcon, v))
+}
+
+// IconEqualFold applies the EqualFold predicate on the "icon" field.
+func IconEqualFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEqualFold(FieldIcon, v))
+}
+
+// IconContainsFold applies the ContainsFold predicate on the "icon" field.
+func IconContainsFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContainsFold(FieldIcon, v))
+}
+
+// NoIndexEQ applies the EQ predicate on the "no_index" field.
+func NoIndexEQ(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldNoIndex, v))
+}
+
+// NoIndexNEQ applies the NEQ predicate on the "no_index" field.
+func NoIndexNEQ(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldNoIndex, v))
+}
+
+// NoRobotsIndexEQ applies the EQ predicate on the "no_robots_index" field.
+func NoRobotsIndexEQ(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldNoRobotsIndex, v))
+}
+
+// NoRobotsIndexNEQ applies the NEQ predicate on the "no_robots_index" field.
+func NoRobotsIndexNEQ(v bool) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldNoRobotsIndex, v))
+}
+
+// MetaLinksIsNil applies the IsNil predicate on the "meta_links" field.
+func MetaLinksIsNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIsNull(FieldMetaLinks))
+}
+
+// MetaLinksNotNil applies the NotNil predicate on the "meta_links" field.
+func MetaLinksNotNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotNull(FieldMetaLinks))
+}
+
+// ComputedIsNil applies the IsNil predicate on the "computed" field.
+func ComputedIsNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIsNull(FieldComputed))
+}
+
+// ComputedNotNil applies the NotNil predicate on the "computed" field.
+func ComputedNotNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotNull(FieldComputed))
+}
+
+// ComputedSeedEQ applies the EQ predicate on the "computed_seed" field.
+func ComputedSeedEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldComputedSeed, v))
+}
+
+// ComputedSeedNEQ applies the NEQ predicate on the "computed_seed" field.
+func ComputedSeedNEQ(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldComputedSeed, v))
+}
+
+// ComputedSeedIn applies the In predicate on the "computed_seed" field.
+func ComputedSeedIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIn(FieldComputedSeed, vs...))
+}
+
+// ComputedSeedNotIn applies the NotIn predicate on the "computed_seed" field.
+func ComputedSeedNotIn(vs ...string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotIn(FieldComputedSeed, vs...))
+}
+
+// ComputedSeedGT applies the GT predicate on the "computed_seed" field.
+func ComputedSeedGT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGT(FieldComputedSeed, v))
+}
+
+// ComputedSeedGTE applies the GTE predicate on the "computed_seed" field.
+func ComputedSeedGTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGTE(FieldComputedSeed, v))
+}
+
+// ComputedSeedLT applies the LT predicate on the "computed_seed" field.
+func ComputedSeedLT(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLT(FieldComputedSeed, v))
+}
+
+// ComputedSeedLTE applies the LTE predicate on the "computed_seed" field.
+func ComputedSeedLTE(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLTE(FieldComputedSeed, v))
+}
+
+// ComputedSeedContains applies the Contains predicate on the "computed_seed" field.
+func ComputedSeedContains(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContains(FieldComputedSeed, v))
+}
+
+// ComputedSeedHasPrefix applies the HasPrefix predicate on the "computed_seed" field.
+func ComputedSeedHasPrefix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasPrefix(FieldComputedSeed, v))
+}
+
+// ComputedSeedHasSuffix applies the HasSuffix predicate on the "computed_seed" field.
+func ComputedSeedHasSuffix(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldHasSuffix(FieldComputedSeed, v))
+}
+
+// ComputedSeedEqualFold applies the EqualFold predicate on the "computed_seed" field.
+func ComputedSeedEqualFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEqualFold(FieldComputedSeed, v))
+}
+
+// ComputedSeedContainsFold applies the ContainsFold predicate on the "computed_seed" field.
+func ComputedSeedContainsFold(v string) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldContainsFold(FieldComputedSeed, v))
+}
+
+// PageCreatedAtEQ applies the EQ predicate on the "page_created_at" field.
+func PageCreatedAtEQ(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldEQ(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtNEQ applies the NEQ predicate on the "page_created_at" field.
+func PageCreatedAtNEQ(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNEQ(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtIn applies the In predicate on the "page_created_at" field.
+func PageCreatedAtIn(vs ...time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIn(FieldPageCreatedAt, vs...))
+}
+
+// PageCreatedAtNotIn applies the NotIn predicate on the "page_created_at" field.
+func PageCreatedAtNotIn(vs ...time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotIn(FieldPageCreatedAt, vs...))
+}
+
+// PageCreatedAtGT applies the GT predicate on the "page_created_at" field.
+func PageCreatedAtGT(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGT(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtGTE applies the GTE predicate on the "page_created_at" field.
+func PageCreatedAtGTE(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldGTE(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtLT applies the LT predicate on the "page_created_at" field.
+func PageCreatedAtLT(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLT(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtLTE applies the LTE predicate on the "page_created_at" field.
+func PageCreatedAtLTE(v time.Time) predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldLTE(FieldPageCreatedAt, v))
+}
+
+// PageCreatedAtIsNil applies the IsNil predicate on the "page_created_at" field.
+func PageCreatedAtIsNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldIsNull(FieldPageCreatedAt))
+}
+
+// PageCreatedAtNotNil applies the NotNil predicate on the "page_created_at" field.
+func PageCreatedAtNotNil() predicate.PageVersion {
+	return predicate.PageVersion(sql.FieldNotNull(FieldPageCreatedAt))
 }
 
 // DocumentIDEQ applies the EQ predicate on the "document_id" field.

@@ -40,13 +40,30 @@ func (PageVersion) Fields() []ent.Field {
 		field.JSON("layout", map[string]any{}).Optional().Immutable(),
 		field.JSON("cover", map[string]any{}).Optional().Immutable(),
 		field.JSON("variables", map[string]any{}).Optional().Immutable(),
+		// Shorter title the navigation shows ("": the title).
+		field.String("link_title").Default("").Immutable(),
+		// Name of the page's icon ("": none).
+		field.String("icon").Default("").Immutable(),
+		// Kept out of search, and robots asked not to index it.
+		field.Bool("no_index").Default(false).Immutable(),
+		field.Bool("no_robots_index").Default(false).Immutable(),
+		// Canonical and alternate locations declared to search engines.
+		field.JSON("meta_links", &types.PageMetaLinks{}).Optional().Immutable(),
+		// Definition of a computed document page (which has no document of
+		// its own) and the seed of its generated ids, a hash of it.
+		field.JSON("computed", &types.PageComputed{}).Optional().Immutable(),
+		field.String("computed_seed").Default("").Immutable(),
+		// When the page's first version was written: every later version of
+		// the page carries it (nil for pages written before it was kept).
+		field.Time("page_created_at").Optional().Nillable().Immutable(),
 		// Content blob (document JSON) of document pages.
 		field.String("document_id").Optional().Nillable().Immutable(),
 		// Target of link pages.
 		field.JSON("link", &document.ContentRef{}).Optional().Immutable(),
 		// Fingerprints compared by the three-way merge: the content (document
-		// or link target) and the other properties (type, slug, emoji,
-		// description, hidden, layout, cover, variables).
+		// link target or computed definition) and the other properties
+		// (type, slug, emoji, description, hidden, layout, cover, variables,
+		// link title, icon, indexing, meta links).
 		field.String("content_hash").Default("").Immutable(),
 		field.String("meta_hash").Default("").Immutable(),
 		// References found in the document (links, content-refs, files,

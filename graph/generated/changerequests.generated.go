@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/types"
@@ -2215,7 +2216,7 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 		asMap["type"] = "document"
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "revision", "type", "parent", "position", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "type", "parent", "position", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables", "linkTitle", "icon", "noIndex", "noRobotsIndex", "metaLinks", "computed"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2334,6 +2335,48 @@ func (ec *executionContext) unmarshalInputCreatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Variables = graphql.OmittableOf(data)
+		case "linkTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkTitle = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "noIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoIndex = graphql.OmittableOf(data)
+		case "noRobotsIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoRobotsIndex = graphql.OmittableOf(data)
+		case "metaLinks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metaLinks"))
+			data, err := ec.unmarshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetaLinks = graphql.OmittableOf(data)
+		case "computed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("computed"))
+			data, err := ec.unmarshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Computed = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -2503,7 +2546,7 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 		asMap[k] = v
 	}
 
-	fieldsInOrder := [...]string{"changeRequest", "revision", "page", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables"}
+	fieldsInOrder := [...]string{"changeRequest", "revision", "page", "title", "slug", "emoji", "description", "hidden", "markdown", "document", "target", "layout", "cover", "variables", "linkTitle", "icon", "noIndex", "noRobotsIndex", "metaLinks", "computed"}
 	for _, k := range fieldsInOrder {
 		v, ok := asMap[k]
 		if !ok {
@@ -2608,6 +2651,48 @@ func (ec *executionContext) unmarshalInputUpdatePageInput(ctx context.Context, o
 				return it, err
 			}
 			it.Variables = graphql.OmittableOf(data)
+		case "linkTitle":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("linkTitle"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.LinkTitle = graphql.OmittableOf(data)
+		case "icon":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("icon"))
+			data, err := ec.unmarshalOString2ᚖstring(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Icon = graphql.OmittableOf(data)
+		case "noIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoIndex = graphql.OmittableOf(data)
+		case "noRobotsIndex":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("noRobotsIndex"))
+			data, err := ec.unmarshalOBoolean2ᚖbool(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.NoRobotsIndex = graphql.OmittableOf(data)
+		case "metaLinks":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("metaLinks"))
+			data, err := ec.unmarshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.MetaLinks = graphql.OmittableOf(data)
+		case "computed":
+			ctx := graphql.WithPathContext(ctx, graphql.NewPathWithField("computed"))
+			data, err := ec.unmarshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, v)
+			if err != nil {
+				return it, err
+			}
+			it.Computed = graphql.OmittableOf(data)
 		}
 	}
 	return it, nil
@@ -3899,7 +3984,7 @@ func (ec *executionContext) marshalNChangeRequest2quireᚋentᚐChangeRequest(ct
 }
 
 func (ec *executionContext) marshalNChangeRequest2ᚕᚖquireᚋentᚐChangeRequestᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequest) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequest2ᚖquireᚋentᚐChangeRequest(ctx, sel, v[i])
@@ -3939,7 +4024,7 @@ func (ec *executionContext) marshalNChangeRequestConnection2ᚖquireᚋgraphᚋm
 }
 
 func (ec *executionContext) marshalNChangeRequestEdge2ᚕᚖquireᚋgraphᚋmodelᚐChangeRequestEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestEdge2ᚖquireᚋgraphᚋmodelᚐChangeRequestEdge(ctx, sel, v[i])
@@ -4003,7 +4088,7 @@ func (ec *executionContext) marshalNContentEditPayload2ᚖquireᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNContentTemplate2ᚕᚖquireᚋgraphᚋmodelᚐContentTemplateᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentTemplate) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentTemplate2ᚖquireᚋgraphᚋmodelᚐContentTemplate(ctx, sel, v[i])
@@ -4029,7 +4114,7 @@ func (ec *executionContext) marshalNContentTemplate2ᚖquireᚋgraphᚋmodelᚐC
 }
 
 func (ec *executionContext) marshalNContentTemplateParam2ᚕᚖquireᚋgraphᚋmodelᚐContentTemplateParamᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ContentTemplateParam) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNContentTemplateParam2ᚖquireᚋgraphᚋmodelᚐContentTemplateParam(ctx, sel, v[i])
@@ -4065,7 +4150,7 @@ func (ec *executionContext) unmarshalNCreatePageInput2quireᚋgraphᚋmodelᚐCr
 }
 
 func (ec *executionContext) marshalNMergeConflict2ᚕᚖquireᚋgraphᚋmodelᚐMergeConflictᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MergeConflict) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeConflict2ᚖquireᚋgraphᚋmodelᚐMergeConflict(ctx, sel, v[i])
@@ -4120,7 +4205,7 @@ func (ec *executionContext) unmarshalNMovePageInput2quireᚋgraphᚋmodelᚐMove
 }
 
 func (ec *executionContext) marshalNPageChange2ᚕᚖquireᚋgraphᚋmodelᚐPageChangeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.PageChange) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNPageChange2ᚖquireᚋgraphᚋmodelᚐPageChange(ctx, sel, v[i])
@@ -4215,7 +4300,7 @@ func (ec *executionContext) marshalOChangeRequestStatus2ᚕquireᚋgraphᚋmodel
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestStatus2quireᚋgraphᚋmodelᚐChangeRequestStatus(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/comments"
 	"quire/internal/types"
@@ -3802,7 +3803,7 @@ func (ec *executionContext) marshalNComment2quireᚋentᚐComment(ctx context.Co
 }
 
 func (ec *executionContext) marshalNComment2ᚕᚖquireᚋentᚐCommentᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Comment) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNComment2ᚖquireᚋentᚐComment(ctx, sel, v[i])
@@ -3866,7 +3867,7 @@ func (ec *executionContext) marshalNCommentConnection2ᚖquireᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNCommentEdge2ᚕᚖquireᚋgraphᚋmodelᚐCommentEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentEdge2ᚖquireᚋgraphᚋmodelᚐCommentEdge(ctx, sel, v[i])
@@ -3906,7 +3907,7 @@ func (ec *executionContext) marshalNCommentPermissions2ᚖquireᚋinternalᚋcom
 }
 
 func (ec *executionContext) marshalNCommentReplier2ᚕᚖquireᚋinternalᚋcommentsᚐReplierᚄ(ctx context.Context, sel ast.SelectionSet, v []*comments.Replier) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReplier2ᚖquireᚋinternalᚋcommentsᚐReplier(ctx, sel, v[i])
@@ -3936,7 +3937,7 @@ func (ec *executionContext) marshalNCommentReply2quireᚋentᚐCommentReply(ctx 
 }
 
 func (ec *executionContext) marshalNCommentReply2ᚕᚖquireᚋentᚐCommentReplyᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.CommentReply) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReply2ᚖquireᚋentᚐCommentReply(ctx, sel, v[i])
@@ -3976,7 +3977,7 @@ func (ec *executionContext) marshalNCommentReplyConnection2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNCommentReplyEdge2ᚕᚖquireᚋgraphᚋmodelᚐCommentReplyEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CommentReplyEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCommentReplyEdge2ᚖquireᚋgraphᚋmodelᚐCommentReplyEdge(ctx, sel, v[i])
@@ -4045,7 +4046,7 @@ func (ec *executionContext) unmarshalNPostCommentInput2quireᚋgraphᚋmodelᚐP
 }
 
 func (ec *executionContext) marshalNReaction2ᚕᚖquireᚋinternalᚋcommentsᚐReactionᚄ(ctx context.Context, sel ast.SelectionSet, v []*comments.Reaction) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNReaction2ᚖquireᚋinternalᚋcommentsᚐReaction(ctx, sel, v[i])
@@ -4075,7 +4076,7 @@ func (ec *executionContext) marshalNReactionUser2quireᚋinternalᚋcommentsᚐR
 }
 
 func (ec *executionContext) marshalNReactionUser2ᚕquireᚋinternalᚋcommentsᚐReactorᚄ(ctx context.Context, sel ast.SelectionSet, v []comments.Reactor) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNReactionUser2quireᚋinternalᚋcommentsᚐReactor(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/types"
 	"strconv"
@@ -3654,7 +3655,7 @@ func (ec *executionContext) marshalNConversation2quireᚋentᚐConversation(ctx 
 }
 
 func (ec *executionContext) marshalNConversation2ᚕᚖquireᚋentᚐConversationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Conversation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversation2ᚖquireᚋentᚐConversation(ctx, sel, v[i])
@@ -3694,7 +3695,7 @@ func (ec *executionContext) marshalNConversationConnection2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNConversationEdge2ᚕᚖquireᚋgraphᚋmodelᚐConversationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ConversationEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationEdge2ᚖquireᚋgraphᚋmodelᚐConversationEdge(ctx, sel, v[i])
@@ -3744,7 +3745,7 @@ func (ec *executionContext) marshalNConversationIssue2quireᚋentᚐConversation
 }
 
 func (ec *executionContext) marshalNConversationIssue2ᚕᚖquireᚋentᚐConversationIssueᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ConversationIssue) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationIssue2ᚖquireᚋentᚐConversationIssue(ctx, sel, v[i])
@@ -3784,7 +3785,7 @@ func (ec *executionContext) marshalNConversationIssueConnection2ᚖquireᚋgraph
 }
 
 func (ec *executionContext) marshalNConversationIssueEdge2ᚕᚖquireᚋgraphᚋmodelᚐConversationIssueEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ConversationIssueEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationIssueEdge2ᚖquireᚋgraphᚋmodelᚐConversationIssueEdge(ctx, sel, v[i])
@@ -3838,7 +3839,7 @@ func (ec *executionContext) marshalNConversationMetadata2ᚖquireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNConversationPart2ᚕᚖquireᚋgraphᚋmodelᚐConversationPartᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ConversationPart) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationPart2ᚖquireᚋgraphᚋmodelᚐConversationPart(ctx, sel, v[i])
@@ -3912,7 +3913,7 @@ func (ec *executionContext) marshalNConversationsIssuesCluster2quireᚋentᚐIss
 }
 
 func (ec *executionContext) marshalNConversationsIssuesCluster2ᚕᚖquireᚋentᚐIssuesClusterᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.IssuesCluster) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationsIssuesCluster2ᚖquireᚋentᚐIssuesCluster(ctx, sel, v[i])
@@ -3952,7 +3953,7 @@ func (ec *executionContext) marshalNConversationsIssuesClusterConnection2ᚖquir
 }
 
 func (ec *executionContext) marshalNConversationsIssuesClusterEdge2ᚕᚖquireᚋgraphᚋmodelᚐConversationsIssuesClusterEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ConversationsIssuesClusterEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNConversationsIssuesClusterEdge2ᚖquireᚋgraphᚋmodelᚐConversationsIssuesClusterEdge(ctx, sel, v[i])
@@ -4016,7 +4017,7 @@ func (ec *executionContext) marshalNIngestConversationsPayload2ᚖquireᚋgraph�
 }
 
 func (ec *executionContext) marshalNIssueSignal2ᚕᚖquireᚋgraphᚋmodelᚐIssueSignalᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.IssueSignal) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNIssueSignal2ᚖquireᚋgraphᚋmodelᚐIssueSignal(ctx, sel, v[i])

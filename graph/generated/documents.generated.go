@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"quire/graph/lists"
 	"quire/internal/types"
 	"strconv"
 	"sync/atomic"
@@ -1071,7 +1072,7 @@ func (ec *executionContext) marshalNDocumentFragment2quireᚋinternalᚋtypesᚐ
 }
 
 func (ec *executionContext) marshalNDocumentFragment2ᚕquireᚋinternalᚋtypesᚐDocFragmentᚄ(ctx context.Context, sel ast.SelectionSet, v []types.DocFragment) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDocumentFragment2quireᚋinternalᚋtypesᚐDocFragment(ctx, sel, v[i])
@@ -1101,7 +1102,7 @@ func (ec *executionContext) marshalNDocumentLeaf2quireᚋinternalᚋtypesᚐDocL
 }
 
 func (ec *executionContext) marshalNDocumentLeaf2ᚕquireᚋinternalᚋtypesᚐDocLeafᚄ(ctx context.Context, sel ast.SelectionSet, v []types.DocLeaf) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDocumentLeaf2quireᚋinternalᚋtypesᚐDocLeaf(ctx, sel, v[i])
@@ -1121,7 +1122,7 @@ func (ec *executionContext) marshalNDocumentMark2quireᚋinternalᚋtypesᚐDocM
 }
 
 func (ec *executionContext) marshalNDocumentMark2ᚕquireᚋinternalᚋtypesᚐDocMarkᚄ(ctx context.Context, sel ast.SelectionSet, v []types.DocMark) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDocumentMark2quireᚋinternalᚋtypesᚐDocMark(ctx, sel, v[i])
@@ -1157,7 +1158,7 @@ func (ec *executionContext) marshalNDocumentNode2quireᚋinternalᚋtypesᚐDocN
 }
 
 func (ec *executionContext) marshalNDocumentNode2ᚕquireᚋinternalᚋtypesᚐDocNodeᚄ(ctx context.Context, sel ast.SelectionSet, v []types.DocNode) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNDocumentNode2quireᚋinternalᚋtypesᚐDocNode(ctx, sel, v[i])

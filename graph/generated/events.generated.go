@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/events"
@@ -582,7 +583,7 @@ func (ec *executionContext) marshalOEventKind2ᚕquireᚋgraphᚋmodelᚐEventKi
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNEventKind2quireᚋgraphᚋmodelᚐEventKind(ctx, sel, v[i])

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/jobs"
 	"strconv"
@@ -620,7 +621,7 @@ func (ec *executionContext) marshalNJob2ᚖquireᚋinternalᚋjobsᚐInfo(ctx co
 }
 
 func (ec *executionContext) marshalNJobError2ᚕᚖquireᚋgraphᚋmodelᚐJobErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.JobError) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNJobError2ᚖquireᚋgraphᚋmodelᚐJobError(ctx, sel, v[i])

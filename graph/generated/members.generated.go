@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/access"
 	"quire/internal/members"
@@ -1968,7 +1969,7 @@ func (ec *executionContext) unmarshalNCreateTeamInput2quireᚋgraphᚋmodelᚐCr
 }
 
 func (ec *executionContext) marshalNMemberSpace2ᚕᚖquireᚋinternalᚋaccessᚐReachᚄ(ctx context.Context, sel ast.SelectionSet, v []*access.Reach) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberSpace2ᚖquireᚋinternalᚋaccessᚐReach(ctx, sel, v[i])
@@ -2008,7 +2009,7 @@ func (ec *executionContext) marshalNMemberSpaceConnection2ᚖquireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNMemberSpaceEdge2ᚕᚖquireᚋgraphᚋmodelᚐMemberSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberSpaceEdge2ᚖquireᚋgraphᚋmodelᚐMemberSpaceEdge(ctx, sel, v[i])
@@ -2038,7 +2039,7 @@ func (ec *executionContext) marshalNTeam2quireᚋentᚐTeam(ctx context.Context,
 }
 
 func (ec *executionContext) marshalNTeam2ᚕᚖquireᚋentᚐTeamᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Team) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeam2ᚖquireᚋentᚐTeam(ctx, sel, v[i])
@@ -2078,7 +2079,7 @@ func (ec *executionContext) marshalNTeamConnection2ᚖquireᚋgraphᚋmodelᚐTe
 }
 
 func (ec *executionContext) marshalNTeamEdge2ᚕᚖquireᚋgraphᚋmodelᚐTeamEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamEdge2ᚖquireᚋgraphᚋmodelᚐTeamEdge(ctx, sel, v[i])
@@ -2109,7 +2110,7 @@ func (ec *executionContext) unmarshalNTeamMemberRoleInput2ᚖquireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNTeamMembership2ᚕᚖquireᚋinternalᚋmembersᚐTeamMembershipᚄ(ctx context.Context, sel ast.SelectionSet, v []*members.TeamMembership) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMembership2ᚖquireᚋinternalᚋmembersᚐTeamMembership(ctx, sel, v[i])
@@ -2149,7 +2150,7 @@ func (ec *executionContext) marshalNTeamMembershipConnection2ᚖquireᚋgraphᚋ
 }
 
 func (ec *executionContext) marshalNTeamMembershipEdge2ᚕᚖquireᚋgraphᚋmodelᚐTeamMembershipEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamMembershipEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamMembershipEdge2ᚖquireᚋgraphᚋmodelᚐTeamMembershipEdge(ctx, sel, v[i])

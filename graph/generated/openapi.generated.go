@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/jobs"
 	"quire/internal/openapispec"
@@ -2936,7 +2937,7 @@ func (ec *executionContext) marshalNOpenAPISpec2quireᚋentᚐOpenAPISpec(ctx co
 }
 
 func (ec *executionContext) marshalNOpenAPISpec2ᚕᚖquireᚋentᚐOpenAPISpecᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpec) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpec2ᚖquireᚋentᚐOpenAPISpec(ctx, sel, v[i])
@@ -2976,7 +2977,7 @@ func (ec *executionContext) marshalNOpenAPISpecConnection2ᚖquireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNOpenAPISpecEdge2ᚕᚖquireᚋgraphᚋmodelᚐOpenAPISpecEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecEdge2ᚖquireᚋgraphᚋmodelᚐOpenAPISpecEdge(ctx, sel, v[i])
@@ -3006,7 +3007,7 @@ func (ec *executionContext) marshalNOpenAPISpecError2quireᚋinternalᚋtypesᚐ
 }
 
 func (ec *executionContext) marshalNOpenAPISpecError2ᚕquireᚋinternalᚋtypesᚐSpecErrorᚄ(ctx context.Context, sel ast.SelectionSet, v []types.SpecError) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecError2quireᚋinternalᚋtypesᚐSpecError(ctx, sel, v[i])
@@ -3022,7 +3023,7 @@ func (ec *executionContext) marshalNOpenAPISpecError2ᚕquireᚋinternalᚋtypes
 }
 
 func (ec *executionContext) marshalNOpenAPISpecFile2ᚕᚖquireᚋinternalᚋopenapispecᚐFileᚄ(ctx context.Context, sel ast.SelectionSet, v []*openapispec.File) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecFile2ᚖquireᚋinternalᚋopenapispecᚐFile(ctx, sel, v[i])
@@ -3091,7 +3092,7 @@ func (ec *executionContext) marshalNOpenAPISpecUrls2ᚖquireᚋgraphᚋmodelᚐO
 }
 
 func (ec *executionContext) marshalNOpenAPISpecVersion2ᚕᚖquireᚋentᚐOpenAPISpecVersionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.OpenAPISpecVersion) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecVersion2ᚖquireᚋentᚐOpenAPISpecVersion(ctx, sel, v[i])
@@ -3131,7 +3132,7 @@ func (ec *executionContext) marshalNOpenAPISpecVersionConnection2ᚖquireᚋgrap
 }
 
 func (ec *executionContext) marshalNOpenAPISpecVersionEdge2ᚕᚖquireᚋgraphᚋmodelᚐOpenAPISpecVersionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OpenAPISpecVersionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOpenAPISpecVersionEdge2ᚖquireᚋgraphᚋmodelᚐOpenAPISpecVersionEdge(ctx, sel, v[i])

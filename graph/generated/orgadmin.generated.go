@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/orgs"
 	"quire/internal/types"
@@ -2408,7 +2409,7 @@ func (ec *executionContext) marshalNInviteLink2quireᚋentᚐInviteLink(ctx cont
 }
 
 func (ec *executionContext) marshalNInviteLink2ᚕᚖquireᚋentᚐInviteLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.InviteLink) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteLink2ᚖquireᚋentᚐInviteLink(ctx, sel, v[i])
@@ -2448,7 +2449,7 @@ func (ec *executionContext) marshalNInviteLinkConnection2ᚖquireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNInviteLinkEdge2ᚕᚖquireᚋgraphᚋmodelᚐInviteLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.InviteLinkEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNInviteLinkEdge2ᚖquireᚋgraphᚋmodelᚐInviteLinkEdge(ctx, sel, v[i])

@@ -8,6 +8,7 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/orgs"
@@ -5801,7 +5802,7 @@ func (ec *executionContext) marshalNMember2quireᚋentᚐMember(ctx context.Cont
 }
 
 func (ec *executionContext) marshalNMember2ᚕᚖquireᚋentᚐMemberᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Member) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMember2ᚖquireᚋentᚐMember(ctx, sel, v[i])
@@ -5841,7 +5842,7 @@ func (ec *executionContext) marshalNMemberConnection2ᚖquireᚋgraphᚋmodelᚐ
 }
 
 func (ec *executionContext) marshalNMemberEdge2ᚕᚖquireᚋgraphᚋmodelᚐMemberEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.MemberEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMemberEdge2ᚖquireᚋgraphᚋmodelᚐMemberEdge(ctx, sel, v[i])
@@ -5881,7 +5882,7 @@ func (ec *executionContext) marshalNOrganization2quireᚋentᚐOrganization(ctx 
 }
 
 func (ec *executionContext) marshalNOrganization2ᚕᚖquireᚋentᚐOrganizationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Organization) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganization2ᚖquireᚋentᚐOrganization(ctx, sel, v[i])
@@ -5921,7 +5922,7 @@ func (ec *executionContext) marshalNOrganizationConnection2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNOrganizationEdge2ᚕᚖquireᚋgraphᚋmodelᚐOrganizationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.OrganizationEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNOrganizationEdge2ᚖquireᚋgraphᚋmodelᚐOrganizationEdge(ctx, sel, v[i])
@@ -5993,7 +5994,7 @@ func (ec *executionContext) marshalNUser2quireᚋentᚐUser(ctx context.Context,
 }
 
 func (ec *executionContext) marshalNUser2ᚕᚖquireᚋentᚐUserᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.User) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNUser2ᚖquireᚋentᚐUser(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/grants"
 	"quire/internal/types"
@@ -1002,7 +1003,7 @@ func (ec *executionContext) unmarshalNInvitePermissionsInput2quireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNTeamPermission2ᚕᚖquireᚋentᚐContentPermissionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ContentPermission) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamPermission2ᚖquireᚋentᚐContentPermission(ctx, sel, v[i])
@@ -1042,7 +1043,7 @@ func (ec *executionContext) marshalNTeamPermissionConnection2ᚖquireᚋgraphᚋ
 }
 
 func (ec *executionContext) marshalNTeamPermissionEdge2ᚕᚖquireᚋgraphᚋmodelᚐTeamPermissionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TeamPermissionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTeamPermissionEdge2ᚖquireᚋgraphᚋmodelᚐTeamPermissionEdge(ctx, sel, v[i])
@@ -1073,7 +1074,7 @@ func (ec *executionContext) unmarshalNUpdatePermissionInput2quireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNUserPermission2ᚕᚖquireᚋinternalᚋgrantsᚐReachᚄ(ctx context.Context, sel ast.SelectionSet, v []*grants.Reach) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNUserPermission2ᚖquireᚋinternalᚋgrantsᚐReach(ctx, sel, v[i])
@@ -1113,7 +1114,7 @@ func (ec *executionContext) marshalNUserPermissionConnection2ᚖquireᚋgraphᚋ
 }
 
 func (ec *executionContext) marshalNUserPermissionEdge2ᚕᚖquireᚋgraphᚋmodelᚐUserPermissionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.UserPermissionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNUserPermissionEdge2ᚖquireᚋgraphᚋmodelᚐUserPermissionEdge(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"strconv"
 	"sync/atomic"
@@ -1833,7 +1834,7 @@ func (ec *executionContext) _RequestReviewersPayload(ctx context.Context, sel as
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) marshalNChangeRequestRequestedReviewer2ᚕᚖquireᚋentᚐChangeRequestReviewerᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequestReviewer) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestRequestedReviewer2ᚖquireᚋentᚐChangeRequestReviewer(ctx, sel, v[i])
@@ -1873,7 +1874,7 @@ func (ec *executionContext) marshalNChangeRequestRequestedReviewerConnection2ᚖ
 }
 
 func (ec *executionContext) marshalNChangeRequestRequestedReviewerEdge2ᚕᚖquireᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestRequestedReviewerEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestRequestedReviewerEdge2ᚖquireᚋgraphᚋmodelᚐChangeRequestRequestedReviewerEdge(ctx, sel, v[i])
@@ -1903,7 +1904,7 @@ func (ec *executionContext) marshalNChangeRequestReview2quireᚋentᚐChangeRequ
 }
 
 func (ec *executionContext) marshalNChangeRequestReview2ᚕᚖquireᚋentᚐChangeRequestReviewᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.ChangeRequestReview) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestReview2ᚖquireᚋentᚐChangeRequestReview(ctx, sel, v[i])
@@ -1943,7 +1944,7 @@ func (ec *executionContext) marshalNChangeRequestReviewConnection2ᚖquireᚋgra
 }
 
 func (ec *executionContext) marshalNChangeRequestReviewEdge2ᚕᚖquireᚋgraphᚋmodelᚐChangeRequestReviewEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.ChangeRequestReviewEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNChangeRequestReviewEdge2ᚖquireᚋgraphᚋmodelᚐChangeRequestReviewEdge(ctx, sel, v[i])

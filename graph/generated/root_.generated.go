@@ -1028,26 +1028,35 @@ type ComplexityRoot struct {
 	}
 
 	Page struct {
-		Backlinks   func(childComplexity int) int
-		Cover       func(childComplexity int) int
-		Description func(childComplexity int) int
-		Document    func(childComplexity int, evaluated *model.PageEvaluation) int
-		Emoji       func(childComplexity int) int
-		Git         func(childComplexity int) int
-		Hidden      func(childComplexity int) int
-		ID          func(childComplexity int) int
-		Layout      func(childComplexity int) int
-		Links       func(childComplexity int, status *model.ContentReferenceStatus) int
-		Markdown    func(childComplexity int, evaluated *model.PageEvaluation) int
-		Object      func(childComplexity int) int
-		Pages       func(childComplexity int) int
-		Path        func(childComplexity int) int
-		Slug        func(childComplexity int) int
-		Target      func(childComplexity int) int
-		Title       func(childComplexity int) int
-		Type        func(childComplexity int) int
-		Urls        func(childComplexity int) int
-		Variables   func(childComplexity int) int
+		Backlinks     func(childComplexity int) int
+		Computed      func(childComplexity int) int
+		ComputedSeed  func(childComplexity int) int
+		Cover         func(childComplexity int) int
+		CreatedAt     func(childComplexity int) int
+		Description   func(childComplexity int) int
+		Document      func(childComplexity int, evaluated *model.PageEvaluation) int
+		Emoji         func(childComplexity int) int
+		Git           func(childComplexity int) int
+		Hidden        func(childComplexity int) int
+		ID            func(childComplexity int) int
+		Icon          func(childComplexity int) int
+		Layout        func(childComplexity int) int
+		LinkTitle     func(childComplexity int) int
+		Links         func(childComplexity int, status *model.ContentReferenceStatus) int
+		Markdown      func(childComplexity int, evaluated *model.PageEvaluation) int
+		MetaLinks     func(childComplexity int) int
+		NoIndex       func(childComplexity int) int
+		NoRobotsIndex func(childComplexity int) int
+		Object        func(childComplexity int) int
+		Pages         func(childComplexity int) int
+		Path          func(childComplexity int) int
+		Slug          func(childComplexity int) int
+		Target        func(childComplexity int) int
+		Title         func(childComplexity int) int
+		Type          func(childComplexity int) int
+		UpdatedAt     func(childComplexity int) int
+		Urls          func(childComplexity int) int
+		Variables     func(childComplexity int) int
 	}
 
 	PageChange struct {
@@ -1074,6 +1083,11 @@ type ComplexityRoot struct {
 		TableOfContents func(childComplexity int) int
 		Title           func(childComplexity int) int
 		Width           func(childComplexity int) int
+	}
+
+	PageMetaLinks struct {
+		Alternates func(childComplexity int) int
+		Canonical  func(childComplexity int) int
 	}
 
 	PageUrls struct {
@@ -6820,12 +6834,33 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.Backlinks(childComplexity), true
 
+	case "Page.computed":
+		if e.ComplexityRoot.Page.Computed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Computed(childComplexity), true
+
+	case "Page.computedSeed":
+		if e.ComplexityRoot.Page.ComputedSeed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.ComputedSeed(childComplexity), true
+
 	case "Page.cover":
 		if e.ComplexityRoot.Page.Cover == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Page.Cover(childComplexity), true
+
+	case "Page.createdAt":
+		if e.ComplexityRoot.Page.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.CreatedAt(childComplexity), true
 
 	case "Page.description":
 		if e.ComplexityRoot.Page.Description == nil {
@@ -6874,12 +6909,26 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Page.ID(childComplexity), true
 
+	case "Page.icon":
+		if e.ComplexityRoot.Page.Icon == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.Icon(childComplexity), true
+
 	case "Page.layout":
 		if e.ComplexityRoot.Page.Layout == nil {
 			break
 		}
 
 		return e.ComplexityRoot.Page.Layout(childComplexity), true
+
+	case "Page.linkTitle":
+		if e.ComplexityRoot.Page.LinkTitle == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.LinkTitle(childComplexity), true
 
 	case "Page.links":
 		if e.ComplexityRoot.Page.Links == nil {
@@ -6904,6 +6953,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation)), true
+
+	case "Page.metaLinks":
+		if e.ComplexityRoot.Page.MetaLinks == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.MetaLinks(childComplexity), true
+
+	case "Page.noIndex":
+		if e.ComplexityRoot.Page.NoIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.NoIndex(childComplexity), true
+
+	case "Page.noRobotsIndex":
+		if e.ComplexityRoot.Page.NoRobotsIndex == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.NoRobotsIndex(childComplexity), true
 
 	case "Page.object":
 		if e.ComplexityRoot.Page.Object == nil {
@@ -6953,6 +7023,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Page.Type(childComplexity), true
+
+	case "Page.updatedAt":
+		if e.ComplexityRoot.Page.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Page.UpdatedAt(childComplexity), true
 
 	case "Page.urls":
 		if e.ComplexityRoot.Page.Urls == nil {
@@ -7086,6 +7163,20 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.PageLayout.Width(childComplexity), true
+
+	case "PageMetaLinks.alternates":
+		if e.ComplexityRoot.PageMetaLinks.Alternates == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Alternates(childComplexity), true
+
+	case "PageMetaLinks.canonical":
+		if e.ComplexityRoot.PageMetaLinks.Canonical == nil {
+			break
+		}
+
+		return e.ComplexityRoot.PageMetaLinks.Canonical(childComplexity), true
 
 	case "PageUrls.app":
 		if e.ComplexityRoot.PageUrls.App == nil {
@@ -11216,6 +11307,24 @@ type Page {
   target: JSON
   "Child pages, in order."
   pages: [Page!]!
+  "Shorter title the navigation shows; null: the title."
+  linkTitle: String
+  "Name of the page's icon."
+  icon: String
+  "When the page's first version was written; null for pages written before Quire kept it."
+  createdAt: DateTime
+  "When the page last changed."
+  updatedAt: DateTime!
+  "The page is left out of search (document and group pages; false for links)."
+  noIndex: Boolean!
+  "Search engine robots are asked not to index the page (document and group pages; false for links)."
+  noRobotsIndex: Boolean!
+  "Locations declared to search engines (document pages); null when none."
+  metaLinks: PageMetaLinks
+  "Definition of a computed document page: {type, dependencies, props}. A computed page has no document of its own."
+  computed: JSON
+  "Seed of the ids of a computed page's generated content; null unless computed."
+  computedSeed: String
   "Content of a document page, typed node by node."
   document(evaluated: PageEvaluation = none): Document
   "Content of a document page as Markdown."
@@ -11225,6 +11334,14 @@ type Page {
   "Pages of the same revision that point at this page."
   backlinks: [ContentLink!]!
   urls: PageUrls!
+}
+
+"Locations a document page declares to search engines."
+type PageMetaLinks {
+  "The canonical location: a content reference of kind page or url."
+  canonical: JSON
+  "Alternate locations: content references of kind page or url."
+  alternates: [JSON!]!
 }
 
 type PageUrls {
@@ -11502,6 +11619,18 @@ input CreatePageInput {
   layout: JSON
   cover: JSON
   variables: JSON
+  "Shorter title the navigation shows (at most 100 characters)."
+  linkTitle: String
+  "Name of an icon (at most 50 characters)."
+  icon: String
+  "Leave the page out of search (document and group pages)."
+  noIndex: Boolean
+  "Ask search engine robots not to index the page (document and group pages)."
+  noRobotsIndex: Boolean
+  "Document pages: {canonical?, alternates?[]}, each a content reference of kind page or url."
+  metaLinks: JSON
+  "Makes a document page computed: {type, dependencies?: {name: {ref: {kind: openapi, spec}}}, props?}; such a page has no markdown or document."
+  computed: JSON
 }
 
 input UpdatePageInput {
@@ -11523,6 +11652,16 @@ input UpdatePageInput {
   cover: JSON
   "null removes them."
   variables: JSON
+  "An empty string removes it."
+  linkTitle: String
+  "An empty string removes it."
+  icon: String
+  noIndex: Boolean
+  noRobotsIndex: Boolean
+  "null removes them."
+  metaLinks: JSON
+  "Makes the page computed (its document is dropped); null makes it an empty document page again."
+  computed: JSON
 }
 
 input MovePageInput {
@@ -15089,6 +15228,24 @@ func (ec *executionContext) childFields_Page(ctx context.Context, field graphql.
 		return ec.fieldContext_Page_target(ctx, field)
 	case "pages":
 		return ec.fieldContext_Page_pages(ctx, field)
+	case "linkTitle":
+		return ec.fieldContext_Page_linkTitle(ctx, field)
+	case "icon":
+		return ec.fieldContext_Page_icon(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_Page_createdAt(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_Page_updatedAt(ctx, field)
+	case "noIndex":
+		return ec.fieldContext_Page_noIndex(ctx, field)
+	case "noRobotsIndex":
+		return ec.fieldContext_Page_noRobotsIndex(ctx, field)
+	case "metaLinks":
+		return ec.fieldContext_Page_metaLinks(ctx, field)
+	case "computed":
+		return ec.fieldContext_Page_computed(ctx, field)
+	case "computedSeed":
+		return ec.fieldContext_Page_computedSeed(ctx, field)
 	case "document":
 		return ec.fieldContext_Page_document(ctx, field)
 	case "markdown":
@@ -15155,6 +15312,16 @@ func (ec *executionContext) childFields_PageLayout(ctx context.Context, field gr
 		return ec.fieldContext_PageLayout_metadata(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type PageLayout", field.Name)
+}
+
+func (ec *executionContext) childFields_PageMetaLinks(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "canonical":
+		return ec.fieldContext_PageMetaLinks_canonical(ctx, field)
+	case "alternates":
+		return ec.fieldContext_PageMetaLinks_alternates(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type PageMetaLinks", field.Name)
 }
 
 func (ec *executionContext) childFields_PageUrls(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -9,6 +9,7 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/content"
 	"quire/internal/events"
@@ -9992,6 +9993,36 @@ func (ec *executionContext) marshalNJSON2quireᚋinternalᚋtypesᚐJSON(ctx con
 	return v
 }
 
+func (ec *executionContext) unmarshalNJSON2ᚕquireᚋinternalᚋtypesᚐJSONᚄ(ctx context.Context, v any) ([]types.JSON, error) {
+	var vSlice []any
+	vSlice = graphql.CoerceList(v)
+	var err error
+	res := make([]types.JSON, len(vSlice))
+	for i := range vSlice {
+		ctx := graphql.WithPathContext(ctx, graphql.NewPathWithIndex(i))
+		res[i], err = ec.unmarshalNJSON2quireᚋinternalᚋtypesᚐJSON(ctx, vSlice[i])
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (ec *executionContext) marshalNJSON2ᚕquireᚋinternalᚋtypesᚐJSONᚄ(ctx context.Context, sel ast.SelectionSet, v []types.JSON) graphql.Marshaler {
+	ret := make(graphql.Array, len(v))
+	for i := range v {
+		ret[i] = ec.marshalNJSON2quireᚋinternalᚋtypesᚐJSON(ctx, sel, v[i])
+	}
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
 func (ec *executionContext) marshalNMergeRule2quireᚋinternalᚋtypesᚐMergeRule(ctx context.Context, sel ast.SelectionSet, v types.MergeRule) graphql.Marshaler {
 	return ec._MergeRule(ctx, sel, &v)
 }
@@ -10011,7 +10042,7 @@ func (ec *executionContext) marshalNMergeRules2ᚖquireᚋgraphᚋleafᚐMergeRu
 }
 
 func (ec *executionContext) marshalNNode2ᚕquireᚋinternalᚋtypesᚐNode(ctx context.Context, sel ast.SelectionSet, v []types.Node) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalONode2quireᚋinternalᚋtypesᚐNode(ctx, sel, v[i])
@@ -10084,7 +10115,7 @@ func (ec *executionContext) marshalOMergeRule2ᚕquireᚋinternalᚋtypesᚐMerg
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNMergeRule2quireᚋinternalᚋtypesᚐMergeRule(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/search"
 	"strconv"
@@ -1492,7 +1493,7 @@ func (ec *executionContext) _SearchSpaceResultEdge(ctx context.Context, sel ast.
 // region    ***************************** type.gotpl *****************************
 
 func (ec *executionContext) marshalNSearchAncestor2ᚕᚖquireᚋgraphᚋmodelᚐSearchAncestorᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchAncestor) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchAncestor2ᚖquireᚋgraphᚋmodelᚐSearchAncestor(ctx, sel, v[i])
@@ -1518,7 +1519,7 @@ func (ec *executionContext) marshalNSearchAncestor2ᚖquireᚋgraphᚋmodelᚐSe
 }
 
 func (ec *executionContext) marshalNSearchPageResult2ᚕᚖquireᚋinternalᚋsearchᚐPageHitᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.PageHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageResult2ᚖquireᚋinternalᚋsearchᚐPageHit(ctx, sel, v[i])
@@ -1558,7 +1559,7 @@ func (ec *executionContext) marshalNSearchPageResultConnection2ᚖquireᚋgraph�
 }
 
 func (ec *executionContext) marshalNSearchPageResultEdge2ᚕᚖquireᚋgraphᚋmodelᚐSearchPageResultEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchPageResultEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchPageResultEdge2ᚖquireᚋgraphᚋmodelᚐSearchPageResultEdge(ctx, sel, v[i])
@@ -1598,7 +1599,7 @@ func (ec *executionContext) marshalNSearchResultUrls2ᚖquireᚋgraphᚋmodelᚐ
 }
 
 func (ec *executionContext) marshalNSearchSectionResult2ᚕᚖquireᚋinternalᚋsearchᚐSectionHitᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.SectionHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSectionResult2ᚖquireᚋinternalᚋsearchᚐSectionHit(ctx, sel, v[i])
@@ -1624,7 +1625,7 @@ func (ec *executionContext) marshalNSearchSectionResult2ᚖquireᚋinternalᚋse
 }
 
 func (ec *executionContext) marshalNSearchSpaceResult2ᚕᚖquireᚋinternalᚋsearchᚐSpaceHitᚄ(ctx context.Context, sel ast.SelectionSet, v []*search.SpaceHit) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSpaceResult2ᚖquireᚋinternalᚋsearchᚐSpaceHit(ctx, sel, v[i])
@@ -1664,7 +1665,7 @@ func (ec *executionContext) marshalNSearchSpaceResultConnection2ᚖquireᚋgraph
 }
 
 func (ec *executionContext) marshalNSearchSpaceResultEdge2ᚕᚖquireᚋgraphᚋmodelᚐSearchSpaceResultEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SearchSpaceResultEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSearchSpaceResultEdge2ᚖquireᚋgraphᚋmodelᚐSearchSpaceResultEdge(ctx, sel, v[i])

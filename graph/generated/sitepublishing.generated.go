@@ -8,6 +8,7 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/types"
 	"strconv"
@@ -1298,7 +1299,7 @@ func (ec *executionContext) marshalNSiteAdaptiveSchema2ᚖquireᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNSiteScript2ᚕᚖquireᚋgraphᚋmodelᚐSiteScriptᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteScript) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteScript2ᚖquireᚋgraphᚋmodelᚐSiteScript(ctx, sel, v[i])
@@ -1328,7 +1329,7 @@ func (ec *executionContext) marshalNSiteShareLink2quireᚋentᚐSiteShareLink(ct
 }
 
 func (ec *executionContext) marshalNSiteShareLink2ᚕᚖquireᚋentᚐSiteShareLinkᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteShareLink) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteShareLink2ᚖquireᚋentᚐSiteShareLink(ctx, sel, v[i])
@@ -1368,7 +1369,7 @@ func (ec *executionContext) marshalNSiteShareLinkConnection2ᚖquireᚋgraphᚋm
 }
 
 func (ec *executionContext) marshalNSiteShareLinkEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteShareLinkEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteShareLinkEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteShareLinkEdge2ᚖquireᚋgraphᚋmodelᚐSiteShareLinkEdge(ctx, sel, v[i])
@@ -1394,7 +1395,7 @@ func (ec *executionContext) marshalNSiteShareLinkEdge2ᚖquireᚋgraphᚋmodel�
 }
 
 func (ec *executionContext) marshalNSiteTemplateCondition2ᚕᚖquireᚋgraphᚋmodelᚐSiteTemplateConditionᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteTemplateCondition) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteTemplateCondition2ᚖquireᚋgraphᚋmodelᚐSiteTemplateCondition(ctx, sel, v[i])

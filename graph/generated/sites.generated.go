@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/types"
 	"strconv"
@@ -2510,7 +2511,7 @@ func (ec *executionContext) marshalNSite2quireᚋentᚐSite(ctx context.Context,
 }
 
 func (ec *executionContext) marshalNSite2ᚕᚖquireᚋentᚐSiteᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Site) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSite2ᚖquireᚋentᚐSite(ctx, sel, v[i])
@@ -2588,7 +2589,7 @@ func (ec *executionContext) marshalNSiteConnection2ᚖquireᚋgraphᚋmodelᚐSi
 }
 
 func (ec *executionContext) marshalNSiteEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteEdge2ᚖquireᚋgraphᚋmodelᚐSiteEdge(ctx, sel, v[i])
@@ -2614,7 +2615,7 @@ func (ec *executionContext) marshalNSiteEdge2ᚖquireᚋgraphᚋmodelᚐSiteEdge
 }
 
 func (ec *executionContext) marshalNSiteFeature2ᚕᚖquireᚋgraphᚋmodelᚐSiteFeatureᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteFeature) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteFeature2ᚖquireᚋgraphᚋmodelᚐSiteFeature(ctx, sel, v[i])
@@ -2738,7 +2739,7 @@ func (ec *executionContext) marshalOSiteType2ᚕquireᚋgraphᚋmodelᚐSiteType
 	if v == nil {
 		return graphql.Null
 	}
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteType2quireᚋgraphᚋmodelᚐSiteType(ctx, sel, v[i])

@@ -9,6 +9,7 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/types"
 	"strconv"
@@ -3218,7 +3219,7 @@ func (ec *executionContext) marshalNSiteSection2quireᚋentᚐSiteSection(ctx co
 }
 
 func (ec *executionContext) marshalNSiteSection2ᚕᚖquireᚋentᚐSiteSectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSection2ᚖquireᚋentᚐSiteSection(ctx, sel, v[i])
@@ -3258,7 +3259,7 @@ func (ec *executionContext) marshalNSiteSectionConnection2ᚖquireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNSiteSectionEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteSectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionEdge2ᚖquireᚋgraphᚋmodelᚐSiteSectionEdge(ctx, sel, v[i])
@@ -3288,7 +3289,7 @@ func (ec *executionContext) marshalNSiteSectionGroup2quireᚋentᚐSiteSectionGr
 }
 
 func (ec *executionContext) marshalNSiteSectionGroup2ᚕᚖquireᚋentᚐSiteSectionGroupᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSectionGroup) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionGroup2ᚖquireᚋentᚐSiteSectionGroup(ctx, sel, v[i])
@@ -3328,7 +3329,7 @@ func (ec *executionContext) marshalNSiteSectionGroupConnection2ᚖquireᚋgraph�
 }
 
 func (ec *executionContext) marshalNSiteSectionGroupEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteSectionGroupEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSectionGroupEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSectionGroupEdge2ᚖquireᚋgraphᚋmodelᚐSiteSectionGroupEdge(ctx, sel, v[i])
@@ -3358,7 +3359,7 @@ func (ec *executionContext) marshalNSiteSpace2quireᚋentᚐSiteSpace(ctx contex
 }
 
 func (ec *executionContext) marshalNSiteSpace2ᚕᚖquireᚋentᚐSiteSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SiteSpace) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpace2ᚖquireᚋentᚐSiteSpace(ctx, sel, v[i])
@@ -3398,7 +3399,7 @@ func (ec *executionContext) marshalNSiteSpaceConnection2ᚖquireᚋgraphᚋmodel
 }
 
 func (ec *executionContext) marshalNSiteSpaceEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteSpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteSpaceEdge2ᚖquireᚋgraphᚋmodelᚐSiteSpaceEdge(ctx, sel, v[i])
@@ -3448,7 +3449,7 @@ func (ec *executionContext) marshalNSiteStructureItem2quireᚋinternalᚋtypes�
 }
 
 func (ec *executionContext) marshalNSiteStructureItem2ᚕquireᚋinternalᚋtypesᚐNodeᚄ(ctx context.Context, sel ast.SelectionSet, v []types.Node) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteStructureItem2quireᚋinternalᚋtypesᚐNode(ctx, sel, v[i])
@@ -3478,7 +3479,7 @@ func (ec *executionContext) marshalNSiteStructureItemConnection2ᚖquireᚋgraph
 }
 
 func (ec *executionContext) marshalNSiteStructureItemEdge2ᚕᚖquireᚋgraphᚋmodelᚐSiteStructureItemEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SiteStructureItemEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSiteStructureItemEdge2ᚖquireᚋgraphᚋmodelᚐSiteStructureItemEdge(ctx, sel, v[i])

@@ -8,6 +8,7 @@ import (
 	"math"
 	"quire/ent"
 	"quire/graph/leaf"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/authz"
 	"quire/internal/content"
@@ -4591,7 +4592,7 @@ func (ec *executionContext) marshalNCollection2quireᚋentᚐCollection(ctx cont
 }
 
 func (ec *executionContext) marshalNCollection2ᚕᚖquireᚋentᚐCollectionᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Collection) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollection2ᚖquireᚋentᚐCollection(ctx, sel, v[i])
@@ -4631,7 +4632,7 @@ func (ec *executionContext) marshalNCollectionConnection2ᚖquireᚋgraphᚋmode
 }
 
 func (ec *executionContext) marshalNCollectionEdge2ᚕᚖquireᚋgraphᚋmodelᚐCollectionEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.CollectionEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNCollectionEdge2ᚖquireᚋgraphᚋmodelᚐCollectionEdge(ctx, sel, v[i])
@@ -4739,7 +4740,7 @@ func (ec *executionContext) marshalNSpace2quireᚋentᚐSpace(ctx context.Contex
 }
 
 func (ec *executionContext) marshalNSpace2ᚕᚖquireᚋentᚐSpaceᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Space) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpace2ᚖquireᚋentᚐSpace(ctx, sel, v[i])
@@ -4779,7 +4780,7 @@ func (ec *executionContext) marshalNSpaceConnection2ᚖquireᚋgraphᚋmodelᚐS
 }
 
 func (ec *executionContext) marshalNSpaceEdge2ᚕᚖquireᚋgraphᚋmodelᚐSpaceEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SpaceEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSpaceEdge2ᚖquireᚋgraphᚋmodelᚐSpaceEdge(ctx, sel, v[i])

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/sso"
 	"quire/internal/types"
@@ -1244,7 +1245,7 @@ func (ec *executionContext) marshalNSAMLProvider2quireᚋentᚐSAMLProvider(ctx 
 }
 
 func (ec *executionContext) marshalNSAMLProvider2ᚕᚖquireᚋentᚐSAMLProviderᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.SAMLProvider) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSAMLProvider2ᚖquireᚋentᚐSAMLProvider(ctx, sel, v[i])
@@ -1284,7 +1285,7 @@ func (ec *executionContext) marshalNSAMLProviderConnection2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNSAMLProviderEdge2ᚕᚖquireᚋgraphᚋmodelᚐSAMLProviderEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.SAMLProviderEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSAMLProviderEdge2ᚖquireᚋgraphᚋmodelᚐSAMLProviderEdge(ctx, sel, v[i])
@@ -1343,7 +1344,7 @@ func (ec *executionContext) marshalNSAMLProviderUrls2ᚖquireᚋgraphᚋmodelᚐ
 }
 
 func (ec *executionContext) marshalNSSOLogin2ᚕᚖquireᚋinternalᚋssoᚐLoginᚄ(ctx context.Context, sel ast.SelectionSet, v []*sso.Login) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNSSOLogin2ᚖquireᚋinternalᚋssoᚐLogin(ctx, sel, v[i])

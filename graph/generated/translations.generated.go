@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"quire/ent"
+	"quire/graph/lists"
 	"quire/graph/model"
 	"quire/internal/jobs"
 	"quire/internal/types"
@@ -1952,7 +1953,7 @@ func (ec *executionContext) marshalNTranslation2quireᚋentᚐTranslation(ctx co
 }
 
 func (ec *executionContext) marshalNTranslation2ᚕᚖquireᚋentᚐTranslationᚄ(ctx context.Context, sel ast.SelectionSet, v []*ent.Translation) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslation2ᚖquireᚋentᚐTranslation(ctx, sel, v[i])
@@ -1992,7 +1993,7 @@ func (ec *executionContext) marshalNTranslationConnection2ᚖquireᚋgraphᚋmod
 }
 
 func (ec *executionContext) marshalNTranslationEdge2ᚕᚖquireᚋgraphᚋmodelᚐTranslationEdgeᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationEdge) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslationEdge2ᚖquireᚋgraphᚋmodelᚐTranslationEdge(ctx, sel, v[i])
@@ -2032,7 +2033,7 @@ func (ec *executionContext) marshalNTranslationPermissions2ᚖquireᚋgraphᚋmo
 }
 
 func (ec *executionContext) marshalNTranslationRule2ᚕᚖquireᚋgraphᚋmodelᚐTranslationRuleᚄ(ctx context.Context, sel ast.SelectionSet, v []*model.TranslationRule) graphql.Marshaler {
-	ret := graphql.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
 		fc := graphql.GetFieldContext(ctx)
 		fc.Result = &v[i]
 		return ec.marshalNTranslationRule2ᚖquireᚋgraphᚋmodelᚐTranslationRule(ctx, sel, v[i])

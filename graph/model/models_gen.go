@@ -392,6 +392,18 @@ type CreatePageInput struct {
 	Layout    graphql.Omittable[types.JSON] `json:"layout,omitempty"`
 	Cover     graphql.Omittable[types.JSON] `json:"cover,omitempty"`
 	Variables graphql.Omittable[types.JSON] `json:"variables,omitempty"`
+	// Shorter title the navigation shows (at most 100 characters).
+	LinkTitle graphql.Omittable[*string] `json:"linkTitle,omitempty"`
+	// Name of an icon (at most 50 characters).
+	Icon graphql.Omittable[*string] `json:"icon,omitempty"`
+	// Leave the page out of search (document and group pages).
+	NoIndex graphql.Omittable[*bool] `json:"noIndex,omitempty"`
+	// Ask search engine robots not to index the page (document and group pages).
+	NoRobotsIndex graphql.Omittable[*bool] `json:"noRobotsIndex,omitempty"`
+	// Document pages: {canonical?, alternates?[]}, each a content reference of kind page or url.
+	MetaLinks graphql.Omittable[types.JSON] `json:"metaLinks,omitempty"`
+	// Makes a document page computed: {type, dependencies?: {name: {ref: {kind: openapi, spec}}}, props?}; such a page has no markdown or document.
+	Computed graphql.Omittable[types.JSON] `json:"computed,omitempty"`
 }
 
 type CreateSiteInput struct {
@@ -749,6 +761,14 @@ type PageLayout struct {
 	Outline         bool   `json:"outline"`
 	Pagination      bool   `json:"pagination"`
 	Metadata        bool   `json:"metadata"`
+}
+
+// Locations a document page declares to search engines.
+type PageMetaLinks struct {
+	// The canonical location: a content reference of kind page or url.
+	Canonical types.JSON `json:"canonical,omitempty"`
+	// Alternate locations: content references of kind page or url.
+	Alternates []types.JSON `json:"alternates"`
 }
 
 // Places a page right before or right after a sibling; neither puts it last.
@@ -1264,6 +1284,16 @@ type UpdatePageInput struct {
 	Cover graphql.Omittable[types.JSON] `json:"cover,omitempty"`
 	// null removes them.
 	Variables graphql.Omittable[types.JSON] `json:"variables,omitempty"`
+	// An empty string removes it.
+	LinkTitle graphql.Omittable[*string] `json:"linkTitle,omitempty"`
+	// An empty string removes it.
+	Icon          graphql.Omittable[*string] `json:"icon,omitempty"`
+	NoIndex       graphql.Omittable[*bool]   `json:"noIndex,omitempty"`
+	NoRobotsIndex graphql.Omittable[*bool]   `json:"noRobotsIndex,omitempty"`
+	// null removes them.
+	MetaLinks graphql.Omittable[types.JSON] `json:"metaLinks,omitempty"`
+	// Makes the page computed (its document is dropped); null makes it an empty document page again.
+	Computed graphql.Omittable[types.JSON] `json:"computed,omitempty"`
 }
 
 type UpdatePermissionInput struct {

@@ -10,8 +10,9 @@
 //
 //   - A page version (ent PageVersion) is one immutable state of a page:
 //     page id, parent page id, position key, type, title, slug, emoji,
-//     description, hidden, layout, cover, variables, link target, and the
-//     hash of its document. Documents and file bytes live in content blobs
+//     description, hidden, layout, cover, variables, link title, icon,
+//     indexing flags, meta links, link target or computed definition, the
+//     hash of its document, and when the page's first version was written. Documents and file bytes live in content blobs
 //     (ent ContentBlob), addressed by their SHA-256, so identical content is
 //     stored once. A file version (ent FileVersion) is the same for files.
 //   - A revision is a base revision plus entries (ent RevisionEntry): page or

@@ -125,7 +125,7 @@ func searchPages(st *state) map[string]search.Page {
 				doc = *v.DocumentID
 			}
 			out[v.PageID] = search.Page{ID: v.PageID, Type: v.Type, Title: v.Title, Description: v.Description,
-				Path: path, Ancestors: ancestors, Document: doc}
+				Path: path, Ancestors: ancestors, Document: doc, LinkTitle: v.LinkTitle, NoIndex: v.NoIndex}
 			next := make([]string, len(ancestors), len(ancestors)+1)
 			copy(next, ancestors)
 			walk(v.PageID, path+"/", append(next, v.Title), depth+1)

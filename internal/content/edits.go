@@ -60,6 +60,16 @@ type CreatePage struct {
 	Layout      map[string]any
 	Cover       map[string]any
 	Variables   map[string]any
+	// LinkTitle (at most MaxLinkTitle characters) and Icon (at most
+	// MaxIcon) are optional.
+	LinkTitle, Icon string
+	// NoIndex and NoRobotsIndex are for document and group pages only.
+	NoIndex, NoRobotsIndex bool
+	// MetaLinks are for document pages only.
+	MetaLinks *types.PageMetaLinks
+	// Computed makes a document page computed: it has no content of its
+	// own (no Markdown or Document).
+	Computed *types.PageComputed
 }
 
 // UpdatePage changes properties of a page; nil (or unset) fields are left
@@ -78,6 +88,14 @@ type UpdatePage struct {
 	Layout    catalog.Opt[map[string]any]
 	Cover     catalog.Opt[map[string]any]
 	Variables catalog.Opt[map[string]any]
+	// "" removes the link title or the icon.
+	LinkTitle, Icon        *string
+	NoIndex, NoRobotsIndex *bool
+	// A set option with a nil value removes the meta links, or makes a
+	// computed page an empty document page. Setting a definition makes
+	// the page computed and drops its document.
+	MetaLinks catalog.Opt[*types.PageMetaLinks]
+	Computed  catalog.Opt[*types.PageComputed]
 }
 
 // MovePage moves a page (with its subtree) under another parent and/or

@@ -157,11 +157,16 @@ func combine(spaceID string, now time.Time, o, t *ent.PageVersion, p merge.Page)
 	from = o.ID
 	if o.ContentHash != p.Content {
 		v.DocumentID, v.Link, v.ContentHash = t.DocumentID, t.Link, t.ContentHash
+		v.Computed, v.ComputedSeed = t.Computed, t.ComputedSeed
 		from = t.ID
 	}
 	if o.MetaHash != p.Meta {
 		v.Type, v.Slug, v.Emoji, v.Description, v.Hidden = t.Type, t.Slug, t.Emoji, t.Description, t.Hidden
 		v.Layout, v.Cover, v.Variables, v.MetaHash = t.Layout, t.Cover, t.Variables, t.MetaHash
+		v.LinkTitle, v.Icon, v.NoIndex, v.NoRobotsIndex, v.MetaLinks = t.LinkTitle, t.Icon, t.NoIndex, t.NoRobotsIndex, t.MetaLinks
+	}
+	if v.PageCreatedAt == nil {
+		v.PageCreatedAt = t.PageCreatedAt
 	}
 	return &v, from
 }

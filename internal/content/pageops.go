@@ -38,6 +38,14 @@ func (c *CreatePage) apply(e *editor) (string, error) {
 			return "", err
 		}
 	}
+	props, err := pageProps{linkTitle: c.LinkTitle, icon: c.Icon, noIndex: c.NoIndex, noRobotsIndex: c.NoRobotsIndex,
+		metaLinks: c.MetaLinks, computed: c.Computed}.check("", typ)
+	if err != nil {
+		return "", err
+	}
+	if props.computed != nil && (c.Markdown != nil || c.Document != nil) {
+		return "", apierr.Invalid("computed", "A computed page has no content of its own: give computed or markdown/document, not both")
+	}
 	if err := e.checkParent(c.Parent, typ); err != nil {
 		return "", err
 	}
@@ -55,6 +63,7 @@ func (c *CreatePage) apply(e *editor) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	created := e.now
 	pageID := ids.New(ids.Page)
 	if c.ID != "" {
 		if k, ok := ids.KindOf(c.ID); !ok || k != ids.Page || e.st.pages[c.ID] != nil {
@@ -66,12 +75,16 @@ func (c *CreatePage) apply(e *editor) (string, error) {
 		ID: ids.New(ids.PageVersion), SpaceID: e.spaceID, PageID: pageID, ParentID: c.Parent,
 		Position: pos, Type: typ, Title: title, Slug: e.uniqueSlug(c.Parent, slug, ""), Emoji: c.Emoji,
 		Description: c.Description, Hidden: c.Hidden, Layout: c.Layout, Cover: c.Cover,
-		Variables: c.Variables, CreatedAt: e.now,
+		Variables: c.Variables, CreatedAt: e.now, PageCreatedAt: &created,
 	}
+	props.set(v)
 	switch typ {
 	case TypeDocument:
 		if c.Link != nil {
 			return "", apierr.Invalid("link", "Only link pages have a link target")
+		}
+		if props.computed != nil {
+			break // generated content: no document of its own
 		}
 		if err := e.setDocument(v, c.Markdown, c.Document); err != nil {
 			return "", err
@@ -159,7 +172,13 @@ func (u *UpdatePage) apply(e *editor) (string, error) {
 	if u.Variables.Set {
 		v.Variables = u.Variables.Value
 	}
+	if err := u.applyProps(e, old, v); err != nil {
+		return "", err
+	}
 	if u.Markdown != nil || u.Document != nil {
+		if v.Computed != nil {
+			return "", apierr.Invalid("computed", "Page %q is computed: its content is generated; remove computed to write content", old.PageID)
+		}
 		if old.Type != TypeDocument {
 			return "", apierr.Invalid("document", "Only document pages have content (page %q is a %s)", old.PageID, old.Type)
 		}

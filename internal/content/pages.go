@@ -17,14 +17,22 @@ func contentHash(v *ent.PageVersion) string {
 	case v.Link != nil:
 		b, _ := json.Marshal(v.Link.Map())
 		return "l:" + hashBytes(b)
+	case v.Computed != nil:
+		// A computed page's content is what its definition generates.
+		return "c:" + computedSeed(v.Computed)
 	}
 	return ""
 }
 
 // metaHash fingerprints the other properties of a page (the merge compares
-// title, location and content separately).
+// title, location and content separately): with link title, icon,
+// indexing and meta links appended only when one is set.
 func metaHash(v *ent.PageVersion) string {
-	b, _ := json.Marshal([]any{v.Type, v.Slug, v.Emoji, v.Description, v.Hidden, v.Layout, v.Cover, v.Variables})
+	props := []any{v.Type, v.Slug, v.Emoji, v.Description, v.Hidden, v.Layout, v.Cover, v.Variables}
+	if x := extraMeta(v); x != nil {
+		props = append(props, x)
+	}
+	b, _ := json.Marshal(props)
 	return hashBytes(b)
 }
 

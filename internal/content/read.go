@@ -71,6 +71,22 @@ type Page struct {
 	Markdown string
 	// Git is where the page came from in a Git repository, if anywhere.
 	Git *types.GitBlob
+	// LinkTitle is the shorter title the navigation shows ("": the title).
+	LinkTitle string
+	Icon      string
+	// NoIndex keeps the page out of search; NoRobotsIndex asks search
+	// engine robots not to index it.
+	NoIndex, NoRobotsIndex bool
+	MetaLinks              *types.PageMetaLinks
+	// Computed is the definition of a computed document page (which has no
+	// document of its own), ComputedSeed the seed of its generated ids.
+	Computed     *types.PageComputed
+	ComputedSeed string
+	// CreatedAt is when the page's first version was written (nil when it
+	// was written before Quire recorded it); UpdatedAt when its current
+	// version was.
+	CreatedAt *time.Time
+	UpdatedAt time.Time
 }
 
 // File is a file of a revision.
@@ -96,6 +112,9 @@ func pageOf(v *ent.PageVersion) *Page {
 		ID: v.PageID, Type: v.Type, Title: v.Title, Slug: v.Slug, Emoji: v.Emoji,
 		Description: v.Description, Hidden: v.Hidden, Parent: v.ParentID, Position: v.Position,
 		Layout: v.Layout, Cover: v.Cover, Variables: v.Variables, Link: v.Link, Version: v.ID, Git: v.Git,
+		LinkTitle: v.LinkTitle, Icon: v.Icon, NoIndex: v.NoIndex, NoRobotsIndex: v.NoRobotsIndex,
+		MetaLinks: v.MetaLinks, Computed: v.Computed, ComputedSeed: v.ComputedSeed,
+		CreatedAt: v.PageCreatedAt, UpdatedAt: v.CreatedAt,
 	}
 }
 

@@ -41,14 +41,15 @@ func chainOf(r *ent.Revision) []string {
 	return r.Chain
 }
 
-// pageColumns are the page version columns trees, edits and merges need;
-// refs and anchors are only read for links (and copied by insertPending
-// when a new version keeps an old one's content).
+// pageColumns are the page version columns trees, edits and merges need
+// (created_at is a page's updatedAt); refs and anchors are only read for
+// links (and copied by insertPending when a new version keeps an old
+// one's content).
 var pageColumns = func() []string {
 	var out []string
 	for _, c := range pageversion.Columns {
 		switch c {
-		case pageversion.FieldRefs, pageversion.FieldAnchors, pageversion.FieldSpaceID, pageversion.FieldCreatedAt:
+		case pageversion.FieldRefs, pageversion.FieldAnchors, pageversion.FieldSpaceID:
 		default:
 			out = append(out, c)
 		}

@@ -88,8 +88,15 @@ func insertPending(ctx context.Context, c *ent.Client, p *pending) error {
 				SetParentID(v.ParentID).SetPosition(v.Position).SetType(v.Type).SetTitle(v.Title).
 				SetSlug(v.Slug).SetEmoji(v.Emoji).SetDescription(v.Description).SetHidden(v.Hidden).
 				SetNillableDocumentID(v.DocumentID).SetContentHash(v.ContentHash).SetMetaHash(v.MetaHash).
-				SetCreatedAt(v.CreatedAt)
+				SetCreatedAt(v.CreatedAt).SetLinkTitle(v.LinkTitle).SetIcon(v.Icon).SetNoIndex(v.NoIndex).
+				SetNoRobotsIndex(v.NoRobotsIndex).SetComputedSeed(v.ComputedSeed).SetNillablePageCreatedAt(v.PageCreatedAt)
 			// Absent JSON values stay SQL NULL: cheaper to read than "null".
+			if v.MetaLinks != nil {
+				b.SetMetaLinks(v.MetaLinks)
+			}
+			if v.Computed != nil {
+				b.SetComputed(v.Computed)
+			}
 			if v.Layout != nil {
 				b.SetLayout(v.Layout)
 			}

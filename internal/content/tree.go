@@ -50,8 +50,15 @@ type TreePage struct {
 	Cover     map[string]any
 	Variables map[string]any
 	// Git is where the page comes from in a Git repository, if anywhere.
-	Git   *types.GitBlob
-	Pages []*TreePage
+	Git *types.GitBlob
+	// LinkTitle, Icon, NoIndex, NoRobotsIndex, MetaLinks and Computed are
+	// checked as CreatePage's are; a computed page has no content of its
+	// own.
+	LinkTitle, Icon        string
+	NoIndex, NoRobotsIndex bool
+	MetaLinks              *types.PageMetaLinks
+	Computed               *types.PageComputed
+	Pages                  []*TreePage
 }
 
 // TreeFile is a file of a tree written by WriteTree.
@@ -231,6 +238,7 @@ type preparedPage struct {
 	title string
 	slug  string // "" when it comes from the title
 	doc   *document.Document
+	props pageProps
 	// keyRefs tells that the document holds references to keys of the
 	// tree, to rewrite once ids are known.
 	keyRefs bool
@@ -369,11 +377,22 @@ func preparePage(tp *TreePage, field string, root bool) (*preparedPage, error) {
 	if tp.Git != nil && (tp.Git.OID == "" || tp.Git.Path == "") {
 		return nil, apierr.Invalid(field+".git", "%s.git needs both oid and path", field)
 	}
-	pp := &preparedPage{field: field, in: tp, typ: typ, title: title, slug: tp.Slug}
+	props, err := pageProps{linkTitle: tp.LinkTitle, icon: tp.Icon, noIndex: tp.NoIndex, noRobotsIndex: tp.NoRobotsIndex,
+		metaLinks: tp.MetaLinks, computed: tp.Computed}.check(field+".", typ)
+	if err != nil {
+		return nil, err
+	}
+	pp := &preparedPage{field: field, in: tp, typ: typ, title: title, slug: tp.Slug, props: props}
 	switch typ {
 	case TypeDocument:
 		if tp.Link != nil {
 			return nil, apierr.Invalid(field+".link", "%s: only link pages have a link target", field)
+		}
+		if props.computed != nil {
+			if tp.Markdown != nil || tp.Document != nil {
+				return nil, apierr.Invalid(field+".computed", "%s: a computed page has no content of its own: give computed or markdown/document, not both", field)
+			}
+			break
 		}
 		if tp.Markdown != nil && tp.Document != nil {
 			return nil, apierr.Invalid(field+".document", "%s: provide the content as markdown or as a document, not both", field)

@@ -331,9 +331,31 @@ func (w *treeWriter) version(prep *preparedTree, pl *placed, pos string) (*ent.P
 		Hidden: tp.Hidden, Layout: tp.Layout, Cover: tp.Cover, Variables: tp.Variables, Git: cloneGit(tp.Git),
 		CreatedAt: w.now,
 	}
+	pl.p.props.set(v)
+	if ml := v.MetaLinks; ml != nil {
+		// Meta links may name pages of the tree by key, as documents do.
+		out := &types.PageMetaLinks{}
+		if ml.Canonical != nil {
+			r, _ := w.resolveKey(prep, *ml.Canonical)
+			out.Canonical = &r
+		}
+		for _, a := range ml.Alternates {
+			r, _ := w.resolveKey(prep, a)
+			out.Alternates = append(out.Alternates, r)
+		}
+		v.MetaLinks = out
+	}
+	created := w.now
+	v.PageCreatedAt = &created
+	if pl.old != nil {
+		v.PageCreatedAt = pl.old.PageCreatedAt
+	}
 	var raw []byte
 	switch pl.p.typ {
 	case TypeDocument:
+		if pl.p.doc == nil {
+			break // computed: no document of its own
+		}
 		doc := pl.p.doc
 		if pl.p.keyRefs {
 			doc = document.MapRefs(doc, func(r document.ContentRef) (document.ContentRef, bool) { return w.resolveKey(prep, r) })

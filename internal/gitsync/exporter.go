@@ -104,6 +104,7 @@ func (x *exporter) page(p *content.Page, doc *document.Document) (string, error)
 	if p.Hidden {
 		fm["hidden"] = true
 	}
+	x.pageMatter(fm, p, path.Dir(x.pages[p.ID]))
 	if len(fm) > 0 {
 		y, err := yaml.Marshal(fm)
 		if err != nil {

@@ -254,7 +254,7 @@ func (im *importer) fromDirs() []*content.TreePage {
 }
 
 // convert reads a page's Markdown: front matter (description, emoji,
-// hidden), the title (the summary's, else the first heading's, else the
+// hidden and the keys of pageMatter), the title (the summary's, else the first heading's, else the
 // file name's) and the document, its relative links made references.
 func (im *importer) convert(tp *content.TreePage, f *repoFile) error {
 	raw, err := im.p.read(f, document.MaxMarkdownSize)
@@ -266,6 +266,7 @@ func (im *importer) convert(tp *content.TreePage, f *repoFile) error {
 	tp.Description = textcut.Runes(strings.TrimSpace(fm.Description), content.MaxDescription)
 	tp.Emoji = textcut.Runes(strings.TrimSpace(fm.Emoji), content.MaxEmoji)
 	tp.Hidden = fm.Hidden
+	im.applyMatter(tp, fm.pageMatter, path.Dir(f.path))
 	doc, err := document.FromMarkdownWith(md, document.MarkdownOptions{Resolve: im.resolver(path.Dir(f.path))})
 	if err != nil {
 		msg := err.Error()
@@ -290,7 +291,9 @@ func (im *importer) convert(tp *content.TreePage, f *repoFile) error {
 		}
 		tp.Title = humanize(base)
 	}
-	tp.Document = doc
+	if tp.Computed == nil { // a computed page's content is generated, not read
+		tp.Document = doc
+	}
 	return nil
 }
 
@@ -421,6 +424,7 @@ type matter struct {
 	Description string `yaml:"description"`
 	Emoji       string `yaml:"emoji"`
 	Hidden      bool   `yaml:"hidden"`
+	pageMatter  `yaml:",inline"`
 }
 
 // frontMatter reads the YAML front matter that opens a Markdown file, if

@@ -36,9 +36,14 @@ type Page struct {
 	// under), "" for none: a page whose Document, Title, Description and
 	// Type are unchanged keeps its rows.
 	Document string
+	// LinkTitle is the page's shorter navigation title, searched with its
+	// headings ("": none).
+	LinkTitle string
+	// NoIndex keeps the page out of search.
+	NoIndex bool
 }
 
-func (p Page) indexed() bool { return p.Type == TypeDocument || p.Type == TypeGroup }
+func (p Page) indexed() bool { return (p.Type == TypeDocument || p.Type == TypeGroup) && !p.NoIndex }
 
 // Change is a space's current revision changing from From to To.
 type Change struct {
@@ -122,7 +127,8 @@ func (s *Service) Apply(ctx context.Context, tx *ent.Tx, ch Change) error {
 			if had && o.indexed() {
 				gone = append(gone, id)
 			}
-		case !had || !o.indexed() || o.Document != p.Document || o.Title != p.Title || o.Description != p.Description || o.Type != p.Type:
+		case !had || !o.indexed() || o.Document != p.Document || o.Title != p.Title || o.Description != p.Description || o.Type != p.Type ||
+			o.LinkTitle != p.LinkTitle:
 			reindex = append(reindex, id)
 		case o.Path != p.Path || !slices.Equal(o.Ancestors, p.Ancestors):
 			moved = append(moved, id)
@@ -208,6 +214,11 @@ type row struct {
 func pageRows(p Page, doc *document.Document) []row {
 	secs := Sections(doc)
 	var heads, text []string
+	if p.LinkTitle != "" && p.LinkTitle != p.Title {
+		// Readers know a page by its navigation title too: it is matched
+		// with the title and headings, not with the body.
+		heads = append(heads, p.LinkTitle)
+	}
 	if p.Description != "" {
 		text = append(text, p.Description)
 	}

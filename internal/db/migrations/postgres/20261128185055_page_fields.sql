@@ -1,0 +1,2 @@
+-- Modify "page_versions" table
+ALTER TABLE "page_versions" ADD COLUMN "link_title" character varying NOT NULL DEFAULT '', ADD COLUMN "icon" character varying NOT NULL DEFAULT '', ADD COLUMN "no_index" boolean NOT NULL DEFAULT false, ADD COLUMN "no_robots_index" boolean NOT NULL DEFAULT false, ADD COLUMN "meta_links" jsonb NULL, ADD COLUMN "computed" jsonb NULL, ADD COLUMN "computed_seed" character varying NOT NULL DEFAULT '', ADD COLUMN "page_created_at" timestamptz NULL;
