@@ -49,7 +49,8 @@ var (
 	callerOrganizationColumns = []string{organization.FieldTitle, organization.FieldCreatedAt, organization.FieldEmailDomains,
 		organization.FieldHostname, organization.FieldType, organization.FieldDefaultRole, organization.FieldInviteLinks,
 		organization.FieldSSO, organization.FieldAi, organization.FieldPlan, organization.FieldMergeRules,
-		organization.FieldLogoURL, organization.FieldDefaultContentSiteID}
+		organization.FieldLogoURL, organization.FieldDefaultContentSiteID, organization.FieldUseCase,
+		organization.FieldCommunityType, organization.FieldBlockedSource, organization.FieldBlockedReason}
 	// callerGrantColumns are those of the caller's grants.
 	callerGrantColumns = []string{contentpermission.FieldOrganizationID, contentpermission.FieldSpaceID,
 		contentpermission.FieldCollectionID, contentpermission.FieldLevel}
@@ -136,12 +137,14 @@ func LookupCaller(ctx context.Context, client *ent.Client, secret string) (*Call
 			domains, mergeRules             []byte
 			inviteLinks, orgSSO, ai         sql.NullBool
 			logo, defaultSite               sql.NullString
+			useCase, community              sql.NullString
+			blockedSource, blockedReason    sql.NullString
 			gOrg, gSpace, gColl, gLevel     sql.NullString
 			scope                           sql.NullString
 		)
 		if err := rows.Scan(&uid, &email, &name, &photo, &created, &verified, &mid, &org, &role, &disabled, &sso, &joined, &seen,
 			&title, &orgCreated, &domains, &host, &typ, &defRole, &inviteLinks, &orgSSO, &ai, &plan, &mergeRules,
-			&logo, &defaultSite, &gOrg, &gSpace, &gColl, &gLevel, &scope); err != nil {
+			&logo, &defaultSite, &useCase, &community, &blockedSource, &blockedReason, &gOrg, &gSpace, &gColl, &gLevel, &scope); err != nil {
 			return nil, fmt.Errorf("look up token: %w", err)
 		}
 		if c == nil {
@@ -179,7 +182,8 @@ func LookupCaller(ctx context.Context, client *ent.Client, secret string) (*Call
 		// As ent reads it; JSON columns are decoded when not empty.
 		o := &ent.Organization{ID: org.String, Title: title.String, CreatedAt: orgCreated.Time, Hostname: optional(host),
 			Type: typ.String, InviteLinks: inviteLinks.Bool, SSO: orgSSO.Bool, Ai: ai.Bool, Plan: plan.String,
-			LogoURL: optional(logo), DefaultContentSiteID: optional(defaultSite)}
+			LogoURL: optional(logo), DefaultContentSiteID: optional(defaultSite), UseCase: optional(useCase),
+			CommunityType: optional(community), BlockedSource: optional(blockedSource), BlockedReason: optional(blockedReason)}
 		if defRole.Valid {
 			r := types.Role(defRole.String)
 			o.DefaultRole = &r

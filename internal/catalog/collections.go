@@ -253,6 +253,11 @@ func (s *Service) Collections(ctx context.Context, orgID string, nested bool) ([
 	if _, err := s.Organization(ctx, orgID); err != nil {
 		return nil, err
 	}
+	// What is in the organization, even an empty list, is refused while
+	// its content is (single sign-on, a block).
+	if _, _, err := authz.OrgRole(ctx, orgID); err != nil {
+		return nil, err
+	}
 	q := s.Client.Collection.Query().Where(collection.OrganizationID(orgID))
 	all, err := q.All(ctx)
 	if err != nil {
