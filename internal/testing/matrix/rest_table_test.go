@@ -79,6 +79,7 @@ var restRules = map[string]rule{
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/files/{fileId}/backlinks": readers,
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}":            readers,
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/links":      readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/links":                            readers,
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/page/{pageId}/backlinks":  readers,
 
 	// Discussions: reading needs read; posting, replying, reacting and
