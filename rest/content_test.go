@@ -454,6 +454,7 @@ func TestContentPermissionMatrix(t *testing.T) {
 			{"POST", cr + "/merge", nil, review},
 			{"POST", cr + "/update", nil, edit(200)},
 			{"GET", cr + "/pdf", nil, read},
+			{"GET", cr + "/links", nil, read},
 			{"GET", "/orgs/{organizationId}/change-requests", nil, read},
 		}
 		for _, base := range []string{s + "/content", cr + "/content"} {
