@@ -23,8 +23,8 @@ size:
 	echo "quire, stripped: $$bytes bytes (limit $(SIZE_LIMIT_MB) MB)" && \
 	if [ "$$bytes" -gt $$(($(SIZE_LIMIT_MB) * 1000000)) ]; then echo "quire is over $(SIZE_LIMIT_MB) MB" >&2; exit 1; fi
 
-## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran); TEST_P packages at a time (default 3: the suites mostly wait on their databases, so more packages than cores keep the cores busy)
-TEST_P ?= 3
+## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran); TEST_P packages at a time (default 2, one per core; the statement tests measure round trips, which a busier machine blurs)
+TEST_P ?= 2
 test: vet
 	$(GO) test -count=1 -vet=off -p $(TEST_P) -timeout 20m ./...
 

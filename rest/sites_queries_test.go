@@ -220,12 +220,15 @@ func sqTrips(t *testing.T, e *testenv.Env, token, path string, check func(*testi
 	return n
 }
 
-// sqMinTrips is the least of five measures: a statement of a concurrent
-// batch that the scheduler sends only after the others came back counts
-// one round trip more, never less (db.DB.RoundTrips).
-func sqMinTrips(measure func() int64) int64 {
+// sqMinTrips is the least of up to 25 measures, stopping at the first
+// within most: a statement of a concurrent batch that a busy scheduler
+// sends only after the others came back counts one round trip more, never
+// less (db.DB.RoundTrips), so one measure within the bound shows that the
+// read's statements overlap, while a read that sends them one after the
+// other never comes within it.
+func sqMinTrips(most int64, measure func() int64) int64 {
 	least := measure()
-	for i := 1; i < 5; i++ {
+	for i := 1; i < 25 && least > most; i++ {
 		least = min(least, measure())
 	}
 	return least
@@ -278,9 +281,10 @@ func TestSitesQueriesStatementsDoNotGrowWithStructure(t *testing.T) {
 							// trip and rarely overlap.
 							return
 						}
-						trips := sqMinTrips(func() int64 { return sqTrips(t, e, team.Reader.Token, br.path, br.check) })
+						most = sqMostTrips[sr.name]
+						trips := sqMinTrips(most, func() int64 { return sqTrips(t, e, team.Reader.Token, br.path, br.check) })
 						t.Logf("GET %s: 20×5 → %d round trips", sr.name, trips)
-						if most := sqMostTrips[sr.name]; trips > most {
+						if trips > most {
 							t.Errorf("REST GET %s: %d round trips of waiting for the database, at most %d", sr.name, trips, most)
 						}
 					})
