@@ -132,8 +132,8 @@ func init() {
 			d.boolean("expanded")
 			d.boolean("fullWidth")
 		}},
-		BlockOpenAPIOperation: {void: true, data: openAPIData},
-		BlockOpenAPISchemas:   {void: true, data: openAPIData},
+		BlockOpenAPIOperation: {void: true, data: openAPIOperationData},
+		BlockOpenAPISchemas:   {void: true, data: openAPISchemasData},
 		BlockOpenAPIWebhook:   {void: true, data: openAPIData},
 		BlockContentRef:       {void: true, data: func(d *dataCheck) { d.ref("ref", true) }},
 		BlockIntegration: {void: true, data: func(d *dataCheck) {

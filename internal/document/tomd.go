@@ -169,6 +169,12 @@ func renderBlock(n *Node) string {
 		}
 		return ""
 	case BlockSwagger, BlockOpenAPIOperation, BlockOpenAPISchemas, BlockOpenAPIWebhook, BlockReusableContent:
+		if op, ok := OpenAPIOperationOf(n); ok {
+			return renderOpenAPIOperation(op)
+		}
+		if s, ok := OpenAPISchemasOf(n); ok {
+			return renderOpenAPISchemas(s)
+		}
 		if r, ok := n.Ref(); ok {
 			u := r.MarkdownURL()
 			return "[" + escapeTextIn(u, modePara, false, false, true) + "](" + escapeDest(u, modePara) + ")"
