@@ -37,6 +37,7 @@ import (
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
+	"quire/ent/reusablecontentversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/samlprovider"
@@ -120,6 +121,8 @@ type Client struct {
 	PageVersion *PageVersionClient
 	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
 	RateLimitCounter *RateLimitCounterClient
+	// ReusableContentVersion is the client for interacting with the ReusableContentVersion builders.
+	ReusableContentVersion *ReusableContentVersionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
@@ -191,6 +194,7 @@ func (c *Client) init() {
 	c.Organization = NewOrganizationClient(c.config)
 	c.PageVersion = NewPageVersionClient(c.config)
 	c.RateLimitCounter = NewRateLimitCounterClient(c.config)
+	c.ReusableContentVersion = NewReusableContentVersionClient(c.config)
 	c.Revision = NewRevisionClient(c.config)
 	c.RevisionEntry = NewRevisionEntryClient(c.config)
 	c.SAMLProvider = NewSAMLProviderClient(c.config)
@@ -298,51 +302,52 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                   ctx,
-		config:                cfg,
-		APIToken:              NewAPITokenClient(cfg),
-		AgentInstructions:     NewAgentInstructionsClient(cfg),
-		ChangeRequest:         NewChangeRequestClient(cfg),
-		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
-		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
-		Collection:            NewCollectionClient(cfg),
-		Comment:               NewCommentClient(cfg),
-		CommentReaction:       NewCommentReactionClient(cfg),
-		CommentReply:          NewCommentReplyClient(cfg),
-		ContentBlob:           NewContentBlobClient(cfg),
-		ContentPermission:     NewContentPermissionClient(cfg),
-		Conversation:          NewConversationClient(cfg),
-		ConversationCorpus:    NewConversationCorpusClient(cfg),
-		ConversationIssue:     NewConversationIssueClient(cfg),
-		FileVersion:           NewFileVersionClient(cfg),
-		InviteLink:            NewInviteLinkClient(cfg),
-		IssuesCluster:         NewIssuesClusterClient(cfg),
-		Job:                   NewJobClient(cfg),
-		Member:                NewMemberClient(cfg),
-		OpenAPISpec:           NewOpenAPISpecClient(cfg),
-		OpenAPISpecBlob:       NewOpenAPISpecBlobClient(cfg),
-		OpenAPISpecFile:       NewOpenAPISpecFileClient(cfg),
-		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
-		Organization:          NewOrganizationClient(cfg),
-		PageVersion:           NewPageVersionClient(cfg),
-		RateLimitCounter:      NewRateLimitCounterClient(cfg),
-		Revision:              NewRevisionClient(cfg),
-		RevisionEntry:         NewRevisionEntryClient(cfg),
-		SAMLProvider:          NewSAMLProviderClient(cfg),
-		SAMLRequest:           NewSAMLRequestClient(cfg),
-		ServerSecret:          NewServerSecretClient(cfg),
-		Site:                  NewSiteClient(cfg),
-		SiteSection:           NewSiteSectionClient(cfg),
-		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
-		SiteShareLink:         NewSiteShareLinkClient(cfg),
-		SiteSpace:             NewSiteSpaceClient(cfg),
-		Space:                 NewSpaceClient(cfg),
-		Team:                  NewTeamClient(cfg),
-		TeamMember:            NewTeamMemberClient(cfg),
-		Translation:           NewTranslationClient(cfg),
-		TranslationFile:       NewTranslationFileClient(cfg),
-		TranslationPage:       NewTranslationPageClient(cfg),
-		User:                  NewUserClient(cfg),
+		ctx:                    ctx,
+		config:                 cfg,
+		APIToken:               NewAPITokenClient(cfg),
+		AgentInstructions:      NewAgentInstructionsClient(cfg),
+		ChangeRequest:          NewChangeRequestClient(cfg),
+		ChangeRequestReview:    NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer:  NewChangeRequestReviewerClient(cfg),
+		Collection:             NewCollectionClient(cfg),
+		Comment:                NewCommentClient(cfg),
+		CommentReaction:        NewCommentReactionClient(cfg),
+		CommentReply:           NewCommentReplyClient(cfg),
+		ContentBlob:            NewContentBlobClient(cfg),
+		ContentPermission:      NewContentPermissionClient(cfg),
+		Conversation:           NewConversationClient(cfg),
+		ConversationCorpus:     NewConversationCorpusClient(cfg),
+		ConversationIssue:      NewConversationIssueClient(cfg),
+		FileVersion:            NewFileVersionClient(cfg),
+		InviteLink:             NewInviteLinkClient(cfg),
+		IssuesCluster:          NewIssuesClusterClient(cfg),
+		Job:                    NewJobClient(cfg),
+		Member:                 NewMemberClient(cfg),
+		OpenAPISpec:            NewOpenAPISpecClient(cfg),
+		OpenAPISpecBlob:        NewOpenAPISpecBlobClient(cfg),
+		OpenAPISpecFile:        NewOpenAPISpecFileClient(cfg),
+		OpenAPISpecVersion:     NewOpenAPISpecVersionClient(cfg),
+		Organization:           NewOrganizationClient(cfg),
+		PageVersion:            NewPageVersionClient(cfg),
+		RateLimitCounter:       NewRateLimitCounterClient(cfg),
+		ReusableContentVersion: NewReusableContentVersionClient(cfg),
+		Revision:               NewRevisionClient(cfg),
+		RevisionEntry:          NewRevisionEntryClient(cfg),
+		SAMLProvider:           NewSAMLProviderClient(cfg),
+		SAMLRequest:            NewSAMLRequestClient(cfg),
+		ServerSecret:           NewServerSecretClient(cfg),
+		Site:                   NewSiteClient(cfg),
+		SiteSection:            NewSiteSectionClient(cfg),
+		SiteSectionGroup:       NewSiteSectionGroupClient(cfg),
+		SiteShareLink:          NewSiteShareLinkClient(cfg),
+		SiteSpace:              NewSiteSpaceClient(cfg),
+		Space:                  NewSpaceClient(cfg),
+		Team:                   NewTeamClient(cfg),
+		TeamMember:             NewTeamMemberClient(cfg),
+		Translation:            NewTranslationClient(cfg),
+		TranslationFile:        NewTranslationFileClient(cfg),
+		TranslationPage:        NewTranslationPageClient(cfg),
+		User:                   NewUserClient(cfg),
 	}, nil
 }
 
@@ -360,51 +365,52 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                   ctx,
-		config:                cfg,
-		APIToken:              NewAPITokenClient(cfg),
-		AgentInstructions:     NewAgentInstructionsClient(cfg),
-		ChangeRequest:         NewChangeRequestClient(cfg),
-		ChangeRequestReview:   NewChangeRequestReviewClient(cfg),
-		ChangeRequestReviewer: NewChangeRequestReviewerClient(cfg),
-		Collection:            NewCollectionClient(cfg),
-		Comment:               NewCommentClient(cfg),
-		CommentReaction:       NewCommentReactionClient(cfg),
-		CommentReply:          NewCommentReplyClient(cfg),
-		ContentBlob:           NewContentBlobClient(cfg),
-		ContentPermission:     NewContentPermissionClient(cfg),
-		Conversation:          NewConversationClient(cfg),
-		ConversationCorpus:    NewConversationCorpusClient(cfg),
-		ConversationIssue:     NewConversationIssueClient(cfg),
-		FileVersion:           NewFileVersionClient(cfg),
-		InviteLink:            NewInviteLinkClient(cfg),
-		IssuesCluster:         NewIssuesClusterClient(cfg),
-		Job:                   NewJobClient(cfg),
-		Member:                NewMemberClient(cfg),
-		OpenAPISpec:           NewOpenAPISpecClient(cfg),
-		OpenAPISpecBlob:       NewOpenAPISpecBlobClient(cfg),
-		OpenAPISpecFile:       NewOpenAPISpecFileClient(cfg),
-		OpenAPISpecVersion:    NewOpenAPISpecVersionClient(cfg),
-		Organization:          NewOrganizationClient(cfg),
-		PageVersion:           NewPageVersionClient(cfg),
-		RateLimitCounter:      NewRateLimitCounterClient(cfg),
-		Revision:              NewRevisionClient(cfg),
-		RevisionEntry:         NewRevisionEntryClient(cfg),
-		SAMLProvider:          NewSAMLProviderClient(cfg),
-		SAMLRequest:           NewSAMLRequestClient(cfg),
-		ServerSecret:          NewServerSecretClient(cfg),
-		Site:                  NewSiteClient(cfg),
-		SiteSection:           NewSiteSectionClient(cfg),
-		SiteSectionGroup:      NewSiteSectionGroupClient(cfg),
-		SiteShareLink:         NewSiteShareLinkClient(cfg),
-		SiteSpace:             NewSiteSpaceClient(cfg),
-		Space:                 NewSpaceClient(cfg),
-		Team:                  NewTeamClient(cfg),
-		TeamMember:            NewTeamMemberClient(cfg),
-		Translation:           NewTranslationClient(cfg),
-		TranslationFile:       NewTranslationFileClient(cfg),
-		TranslationPage:       NewTranslationPageClient(cfg),
-		User:                  NewUserClient(cfg),
+		ctx:                    ctx,
+		config:                 cfg,
+		APIToken:               NewAPITokenClient(cfg),
+		AgentInstructions:      NewAgentInstructionsClient(cfg),
+		ChangeRequest:          NewChangeRequestClient(cfg),
+		ChangeRequestReview:    NewChangeRequestReviewClient(cfg),
+		ChangeRequestReviewer:  NewChangeRequestReviewerClient(cfg),
+		Collection:             NewCollectionClient(cfg),
+		Comment:                NewCommentClient(cfg),
+		CommentReaction:        NewCommentReactionClient(cfg),
+		CommentReply:           NewCommentReplyClient(cfg),
+		ContentBlob:            NewContentBlobClient(cfg),
+		ContentPermission:      NewContentPermissionClient(cfg),
+		Conversation:           NewConversationClient(cfg),
+		ConversationCorpus:     NewConversationCorpusClient(cfg),
+		ConversationIssue:      NewConversationIssueClient(cfg),
+		FileVersion:            NewFileVersionClient(cfg),
+		InviteLink:             NewInviteLinkClient(cfg),
+		IssuesCluster:          NewIssuesClusterClient(cfg),
+		Job:                    NewJobClient(cfg),
+		Member:                 NewMemberClient(cfg),
+		OpenAPISpec:            NewOpenAPISpecClient(cfg),
+		OpenAPISpecBlob:        NewOpenAPISpecBlobClient(cfg),
+		OpenAPISpecFile:        NewOpenAPISpecFileClient(cfg),
+		OpenAPISpecVersion:     NewOpenAPISpecVersionClient(cfg),
+		Organization:           NewOrganizationClient(cfg),
+		PageVersion:            NewPageVersionClient(cfg),
+		RateLimitCounter:       NewRateLimitCounterClient(cfg),
+		ReusableContentVersion: NewReusableContentVersionClient(cfg),
+		Revision:               NewRevisionClient(cfg),
+		RevisionEntry:          NewRevisionEntryClient(cfg),
+		SAMLProvider:           NewSAMLProviderClient(cfg),
+		SAMLRequest:            NewSAMLRequestClient(cfg),
+		ServerSecret:           NewServerSecretClient(cfg),
+		Site:                   NewSiteClient(cfg),
+		SiteSection:            NewSiteSectionClient(cfg),
+		SiteSectionGroup:       NewSiteSectionGroupClient(cfg),
+		SiteShareLink:          NewSiteShareLinkClient(cfg),
+		SiteSpace:              NewSiteSpaceClient(cfg),
+		Space:                  NewSpaceClient(cfg),
+		Team:                   NewTeamClient(cfg),
+		TeamMember:             NewTeamMemberClient(cfg),
+		Translation:            NewTranslationClient(cfg),
+		TranslationFile:        NewTranslationFileClient(cfg),
+		TranslationPage:        NewTranslationPageClient(cfg),
+		User:                   NewUserClient(cfg),
 	}, nil
 }
 
@@ -440,10 +446,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
 		c.IssuesCluster, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecBlob,
 		c.OpenAPISpecFile, c.OpenAPISpecVersion, c.Organization, c.PageVersion,
-		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
-		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
-		c.TranslationPage, c.User,
+		c.RateLimitCounter, c.ReusableContentVersion, c.Revision, c.RevisionEntry,
+		c.SAMLProvider, c.SAMLRequest, c.ServerSecret, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.Translation, c.TranslationFile, c.TranslationPage, c.User,
 	} {
 		n.Use(hooks...)
 	}
@@ -459,10 +465,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ConversationCorpus, c.ConversationIssue, c.FileVersion, c.InviteLink,
 		c.IssuesCluster, c.Job, c.Member, c.OpenAPISpec, c.OpenAPISpecBlob,
 		c.OpenAPISpecFile, c.OpenAPISpecVersion, c.Organization, c.PageVersion,
-		c.RateLimitCounter, c.Revision, c.RevisionEntry, c.SAMLProvider, c.SAMLRequest,
-		c.ServerSecret, c.Site, c.SiteSection, c.SiteSectionGroup, c.SiteShareLink,
-		c.SiteSpace, c.Space, c.Team, c.TeamMember, c.Translation, c.TranslationFile,
-		c.TranslationPage, c.User,
+		c.RateLimitCounter, c.ReusableContentVersion, c.Revision, c.RevisionEntry,
+		c.SAMLProvider, c.SAMLRequest, c.ServerSecret, c.Site, c.SiteSection,
+		c.SiteSectionGroup, c.SiteShareLink, c.SiteSpace, c.Space, c.Team,
+		c.TeamMember, c.Translation, c.TranslationFile, c.TranslationPage, c.User,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -523,6 +529,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PageVersion.mutate(ctx, m)
 	case *RateLimitCounterMutation:
 		return c.RateLimitCounter.mutate(ctx, m)
+	case *ReusableContentVersionMutation:
+		return c.ReusableContentVersion.mutate(ctx, m)
 	case *RevisionMutation:
 		return c.Revision.mutate(ctx, m)
 	case *RevisionEntryMutation:
@@ -4772,6 +4780,139 @@ func (c *RateLimitCounterClient) mutate(ctx context.Context, m *RateLimitCounter
 	}
 }
 
+// ReusableContentVersionClient is a client for the ReusableContentVersion schema.
+type ReusableContentVersionClient struct {
+	config
+}
+
+// NewReusableContentVersionClient returns a client for the ReusableContentVersion from the given config.
+func NewReusableContentVersionClient(c config) *ReusableContentVersionClient {
+	return &ReusableContentVersionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `reusablecontentversion.Hooks(f(g(h())))`.
+func (c *ReusableContentVersionClient) Use(hooks ...Hook) {
+	c.hooks.ReusableContentVersion = append(c.hooks.ReusableContentVersion, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `reusablecontentversion.Intercept(f(g(h())))`.
+func (c *ReusableContentVersionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ReusableContentVersion = append(c.inters.ReusableContentVersion, interceptors...)
+}
+
+// Create returns a builder for creating a ReusableContentVersion entity.
+func (c *ReusableContentVersionClient) Create() *ReusableContentVersionCreate {
+	mutation := newReusableContentVersionMutation(c.config, OpCreate)
+	return &ReusableContentVersionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ReusableContentVersion entities.
+func (c *ReusableContentVersionClient) CreateBulk(builders ...*ReusableContentVersionCreate) *ReusableContentVersionCreateBulk {
+	return &ReusableContentVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ReusableContentVersionClient) MapCreateBulk(slice any, setFunc func(*ReusableContentVersionCreate, int)) *ReusableContentVersionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ReusableContentVersionCreateBulk{err: fmt.Errorf("calling to ReusableContentVersionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ReusableContentVersionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ReusableContentVersionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ReusableContentVersion.
+func (c *ReusableContentVersionClient) Update() *ReusableContentVersionUpdate {
+	mutation := newReusableContentVersionMutation(c.config, OpUpdate)
+	return &ReusableContentVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ReusableContentVersionClient) UpdateOne(_m *ReusableContentVersion) *ReusableContentVersionUpdateOne {
+	mutation := newReusableContentVersionMutation(c.config, OpUpdateOne, withReusableContentVersion(_m))
+	return &ReusableContentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ReusableContentVersionClient) UpdateOneID(id string) *ReusableContentVersionUpdateOne {
+	mutation := newReusableContentVersionMutation(c.config, OpUpdateOne, withReusableContentVersionID(id))
+	return &ReusableContentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ReusableContentVersion.
+func (c *ReusableContentVersionClient) Delete() *ReusableContentVersionDelete {
+	mutation := newReusableContentVersionMutation(c.config, OpDelete)
+	return &ReusableContentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ReusableContentVersionClient) DeleteOne(_m *ReusableContentVersion) *ReusableContentVersionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ReusableContentVersionClient) DeleteOneID(id string) *ReusableContentVersionDeleteOne {
+	builder := c.Delete().Where(reusablecontentversion.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ReusableContentVersionDeleteOne{builder}
+}
+
+// Query returns a query builder for ReusableContentVersion.
+func (c *ReusableContentVersionClient) Query() *ReusableContentVersionQuery {
+	return &ReusableContentVersionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeReusableContentVersion},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ReusableContentVersion entity by its id.
+func (c *ReusableContentVersionClient) Get(ctx context.Context, id string) (*ReusableContentVersion, error) {
+	return c.Query().Where(reusablecontentversion.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ReusableContentVersionClient) GetX(ctx context.Context, id string) *ReusableContentVersion {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ReusableContentVersionClient) Hooks() []Hook {
+	return c.hooks.ReusableContentVersion
+}
+
+// Interceptors returns the client interceptors.
+func (c *ReusableContentVersionClient) Interceptors() []Interceptor {
+	return c.inters.ReusableContentVersion
+}
+
+func (c *ReusableContentVersionClient) mutate(ctx context.Context, m *ReusableContentVersionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ReusableContentVersionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ReusableContentVersionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ReusableContentVersionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ReusableContentVersionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ReusableContentVersion mutation op: %q", m.Op())
+	}
+}
+
 // RevisionClient is a client for the Revision schema.
 type RevisionClient struct {
 	config
@@ -7665,10 +7806,10 @@ type (
 		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
 		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
 		OpenAPISpec, OpenAPISpecBlob, OpenAPISpecFile, OpenAPISpecVersion,
-		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
-		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,
-		TranslationFile, TranslationPage, User []ent.Hook
+		Organization, PageVersion, RateLimitCounter, ReusableContentVersion, Revision,
+		RevisionEntry, SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		Translation, TranslationFile, TranslationPage, User []ent.Hook
 	}
 	inters struct {
 		APIToken, AgentInstructions, ChangeRequest, ChangeRequestReview,
@@ -7676,10 +7817,10 @@ type (
 		ContentBlob, ContentPermission, Conversation, ConversationCorpus,
 		ConversationIssue, FileVersion, InviteLink, IssuesCluster, Job, Member,
 		OpenAPISpec, OpenAPISpecBlob, OpenAPISpecFile, OpenAPISpecVersion,
-		Organization, PageVersion, RateLimitCounter, Revision, RevisionEntry,
-		SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection, SiteSectionGroup,
-		SiteShareLink, SiteSpace, Space, Team, TeamMember, Translation,
-		TranslationFile, TranslationPage, User []ent.Interceptor
+		Organization, PageVersion, RateLimitCounter, ReusableContentVersion, Revision,
+		RevisionEntry, SAMLProvider, SAMLRequest, ServerSecret, Site, SiteSection,
+		SiteSectionGroup, SiteShareLink, SiteSpace, Space, Team, TeamMember,
+		Translation, TranslationFile, TranslationPage, User []ent.Interceptor
 	}
 )
 

@@ -33,6 +33,7 @@ import (
 	"quire/ent/pageversion"
 	"quire/ent/predicate"
 	"quire/ent/ratelimitcounter"
+	"quire/ent/reusablecontentversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 	"quire/ent/samlprovider"
@@ -69,49 +70,50 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeAPIToken              = "APIToken"
-	TypeAgentInstructions     = "AgentInstructions"
-	TypeChangeRequest         = "ChangeRequest"
-	TypeChangeRequestReview   = "ChangeRequestReview"
-	TypeChangeRequestReviewer = "ChangeRequestReviewer"
-	TypeCollection            = "Collection"
-	TypeComment               = "Comment"
-	TypeCommentReaction       = "CommentReaction"
-	TypeCommentReply          = "CommentReply"
-	TypeContentBlob           = "ContentBlob"
-	TypeContentPermission     = "ContentPermission"
-	TypeConversation          = "Conversation"
-	TypeConversationCorpus    = "ConversationCorpus"
-	TypeConversationIssue     = "ConversationIssue"
-	TypeFileVersion           = "FileVersion"
-	TypeInviteLink            = "InviteLink"
-	TypeIssuesCluster         = "IssuesCluster"
-	TypeJob                   = "Job"
-	TypeMember                = "Member"
-	TypeOpenAPISpec           = "OpenAPISpec"
-	TypeOpenAPISpecBlob       = "OpenAPISpecBlob"
-	TypeOpenAPISpecFile       = "OpenAPISpecFile"
-	TypeOpenAPISpecVersion    = "OpenAPISpecVersion"
-	TypeOrganization          = "Organization"
-	TypePageVersion           = "PageVersion"
-	TypeRateLimitCounter      = "RateLimitCounter"
-	TypeRevision              = "Revision"
-	TypeRevisionEntry         = "RevisionEntry"
-	TypeSAMLProvider          = "SAMLProvider"
-	TypeSAMLRequest           = "SAMLRequest"
-	TypeServerSecret          = "ServerSecret"
-	TypeSite                  = "Site"
-	TypeSiteSection           = "SiteSection"
-	TypeSiteSectionGroup      = "SiteSectionGroup"
-	TypeSiteShareLink         = "SiteShareLink"
-	TypeSiteSpace             = "SiteSpace"
-	TypeSpace                 = "Space"
-	TypeTeam                  = "Team"
-	TypeTeamMember            = "TeamMember"
-	TypeTranslation           = "Translation"
-	TypeTranslationFile       = "TranslationFile"
-	TypeTranslationPage       = "TranslationPage"
-	TypeUser                  = "User"
+	TypeAPIToken               = "APIToken"
+	TypeAgentInstructions      = "AgentInstructions"
+	TypeChangeRequest          = "ChangeRequest"
+	TypeChangeRequestReview    = "ChangeRequestReview"
+	TypeChangeRequestReviewer  = "ChangeRequestReviewer"
+	TypeCollection             = "Collection"
+	TypeComment                = "Comment"
+	TypeCommentReaction        = "CommentReaction"
+	TypeCommentReply           = "CommentReply"
+	TypeContentBlob            = "ContentBlob"
+	TypeContentPermission      = "ContentPermission"
+	TypeConversation           = "Conversation"
+	TypeConversationCorpus     = "ConversationCorpus"
+	TypeConversationIssue      = "ConversationIssue"
+	TypeFileVersion            = "FileVersion"
+	TypeInviteLink             = "InviteLink"
+	TypeIssuesCluster          = "IssuesCluster"
+	TypeJob                    = "Job"
+	TypeMember                 = "Member"
+	TypeOpenAPISpec            = "OpenAPISpec"
+	TypeOpenAPISpecBlob        = "OpenAPISpecBlob"
+	TypeOpenAPISpecFile        = "OpenAPISpecFile"
+	TypeOpenAPISpecVersion     = "OpenAPISpecVersion"
+	TypeOrganization           = "Organization"
+	TypePageVersion            = "PageVersion"
+	TypeRateLimitCounter       = "RateLimitCounter"
+	TypeReusableContentVersion = "ReusableContentVersion"
+	TypeRevision               = "Revision"
+	TypeRevisionEntry          = "RevisionEntry"
+	TypeSAMLProvider           = "SAMLProvider"
+	TypeSAMLRequest            = "SAMLRequest"
+	TypeServerSecret           = "ServerSecret"
+	TypeSite                   = "Site"
+	TypeSiteSection            = "SiteSection"
+	TypeSiteSectionGroup       = "SiteSectionGroup"
+	TypeSiteShareLink          = "SiteShareLink"
+	TypeSiteSpace              = "SiteSpace"
+	TypeSpace                  = "Space"
+	TypeTeam                   = "Team"
+	TypeTeamMember             = "TeamMember"
+	TypeTranslation            = "Translation"
+	TypeTranslationFile        = "TranslationFile"
+	TypeTranslationPage        = "TranslationPage"
+	TypeUser                   = "User"
 )
 
 // APITokenMutation represents an operation that mutates the APIToken nodes in the graph.
@@ -26288,6 +26290,720 @@ func (m *RateLimitCounterMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RateLimitCounterMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RateLimitCounter edge %s", name)
+}
+
+// ReusableContentVersionMutation represents an operation that mutates the ReusableContentVersion nodes in the graph.
+type ReusableContentVersionMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *string
+	space_id            *string
+	reusable_content_id *string
+	title               *string
+	document_id         *string
+	refs                *[]map[string]string
+	appendrefs          []map[string]string
+	git                 **types.GitBlob
+	created_at          *time.Time
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*ReusableContentVersion, error)
+	predicates          []predicate.ReusableContentVersion
+}
+
+var _ ent.Mutation = (*ReusableContentVersionMutation)(nil)
+
+// reusablecontentversionOption allows management of the mutation configuration using functional options.
+type reusablecontentversionOption func(*ReusableContentVersionMutation)
+
+// newReusableContentVersionMutation creates new mutation for the ReusableContentVersion entity.
+func newReusableContentVersionMutation(c config, op Op, opts ...reusablecontentversionOption) *ReusableContentVersionMutation {
+	m := &ReusableContentVersionMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeReusableContentVersion,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withReusableContentVersionID sets the ID field of the mutation.
+func withReusableContentVersionID(id string) reusablecontentversionOption {
+	return func(m *ReusableContentVersionMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ReusableContentVersion
+		)
+		m.oldValue = func(ctx context.Context) (*ReusableContentVersion, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ReusableContentVersion.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withReusableContentVersion sets the old ReusableContentVersion of the mutation.
+func withReusableContentVersion(node *ReusableContentVersion) reusablecontentversionOption {
+	return func(m *ReusableContentVersionMutation) {
+		m.oldValue = func(context.Context) (*ReusableContentVersion, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ReusableContentVersionMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ReusableContentVersionMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// SetID sets the value of the id field. Note that this
+// operation is only accepted on creation of ReusableContentVersion entities.
+func (m *ReusableContentVersionMutation) SetID(id string) {
+	m.id = &id
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ReusableContentVersionMutation) ID() (id string, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ReusableContentVersionMutation) IDs(ctx context.Context) ([]string, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []string{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ReusableContentVersion.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetSpaceID sets the "space_id" field.
+func (m *ReusableContentVersionMutation) SetSpaceID(s string) {
+	m.space_id = &s
+}
+
+// SpaceID returns the value of the "space_id" field in the mutation.
+func (m *ReusableContentVersionMutation) SpaceID() (r string, exists bool) {
+	v := m.space_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSpaceID returns the old "space_id" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldSpaceID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSpaceID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSpaceID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSpaceID: %w", err)
+	}
+	return oldValue.SpaceID, nil
+}
+
+// ResetSpaceID resets all changes to the "space_id" field.
+func (m *ReusableContentVersionMutation) ResetSpaceID() {
+	m.space_id = nil
+}
+
+// SetReusableContentID sets the "reusable_content_id" field.
+func (m *ReusableContentVersionMutation) SetReusableContentID(s string) {
+	m.reusable_content_id = &s
+}
+
+// ReusableContentID returns the value of the "reusable_content_id" field in the mutation.
+func (m *ReusableContentVersionMutation) ReusableContentID() (r string, exists bool) {
+	v := m.reusable_content_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldReusableContentID returns the old "reusable_content_id" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldReusableContentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldReusableContentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldReusableContentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldReusableContentID: %w", err)
+	}
+	return oldValue.ReusableContentID, nil
+}
+
+// ResetReusableContentID resets all changes to the "reusable_content_id" field.
+func (m *ReusableContentVersionMutation) ResetReusableContentID() {
+	m.reusable_content_id = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *ReusableContentVersionMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *ReusableContentVersionMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTitle returns the old "title" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldTitle(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTitle is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTitle requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTitle: %w", err)
+	}
+	return oldValue.Title, nil
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *ReusableContentVersionMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetDocumentID sets the "document_id" field.
+func (m *ReusableContentVersionMutation) SetDocumentID(s string) {
+	m.document_id = &s
+}
+
+// DocumentID returns the value of the "document_id" field in the mutation.
+func (m *ReusableContentVersionMutation) DocumentID() (r string, exists bool) {
+	v := m.document_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDocumentID returns the old "document_id" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldDocumentID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDocumentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDocumentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDocumentID: %w", err)
+	}
+	return oldValue.DocumentID, nil
+}
+
+// ResetDocumentID resets all changes to the "document_id" field.
+func (m *ReusableContentVersionMutation) ResetDocumentID() {
+	m.document_id = nil
+}
+
+// SetRefs sets the "refs" field.
+func (m *ReusableContentVersionMutation) SetRefs(value []map[string]string) {
+	m.refs = &value
+	m.appendrefs = nil
+}
+
+// Refs returns the value of the "refs" field in the mutation.
+func (m *ReusableContentVersionMutation) Refs() (r []map[string]string, exists bool) {
+	v := m.refs
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRefs returns the old "refs" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldRefs(ctx context.Context) (v []map[string]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRefs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRefs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRefs: %w", err)
+	}
+	return oldValue.Refs, nil
+}
+
+// AppendRefs adds value to the "refs" field.
+func (m *ReusableContentVersionMutation) AppendRefs(value []map[string]string) {
+	m.appendrefs = append(m.appendrefs, value...)
+}
+
+// AppendedRefs returns the list of values that were appended to the "refs" field in this mutation.
+func (m *ReusableContentVersionMutation) AppendedRefs() ([]map[string]string, bool) {
+	if len(m.appendrefs) == 0 {
+		return nil, false
+	}
+	return m.appendrefs, true
+}
+
+// ClearRefs clears the value of the "refs" field.
+func (m *ReusableContentVersionMutation) ClearRefs() {
+	m.refs = nil
+	m.appendrefs = nil
+	m.clearedFields[reusablecontentversion.FieldRefs] = struct{}{}
+}
+
+// RefsCleared returns if the "refs" field was cleared in this mutation.
+func (m *ReusableContentVersionMutation) RefsCleared() bool {
+	_, ok := m.clearedFields[reusablecontentversion.FieldRefs]
+	return ok
+}
+
+// ResetRefs resets all changes to the "refs" field.
+func (m *ReusableContentVersionMutation) ResetRefs() {
+	m.refs = nil
+	m.appendrefs = nil
+	delete(m.clearedFields, reusablecontentversion.FieldRefs)
+}
+
+// SetGit sets the "git" field.
+func (m *ReusableContentVersionMutation) SetGit(tb *types.GitBlob) {
+	m.git = &tb
+}
+
+// Git returns the value of the "git" field in the mutation.
+func (m *ReusableContentVersionMutation) Git() (r *types.GitBlob, exists bool) {
+	v := m.git
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGit returns the old "git" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldGit(ctx context.Context) (v *types.GitBlob, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGit: %w", err)
+	}
+	return oldValue.Git, nil
+}
+
+// ClearGit clears the value of the "git" field.
+func (m *ReusableContentVersionMutation) ClearGit() {
+	m.git = nil
+	m.clearedFields[reusablecontentversion.FieldGit] = struct{}{}
+}
+
+// GitCleared returns if the "git" field was cleared in this mutation.
+func (m *ReusableContentVersionMutation) GitCleared() bool {
+	_, ok := m.clearedFields[reusablecontentversion.FieldGit]
+	return ok
+}
+
+// ResetGit resets all changes to the "git" field.
+func (m *ReusableContentVersionMutation) ResetGit() {
+	m.git = nil
+	delete(m.clearedFields, reusablecontentversion.FieldGit)
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *ReusableContentVersionMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *ReusableContentVersionMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the ReusableContentVersion entity.
+// If the ReusableContentVersion object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ReusableContentVersionMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *ReusableContentVersionMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// Where appends a list predicates to the ReusableContentVersionMutation builder.
+func (m *ReusableContentVersionMutation) Where(ps ...predicate.ReusableContentVersion) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ReusableContentVersionMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ReusableContentVersionMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ReusableContentVersion, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ReusableContentVersionMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ReusableContentVersionMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ReusableContentVersion).
+func (m *ReusableContentVersionMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ReusableContentVersionMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.space_id != nil {
+		fields = append(fields, reusablecontentversion.FieldSpaceID)
+	}
+	if m.reusable_content_id != nil {
+		fields = append(fields, reusablecontentversion.FieldReusableContentID)
+	}
+	if m.title != nil {
+		fields = append(fields, reusablecontentversion.FieldTitle)
+	}
+	if m.document_id != nil {
+		fields = append(fields, reusablecontentversion.FieldDocumentID)
+	}
+	if m.refs != nil {
+		fields = append(fields, reusablecontentversion.FieldRefs)
+	}
+	if m.git != nil {
+		fields = append(fields, reusablecontentversion.FieldGit)
+	}
+	if m.created_at != nil {
+		fields = append(fields, reusablecontentversion.FieldCreatedAt)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ReusableContentVersionMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case reusablecontentversion.FieldSpaceID:
+		return m.SpaceID()
+	case reusablecontentversion.FieldReusableContentID:
+		return m.ReusableContentID()
+	case reusablecontentversion.FieldTitle:
+		return m.Title()
+	case reusablecontentversion.FieldDocumentID:
+		return m.DocumentID()
+	case reusablecontentversion.FieldRefs:
+		return m.Refs()
+	case reusablecontentversion.FieldGit:
+		return m.Git()
+	case reusablecontentversion.FieldCreatedAt:
+		return m.CreatedAt()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ReusableContentVersionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case reusablecontentversion.FieldSpaceID:
+		return m.OldSpaceID(ctx)
+	case reusablecontentversion.FieldReusableContentID:
+		return m.OldReusableContentID(ctx)
+	case reusablecontentversion.FieldTitle:
+		return m.OldTitle(ctx)
+	case reusablecontentversion.FieldDocumentID:
+		return m.OldDocumentID(ctx)
+	case reusablecontentversion.FieldRefs:
+		return m.OldRefs(ctx)
+	case reusablecontentversion.FieldGit:
+		return m.OldGit(ctx)
+	case reusablecontentversion.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	}
+	return nil, fmt.Errorf("unknown ReusableContentVersion field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReusableContentVersionMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case reusablecontentversion.FieldSpaceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpaceID(v)
+		return nil
+	case reusablecontentversion.FieldReusableContentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReusableContentID(v)
+		return nil
+	case reusablecontentversion.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case reusablecontentversion.FieldDocumentID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDocumentID(v)
+		return nil
+	case reusablecontentversion.FieldRefs:
+		v, ok := value.([]map[string]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRefs(v)
+		return nil
+	case reusablecontentversion.FieldGit:
+		v, ok := value.(*types.GitBlob)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGit(v)
+		return nil
+	case reusablecontentversion.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ReusableContentVersion field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ReusableContentVersionMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ReusableContentVersionMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ReusableContentVersionMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ReusableContentVersion numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ReusableContentVersionMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(reusablecontentversion.FieldRefs) {
+		fields = append(fields, reusablecontentversion.FieldRefs)
+	}
+	if m.FieldCleared(reusablecontentversion.FieldGit) {
+		fields = append(fields, reusablecontentversion.FieldGit)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ReusableContentVersionMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ReusableContentVersionMutation) ClearField(name string) error {
+	switch name {
+	case reusablecontentversion.FieldRefs:
+		m.ClearRefs()
+		return nil
+	case reusablecontentversion.FieldGit:
+		m.ClearGit()
+		return nil
+	}
+	return fmt.Errorf("unknown ReusableContentVersion nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ReusableContentVersionMutation) ResetField(name string) error {
+	switch name {
+	case reusablecontentversion.FieldSpaceID:
+		m.ResetSpaceID()
+		return nil
+	case reusablecontentversion.FieldReusableContentID:
+		m.ResetReusableContentID()
+		return nil
+	case reusablecontentversion.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case reusablecontentversion.FieldDocumentID:
+		m.ResetDocumentID()
+		return nil
+	case reusablecontentversion.FieldRefs:
+		m.ResetRefs()
+		return nil
+	case reusablecontentversion.FieldGit:
+		m.ResetGit()
+		return nil
+	case reusablecontentversion.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	}
+	return fmt.Errorf("unknown ReusableContentVersion field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ReusableContentVersionMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ReusableContentVersionMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ReusableContentVersionMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ReusableContentVersionMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ReusableContentVersionMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ReusableContentVersionMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ReusableContentVersionMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ReusableContentVersion unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ReusableContentVersionMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ReusableContentVersion edge %s", name)
 }
 
 // RevisionMutation represents an operation that mutates the Revision nodes in the graph.

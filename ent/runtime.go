@@ -28,6 +28,7 @@ import (
 	"quire/ent/organization"
 	"quire/ent/pageversion"
 	"quire/ent/ratelimitcounter"
+	"quire/ent/reusablecontentversion"
 	"quire/ent/revision"
 	"quire/ent/samlprovider"
 	"quire/ent/samlrequest"
@@ -521,6 +522,16 @@ func init() {
 	ratelimitcounterDescBudget := ratelimitcounterFields[4].Descriptor()
 	// ratelimitcounter.DefaultBudget holds the default value on creation for the budget field.
 	ratelimitcounter.DefaultBudget = ratelimitcounterDescBudget.Default.(int)
+	reusablecontentversionFields := schema.ReusableContentVersion{}.Fields()
+	_ = reusablecontentversionFields
+	// reusablecontentversionDescCreatedAt is the schema descriptor for created_at field.
+	reusablecontentversionDescCreatedAt := reusablecontentversionFields[7].Descriptor()
+	// reusablecontentversion.DefaultCreatedAt holds the default value on creation for the created_at field.
+	reusablecontentversion.DefaultCreatedAt = reusablecontentversionDescCreatedAt.Default.(func() time.Time)
+	// reusablecontentversionDescID is the schema descriptor for id field.
+	reusablecontentversionDescID := reusablecontentversionFields[0].Descriptor()
+	// reusablecontentversion.DefaultID holds the default value on creation for the id field.
+	reusablecontentversion.DefaultID = reusablecontentversionDescID.Default.(func() string)
 	revisionFields := schema.Revision{}.Fields()
 	_ = revisionFields
 	// revisionDescType is the schema descriptor for type field.

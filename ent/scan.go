@@ -761,6 +761,35 @@ func (c *RateLimitCounterClient) ScanRows(rows *stdsql.Rows) ([]*RateLimitCounte
 	return nodes, nil
 }
 
+// ScanRows reads ReusableContentVersion entities from rows that select columns of
+// the reusable_content_versions table (as reusablecontentversion.Columns names them), as a
+// query of this client reads them. It does not close rows.
+func (c *ReusableContentVersionClient) ScanRows(rows *stdsql.Rows) ([]*ReusableContentVersion, error) {
+	columns, err := rows.Columns()
+	if err != nil {
+		return nil, fmt.Errorf("ent: columns of reusable_content_versions: %w", err)
+	}
+	var nodes []*ReusableContentVersion
+	for rows.Next() {
+		values, err := (*ReusableContentVersion).scanValues(nil, columns)
+		if err != nil {
+			return nil, err
+		}
+		if err := rows.Scan(values...); err != nil {
+			return nil, fmt.Errorf("ent: scan reusable_content_versions: %w", err)
+		}
+		node := &ReusableContentVersion{config: c.config}
+		if err := node.assignValues(columns, values); err != nil {
+			return nil, err
+		}
+		nodes = append(nodes, node)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ent: read reusable_content_versions: %w", err)
+	}
+	return nodes, nil
+}
+
 // ScanRows reads Revision entities from rows that select columns of
 // the revisions table (as revision.Columns names them), as a
 // query of this client reads them. It does not close rows.

@@ -66,6 +66,8 @@ type Tx struct {
 	PageVersion *PageVersionClient
 	// RateLimitCounter is the client for interacting with the RateLimitCounter builders.
 	RateLimitCounter *RateLimitCounterClient
+	// ReusableContentVersion is the client for interacting with the ReusableContentVersion builders.
+	ReusableContentVersion *ReusableContentVersionClient
 	// Revision is the client for interacting with the Revision builders.
 	Revision *RevisionClient
 	// RevisionEntry is the client for interacting with the RevisionEntry builders.
@@ -257,6 +259,7 @@ func (tx *Tx) init() {
 	tx.Organization = NewOrganizationClient(tx.config)
 	tx.PageVersion = NewPageVersionClient(tx.config)
 	tx.RateLimitCounter = NewRateLimitCounterClient(tx.config)
+	tx.ReusableContentVersion = NewReusableContentVersionClient(tx.config)
 	tx.Revision = NewRevisionClient(tx.config)
 	tx.RevisionEntry = NewRevisionEntryClient(tx.config)
 	tx.SAMLProvider = NewSAMLProviderClient(tx.config)

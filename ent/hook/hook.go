@@ -320,6 +320,18 @@ func (f RateLimitCounterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.V
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RateLimitCounterMutation", m)
 }
 
+// The ReusableContentVersionFunc type is an adapter to allow the use of ordinary
+// function as ReusableContentVersion mutator.
+type ReusableContentVersionFunc func(context.Context, *ent.ReusableContentVersionMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ReusableContentVersionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ReusableContentVersionMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ReusableContentVersionMutation", m)
+}
+
 // The RevisionFunc type is an adapter to allow the use of ordinary
 // function as Revision mutator.
 type RevisionFunc func(context.Context, *ent.RevisionMutation) (ent.Value, error)

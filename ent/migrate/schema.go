@@ -958,6 +958,35 @@ var (
 			},
 		},
 	}
+	// ReusableContentVersionsColumns holds the columns for the "reusable_content_versions" table.
+	ReusableContentVersionsColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeString},
+		{Name: "space_id", Type: field.TypeString},
+		{Name: "reusable_content_id", Type: field.TypeString},
+		{Name: "title", Type: field.TypeString},
+		{Name: "document_id", Type: field.TypeString},
+		{Name: "refs", Type: field.TypeJSON, Nullable: true},
+		{Name: "git", Type: field.TypeJSON, Nullable: true},
+		{Name: "created_at", Type: field.TypeTime},
+	}
+	// ReusableContentVersionsTable holds the schema information for the "reusable_content_versions" table.
+	ReusableContentVersionsTable = &schema.Table{
+		Name:       "reusable_content_versions",
+		Columns:    ReusableContentVersionsColumns,
+		PrimaryKey: []*schema.Column{ReusableContentVersionsColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "reusablecontentversion_space_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReusableContentVersionsColumns[1]},
+			},
+			{
+				Name:    "reusablecontentversion_document_id",
+				Unique:  false,
+				Columns: []*schema.Column{ReusableContentVersionsColumns[4]},
+			},
+		},
+	}
 	// RevisionsColumns holds the columns for the "revisions" table.
 	RevisionsColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeString},
@@ -1564,6 +1593,7 @@ var (
 		OrganizationsTable,
 		PageVersionsTable,
 		RateLimitCountersTable,
+		ReusableContentVersionsTable,
 		RevisionsTable,
 		RevisionEntriesTable,
 		SamlProvidersTable,

@@ -84,6 +84,9 @@ type PageVersion func(*sql.Selector)
 // RateLimitCounter is the predicate function for ratelimitcounter builders.
 type RateLimitCounter func(*sql.Selector)
 
+// ReusableContentVersion is the predicate function for reusablecontentversion builders.
+type ReusableContentVersion func(*sql.Selector)
+
 // Revision is the predicate function for revision builders.
 type Revision func(*sql.Selector)
 

@@ -7,7 +7,8 @@ import (
 	"entgo.io/ent/schema/index"
 )
 
-// RevisionEntry records, in one revision, the version of one page or file:
+// RevisionEntry records, in one revision, the version of one page, file or
+// reusable content:
 // for a snapshot revision every item has an entry; for a delta revision only
 // the items that differ from its base do, with a nil version for items
 // removed.
@@ -18,11 +19,11 @@ func (RevisionEntry) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("revision_id").Immutable(),
 		field.String("space_id").Immutable(),
-		// "page" or "file".
+		// "page", "file" or "reusable-content".
 		field.String("kind").Immutable(),
-		// Page or file id.
+		// Page, file or reusable content id.
 		field.String("item_id").Immutable(),
-		// Page or file version id; nil when the item was removed.
+		// Its version id; nil when the item was removed.
 		field.String("version_id").Optional().Nillable().Immutable(),
 	}
 }

@@ -29,11 +29,14 @@ const (
 	SiteSpace    Kind = 'V'
 	ShareLink    Kind = 'L'
 	// Content of spaces (internal/content).
-	Page          Kind = 'P'
-	PageVersion   Kind = 'E'
-	File          Kind = 'F'
-	FileVersion   Kind = 'Y'
-	ChangeRequest Kind = 'Q'
+	Page        Kind = 'P'
+	PageVersion Kind = 'E'
+	File        Kind = 'F'
+	FileVersion Kind = 'Y'
+	// Reusable contents and their versions.
+	ReusableContent        Kind = 'r'
+	ReusableContentVersion Kind = 'u'
+	ChangeRequest          Kind = 'Q'
 	// Background jobs (internal/jobs).
 	Job Kind = 'J'
 	// Translations of spaces (internal/translate).
@@ -90,7 +93,7 @@ func KindOf(id string) (Kind, bool) {
 	}
 	switch k := Kind(id[0]); k {
 	case Organization, User, Member, Token, Collection, Space, Revision, Site, SiteSection, SectionGroup, SiteSpace, ShareLink,
-		Page, PageVersion, File, FileVersion, ChangeRequest, Job,
+		Page, PageVersion, File, FileVersion, ReusableContent, ReusableContentVersion, ChangeRequest, Job,
 		Translation, Conversation, ConversationIssue, IssuesCluster, Comment, CommentReply, Review,
 		Team, InviteLink, SAMLProvider, OpenAPISpec, OpenAPISpecVersion:
 		return k, true
