@@ -96,7 +96,7 @@ func (d *DB) MigrateReport(ctx context.Context) (Migrated, error) {
 	if err != nil {
 		return Migrated{}, fmt.Errorf("migrate: %w", err)
 	}
-	res, err := d.migrateDir(ctx, dir)
+	res, err := d.MigrateDir(ctx, dir)
 	if err != nil {
 		return res, fmt.Errorf("migrate: %w", err)
 	}
@@ -166,8 +166,10 @@ func (d *DB) migrationConn(ctx context.Context) (c *sql.Conn, release func(), er
 	return c, func() { c.Close(); own.Close() }, nil
 }
 
-// migrateDir applies the files of dir that the database does not have.
-func (d *DB) migrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err error) {
+// MigrateDir applies the files of dir that the database does not have:
+// Migrate with the committed migrations, or another directory of files in
+// the same format (an upgrade path under test).
+func (d *DB) MigrateDir(ctx context.Context, dir migrate.Dir) (res Migrated, err error) {
 	ms, err := loadMigrations(dir)
 	if err != nil {
 		return res, err
