@@ -123,12 +123,12 @@ func (r *pageResolver) Computed(ctx context.Context, obj *content.Page) (types.J
 
 // ComputedSeed is the resolver for the computedSeed field.
 func (r *pageResolver) ComputedSeed(ctx context.Context, obj *content.Page) (*string, error) {
-	return optional(obj.ComputedSeed), nil
+	return r.computedSeed(ctx, obj)
 }
 
 // Document is the resolver for the document field.
-func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*types.Doc, error) {
-	d, err := r.pageDocument(ctx, obj, evaluated)
+func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*types.Doc, error) {
+	d, err := r.pageDocument(ctx, obj, evaluated, computed)
 	if err != nil || d == nil {
 		return nil, err
 	}
@@ -136,8 +136,8 @@ func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluate
 }
 
 // Markdown is the resolver for the markdown field.
-func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*string, error) {
-	d, err := r.pageDocument(ctx, obj, evaluated)
+func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*string, error) {
+	d, err := r.pageDocument(ctx, obj, evaluated, computed)
 	if err != nil || d == nil {
 		return nil, err
 	}

@@ -71,14 +71,20 @@ func (r *Resolver) revisionRow(ctx context.Context, id string) (*ent.Revision, e
 	return l.Load(ctx, id)()
 }
 
-// pageDocument returns a document page's content, evaluated as asked.
-func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *model.PageEvaluation) (*document.Document, error) {
+// pageDocument returns a document page's content, evaluated as asked: for
+// a computed page, the document it generates unless computed is false.
+func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *model.PageEvaluation, computed *bool) (*document.Document, error) {
 	if p.Type != content.TypeDocument {
 		return nil, nil
 	}
-	doc := p.Document
-	if doc == nil {
-		var err error
+	doc, generated, err := r.storedOrComputed(ctx, p, computed)
+	if err != nil {
+		return nil, err
+	}
+	if !generated {
+		doc = p.Document
+	}
+	if doc == nil && !generated {
 		if doc, err = r.documentLoader(ctx).Load(ctx, p.Version)(); err != nil {
 			return nil, err
 		}

@@ -8,8 +8,11 @@ package graph
 //go:generate go run ../cmd/gqlgen
 
 import (
+	"sync"
+
 	"quire/internal/catalog"
 	"quire/internal/comments"
+	"quire/internal/computed"
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/events"
@@ -65,4 +68,8 @@ type Resolver struct {
 	Events *events.Bus
 	// OpenAPI holds the organizations' OpenAPI specifications.
 	OpenAPI *openapispec.Service
+	// Computed generates the documents of computed pages (API references
+	// from OpenAPI specifications).
+	Computed     *computed.Service
+	computedOnce sync.Once
 }

@@ -59,10 +59,10 @@ type PDFParams struct {
 	Page string `query:"page" doc:"Id of a page of the change request's content."`
 }
 
-// CompatParams are accepted for compatibility and change nothing.
+// CompatParams choose what content reads carry.
 type CompatParams struct {
 	Metadata *bool `query:"metadata" doc:"false leaves out the Git metadata (git) of the revision, its pages and files, which changes with every Git sync (default true)."`
-	Computed *bool `query:"computed" doc:"Accepted for compatibility (default true); Quire has no computed content."`
+	Computed *bool `query:"computed" doc:"Page reads: true (default) gives a computed page the document it generates (an API reference from an OpenAPI specification); false gives the page as stored, with an empty document. Page trees carry computed pages as stored."`
 }
 
 // FileListParams are the parameters of a file list.

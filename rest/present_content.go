@@ -67,6 +67,7 @@ type pageRead struct {
 	page     *graph.ContentPage
 	markdown bool
 	eval     model.PageEvaluation
+	computed bool
 }
 
 func (a *API) pageReads() *Kind[*pageRead, *Page] {
@@ -76,7 +77,7 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 			return out, err
 		}
 		if r.markdown {
-			md, err := a.r.Page().Markdown(ctx, r.page, &r.eval)
+			md, err := a.r.Page().Markdown(ctx, r.page, &r.eval, &r.computed)
 			if err != nil {
 				return nil, err
 			}
@@ -86,7 +87,7 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 			out.Markdown, out.Document = md, nil
 			return out, nil
 		}
-		if out.Document, err = a.document(ctx, r.page, r.eval); err != nil {
+		if out.Document, err = a.document(ctx, r.page, r.eval, r.computed); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -240,7 +241,7 @@ func (a *API) documents(ctx context.Context, pages []*graph.ContentPage) (map[st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raws[i], errs[i] = a.document(ctx, p, model.PageEvaluationNone)
+			raws[i], errs[i] = a.document(ctx, p, model.PageEvaluationNone, false)
 		}()
 	}
 	wg.Wait()
@@ -257,9 +258,10 @@ func (a *API) documents(ctx context.Context, pages []*graph.ContentPage) (map[st
 // emptyDocument is the document of a page without content.
 var emptyDocument = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
 
-// document returns the JSON document of a document page.
-func (a *API) document(ctx context.Context, p *graph.ContentPage, eval model.PageEvaluation) (json.RawMessage, error) {
-	doc, err := a.r.Page().Document(ctx, p, &eval)
+// document returns the JSON document of a document page: for a computed
+// page, the document it generates when computed is true.
+func (a *API) document(ctx context.Context, p *graph.ContentPage, eval model.PageEvaluation, computed bool) (json.RawMessage, error) {
+	doc, err := a.r.Page().Document(ctx, p, &eval, &computed)
 	if err != nil {
 		return nil, err
 	}

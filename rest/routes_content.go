@@ -87,7 +87,7 @@ func (a *API) contentReads(base, of string, sc scopeFunc) []Route {
 			if err != nil {
 				return nil, err
 			}
-			return &pageRead{page: p, markdown: in.Format == "markdown", eval: in.evaluation()}, nil
+			return &pageRead{page: p, markdown: in.Format == "markdown", eval: in.evaluation(), computed: in.Computed == nil || *in.Computed}, nil
 		}).Present(a.pageReads()),
 
 		route("GET", base+"/page/{pageId}/links", "Report the links and content references of a page of "+of, func(ctx context.Context, req *Request, in *LinkParams) (*linkReport, error) {

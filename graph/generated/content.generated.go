@@ -54,8 +54,8 @@ type PageResolver interface {
 	MetaLinks(ctx context.Context, obj *content.Page) (*model.PageMetaLinks, error)
 	Computed(ctx context.Context, obj *content.Page) (types.JSON, error)
 	ComputedSeed(ctx context.Context, obj *content.Page) (*string, error)
-	Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*types.Doc, error)
-	Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation) (*string, error)
+	Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*types.Doc, error)
+	Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*string, error)
 	Links(ctx context.Context, obj *content.Page, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error)
 	Backlinks(ctx context.Context, obj *content.Page) ([]*content.Link, error)
 	Urls(ctx context.Context, obj *content.Page) (*model.PageUrls, error)
@@ -92,6 +92,14 @@ func (ec *executionContext) field_Page_document_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["evaluated"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "computed",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["computed"] = arg1
 	return args, nil
 }
 
@@ -120,6 +128,14 @@ func (ec *executionContext) field_Page_markdown_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["evaluated"] = arg0
+	arg1, err := graphql.ProcessArgField(ctx, rawArgs, "computed",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["computed"] = arg1
 	return args, nil
 }
 
@@ -1353,7 +1369,7 @@ func (ec *executionContext) _Page_document(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Page().Document(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation))
+			return ec.Resolvers.Page().Document(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *types.Doc) graphql.Marshaler {
@@ -1397,7 +1413,7 @@ func (ec *executionContext) _Page_markdown(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Page().Markdown(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation))
+			return ec.Resolvers.Page().Markdown(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {

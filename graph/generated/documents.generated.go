@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"quire/graph/lists"
+	"quire/internal/document"
 	"quire/internal/types"
 	"strconv"
 	"sync/atomic"
@@ -586,6 +587,1663 @@ func (ec *executionContext) fieldContext_DocumentMark_data(_ context.Context, fi
 	return graphql.NewScalarFieldContext("DocumentMark", field, true, false, errors.New("field of type JSON does not have child fields"))
 }
 
+func (ec *executionContext) _DocumentOpenAPIMediaType_mediaType(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIMediaType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIMediaType_mediaType(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.MediaType, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIMediaType_mediaType(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIMediaType", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIMediaType_schema(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIMediaType) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIMediaType_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIMediaType_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIMediaType",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPINamedSchema_name(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPINamedSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPINamedSchema_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPINamedSchema_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPINamedSchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPINamedSchema_schema(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPINamedSchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPINamedSchema_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPINamedSchema_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPINamedSchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_type(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.DocType) graphql.Marshaler {
+			return ec.marshalNDocumentBlockType2quireᚋinternalᚋtypesᚐDocType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type DocumentBlockType does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_key(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_data(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2quireᚋinternalᚋtypesᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_isVoid(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_isVoid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsVoid(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_isVoid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_nodes(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []types.DocNode) graphql.Marshaler {
+			return ec.marshalNDocumentNode2ᚕquireᚋinternalᚋtypesᚐDocNodeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type DocumentNode does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_fragments(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_fragments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fragments(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []types.DocFragment) graphql.Marshaler {
+			return ec.marshalNDocumentFragment2ᚕquireᚋinternalᚋtypesᚐDocFragmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_fragments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentFragment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_ref(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_spec(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_spec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spec(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_spec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_method(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_method(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Method(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_method(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_path(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_path(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Path(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_path(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_operationId(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_operationId(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OperationID(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_operationId(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_summary(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_summary(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Summary(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_summary(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_description(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_deprecated(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_deprecated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deprecated(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_deprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_tags(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_tags(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Tags(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_tags(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIOperation", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_parameters(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_parameters(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Parameters(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPIParameter) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPIParameter2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPIParameterᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_parameters(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIParameter(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_requestBody(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_requestBody(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.RequestBody(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPIRequestBody) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPIRequestBody2ᚖquireᚋinternalᚋdocumentᚐOpenAPIRequestBody(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_requestBody(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIRequestBody(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIOperation_responses(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPIOperation) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIOperation_responses(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Responses(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPIResponse) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPIResponse2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPIResponseᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIOperation_responses(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIOperation",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIResponse(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_name(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIParameter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_in(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_in(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.In, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_in(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIParameter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_required(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIParameter", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_deprecated(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_deprecated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deprecated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_deprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIParameter", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_description(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIParameter", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIParameter_schema(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIParameter) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIParameter_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIParameter_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIParameter",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIProperty_name(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIProperty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIProperty_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIProperty_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIProperty", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIProperty_required(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIProperty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIProperty_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIProperty_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIProperty", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIProperty_schema(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIProperty) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIProperty_schema(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schema, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIProperty_schema(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIProperty",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIRequestBody_description(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIRequestBody) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIRequestBody_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIRequestBody_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIRequestBody", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIRequestBody_required(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIRequestBody) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIRequestBody_required(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Required, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIRequestBody_required(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIRequestBody", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIRequestBody_content(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIRequestBody) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIRequestBody_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []document.OpenAPIMediaType) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPIMediaType2ᚕquireᚋinternalᚋdocumentᚐOpenAPIMediaTypeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIRequestBody_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIRequestBody",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIMediaType(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPIResponse_status(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIResponse_status(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Status, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIResponse_status(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIResponse", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIResponse_description(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIResponse_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIResponse_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPIResponse", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPIResponse_content(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPIResponse) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPIResponse_content(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Content, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []document.OpenAPIMediaType) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPIMediaType2ᚕquireᚋinternalᚋdocumentᚐOpenAPIMediaTypeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPIResponse_content(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPIResponse",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIMediaType(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_name(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_name(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Name, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_name(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_type(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_format(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_format(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Format, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_format(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_description(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_description(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Description, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_description(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_nullable(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_nullable(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nullable, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_nullable(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_deprecated(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_deprecated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Deprecated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_deprecated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_readOnly(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_readOnly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReadOnly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_readOnly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_writeOnly(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_writeOnly(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.WriteOnly, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_writeOnly(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_enum(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_enum(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Enum, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []string) graphql.Marshaler {
+			return ec.marshalNString2ᚕstringᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_enum(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_default(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_default(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Default, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_default(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_example(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_example(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Example, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalOString2string(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_example(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_properties(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_properties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Properties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []document.OpenAPIProperty) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPIProperty2ᚕquireᚋinternalᚋdocumentᚐOpenAPIPropertyᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_properties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPIProperty(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_items(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_items(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Items, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_items(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_additionalProperties(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_additionalProperties(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AdditionalProperties, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_additionalProperties(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_oneOf(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_oneOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.OneOf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPISchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPISchemaᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_oneOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_anyOf(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_anyOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AnyOf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPISchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPISchemaᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_anyOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_allOf(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_allOf(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.AllOf, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPISchema) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPISchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPISchemaᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_allOf(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchema",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPISchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_circular(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_circular(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Circular, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_circular(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchema_truncated(ctx context.Context, field graphql.CollectedField, obj *document.OpenAPISchema) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchema_truncated(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Truncated, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchema_truncated(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchema", field, false, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_type(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_type(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Type(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.DocType) graphql.Marshaler {
+			return ec.marshalNDocumentBlockType2quireᚋinternalᚋtypesᚐDocType(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_type(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type DocumentBlockType does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_key(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_key(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Key(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOString2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_key(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_data(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_data(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Data(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.JSON) graphql.Marshaler {
+			return ec.marshalNJSON2quireᚋinternalᚋtypesᚐJSON(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_data(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_isVoid(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_isVoid(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.IsVoid(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v bool) graphql.Marshaler {
+			return ec.marshalNBoolean2bool(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_isVoid(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type Boolean does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_nodes(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_nodes(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Nodes(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []types.DocNode) graphql.Marshaler {
+			return ec.marshalNDocumentNode2ᚕquireᚋinternalᚋtypesᚐDocNodeᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_nodes(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type DocumentNode does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_fragments(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_fragments(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Fragments(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []types.DocFragment) graphql.Marshaler {
+			return ec.marshalNDocumentFragment2ᚕquireᚋinternalᚋtypesᚐDocFragmentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_fragments(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchemas",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentFragment(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_ref(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_ref(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Ref(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v types.JSON) graphql.Marshaler {
+			return ec.marshalOJSON2quireᚋinternalᚋtypesᚐJSON(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_ref(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type JSON does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_spec(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_spec(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Spec(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v string) graphql.Marshaler {
+			return ec.marshalNString2string(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_spec(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("DocumentOpenAPISchemas", field, true, false, errors.New("field of type String does not have child fields"))
+}
+
+func (ec *executionContext) _DocumentOpenAPISchemas_schemas(ctx context.Context, field graphql.CollectedField, obj *types.DocOpenAPISchemas) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_DocumentOpenAPISchemas_schemas(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.Schemas(), nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*document.OpenAPINamedSchema) graphql.Marshaler {
+			return ec.marshalNDocumentOpenAPINamedSchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPINamedSchemaᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_DocumentOpenAPISchemas_schemas(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "DocumentOpenAPISchemas",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_DocumentOpenAPINamedSchema(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
 func (ec *executionContext) _DocumentText_leaves(ctx context.Context, field graphql.CollectedField, obj *types.DocText) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -660,6 +2318,20 @@ func (ec *executionContext) _DocumentNode(ctx context.Context, sel ast.Selection
 			return graphql.Null
 		}
 		return ec._DocumentText(ctx, sel, obj)
+	case types.DocOpenAPISchemas:
+		return ec._DocumentOpenAPISchemas(ctx, sel, &obj)
+	case *types.DocOpenAPISchemas:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DocumentOpenAPISchemas(ctx, sel, obj)
+	case types.DocOpenAPIOperation:
+		return ec._DocumentOpenAPIOperation(ctx, sel, &obj)
+	case *types.DocOpenAPIOperation:
+		if obj == nil {
+			return graphql.Null
+		}
+		return ec._DocumentOpenAPIOperation(ctx, sel, obj)
 	case types.DocInline:
 		return ec._DocumentInline(ctx, sel, &obj)
 	case *types.DocInline:
@@ -995,6 +2667,571 @@ func (ec *executionContext) _DocumentMark(ctx context.Context, sel ast.Selection
 	return out
 }
 
+var documentOpenAPIMediaTypeImplementors = []string{"DocumentOpenAPIMediaType"}
+
+func (ec *executionContext) _DocumentOpenAPIMediaType(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPIMediaType) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIMediaTypeImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIMediaType")
+		case "mediaType":
+			out.Values[i] = ec._DocumentOpenAPIMediaType_mediaType(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._DocumentOpenAPIMediaType_schema(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPINamedSchemaImplementors = []string{"DocumentOpenAPINamedSchema"}
+
+func (ec *executionContext) _DocumentOpenAPINamedSchema(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPINamedSchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPINamedSchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPINamedSchema")
+		case "name":
+			out.Values[i] = ec._DocumentOpenAPINamedSchema_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._DocumentOpenAPINamedSchema_schema(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPIOperationImplementors = []string{"DocumentOpenAPIOperation", "DocumentNode"}
+
+func (ec *executionContext) _DocumentOpenAPIOperation(ctx context.Context, sel ast.SelectionSet, obj *types.DocOpenAPIOperation) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIOperationImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIOperation")
+		case "type":
+			out.Values[i] = ec._DocumentOpenAPIOperation_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._DocumentOpenAPIOperation_key(ctx, field, obj)
+		case "data":
+			out.Values[i] = ec._DocumentOpenAPIOperation_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isVoid":
+			out.Values[i] = ec._DocumentOpenAPIOperation_isVoid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._DocumentOpenAPIOperation_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fragments":
+			out.Values[i] = ec._DocumentOpenAPIOperation_fragments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._DocumentOpenAPIOperation_ref(ctx, field, obj)
+		case "spec":
+			out.Values[i] = ec._DocumentOpenAPIOperation_spec(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "method":
+			out.Values[i] = ec._DocumentOpenAPIOperation_method(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "path":
+			out.Values[i] = ec._DocumentOpenAPIOperation_path(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "operationId":
+			out.Values[i] = ec._DocumentOpenAPIOperation_operationId(ctx, field, obj)
+		case "summary":
+			out.Values[i] = ec._DocumentOpenAPIOperation_summary(ctx, field, obj)
+		case "description":
+			out.Values[i] = ec._DocumentOpenAPIOperation_description(ctx, field, obj)
+		case "deprecated":
+			out.Values[i] = ec._DocumentOpenAPIOperation_deprecated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "tags":
+			out.Values[i] = ec._DocumentOpenAPIOperation_tags(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "parameters":
+			out.Values[i] = ec._DocumentOpenAPIOperation_parameters(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "requestBody":
+			out.Values[i] = ec._DocumentOpenAPIOperation_requestBody(ctx, field, obj)
+		case "responses":
+			out.Values[i] = ec._DocumentOpenAPIOperation_responses(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPIParameterImplementors = []string{"DocumentOpenAPIParameter"}
+
+func (ec *executionContext) _DocumentOpenAPIParameter(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPIParameter) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIParameterImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIParameter")
+		case "name":
+			out.Values[i] = ec._DocumentOpenAPIParameter_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "in":
+			out.Values[i] = ec._DocumentOpenAPIParameter_in(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "required":
+			out.Values[i] = ec._DocumentOpenAPIParameter_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deprecated":
+			out.Values[i] = ec._DocumentOpenAPIParameter_deprecated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._DocumentOpenAPIParameter_description(ctx, field, obj)
+		case "schema":
+			out.Values[i] = ec._DocumentOpenAPIParameter_schema(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPIPropertyImplementors = []string{"DocumentOpenAPIProperty"}
+
+func (ec *executionContext) _DocumentOpenAPIProperty(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPIProperty) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIPropertyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIProperty")
+		case "name":
+			out.Values[i] = ec._DocumentOpenAPIProperty_name(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "required":
+			out.Values[i] = ec._DocumentOpenAPIProperty_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schema":
+			out.Values[i] = ec._DocumentOpenAPIProperty_schema(ctx, field, obj)
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPIRequestBodyImplementors = []string{"DocumentOpenAPIRequestBody"}
+
+func (ec *executionContext) _DocumentOpenAPIRequestBody(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPIRequestBody) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIRequestBodyImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIRequestBody")
+		case "description":
+			out.Values[i] = ec._DocumentOpenAPIRequestBody_description(ctx, field, obj)
+		case "required":
+			out.Values[i] = ec._DocumentOpenAPIRequestBody_required(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "content":
+			out.Values[i] = ec._DocumentOpenAPIRequestBody_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPIResponseImplementors = []string{"DocumentOpenAPIResponse"}
+
+func (ec *executionContext) _DocumentOpenAPIResponse(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPIResponse) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPIResponseImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPIResponse")
+		case "status":
+			out.Values[i] = ec._DocumentOpenAPIResponse_status(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "description":
+			out.Values[i] = ec._DocumentOpenAPIResponse_description(ctx, field, obj)
+		case "content":
+			out.Values[i] = ec._DocumentOpenAPIResponse_content(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPISchemaImplementors = []string{"DocumentOpenAPISchema"}
+
+func (ec *executionContext) _DocumentOpenAPISchema(ctx context.Context, sel ast.SelectionSet, obj *document.OpenAPISchema) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPISchemaImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPISchema")
+		case "name":
+			out.Values[i] = ec._DocumentOpenAPISchema_name(ctx, field, obj)
+		case "type":
+			out.Values[i] = ec._DocumentOpenAPISchema_type(ctx, field, obj)
+		case "format":
+			out.Values[i] = ec._DocumentOpenAPISchema_format(ctx, field, obj)
+		case "description":
+			out.Values[i] = ec._DocumentOpenAPISchema_description(ctx, field, obj)
+		case "nullable":
+			out.Values[i] = ec._DocumentOpenAPISchema_nullable(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "deprecated":
+			out.Values[i] = ec._DocumentOpenAPISchema_deprecated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "readOnly":
+			out.Values[i] = ec._DocumentOpenAPISchema_readOnly(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "writeOnly":
+			out.Values[i] = ec._DocumentOpenAPISchema_writeOnly(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "enum":
+			out.Values[i] = ec._DocumentOpenAPISchema_enum(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "default":
+			out.Values[i] = ec._DocumentOpenAPISchema_default(ctx, field, obj)
+		case "example":
+			out.Values[i] = ec._DocumentOpenAPISchema_example(ctx, field, obj)
+		case "properties":
+			out.Values[i] = ec._DocumentOpenAPISchema_properties(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "items":
+			out.Values[i] = ec._DocumentOpenAPISchema_items(ctx, field, obj)
+		case "additionalProperties":
+			out.Values[i] = ec._DocumentOpenAPISchema_additionalProperties(ctx, field, obj)
+		case "oneOf":
+			out.Values[i] = ec._DocumentOpenAPISchema_oneOf(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "anyOf":
+			out.Values[i] = ec._DocumentOpenAPISchema_anyOf(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "allOf":
+			out.Values[i] = ec._DocumentOpenAPISchema_allOf(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "circular":
+			out.Values[i] = ec._DocumentOpenAPISchema_circular(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "truncated":
+			out.Values[i] = ec._DocumentOpenAPISchema_truncated(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
+var documentOpenAPISchemasImplementors = []string{"DocumentOpenAPISchemas", "DocumentNode"}
+
+func (ec *executionContext) _DocumentOpenAPISchemas(ctx context.Context, sel ast.SelectionSet, obj *types.DocOpenAPISchemas) graphql.Marshaler {
+	fields := graphql.CollectFields(ec.OperationContext, sel, documentOpenAPISchemasImplementors)
+
+	out := graphql.NewFieldSet(fields)
+	deferred := make(map[string]*graphql.FieldSet)
+	for i, field := range fields {
+		switch field.Name {
+		case "__typename":
+			out.Values[i] = graphql.MarshalString("DocumentOpenAPISchemas")
+		case "type":
+			out.Values[i] = ec._DocumentOpenAPISchemas_type(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "key":
+			out.Values[i] = ec._DocumentOpenAPISchemas_key(ctx, field, obj)
+		case "data":
+			out.Values[i] = ec._DocumentOpenAPISchemas_data(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "isVoid":
+			out.Values[i] = ec._DocumentOpenAPISchemas_isVoid(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "nodes":
+			out.Values[i] = ec._DocumentOpenAPISchemas_nodes(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "fragments":
+			out.Values[i] = ec._DocumentOpenAPISchemas_fragments(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "ref":
+			out.Values[i] = ec._DocumentOpenAPISchemas_ref(ctx, field, obj)
+		case "spec":
+			out.Values[i] = ec._DocumentOpenAPISchemas_spec(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		case "schemas":
+			out.Values[i] = ec._DocumentOpenAPISchemas_schemas(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				out.Invalids++
+			}
+		default:
+			panic("unknown field " + strconv.Quote(field.Name))
+		}
+	}
+	out.Dispatch(ctx)
+	if out.Invalids > 0 {
+		return graphql.Null
+	}
+
+	atomic.AddInt32(&ec.Deferred, int32(min(len(deferred), math.MaxInt32)))
+
+	for label, dfs := range deferred {
+		ec.ProcessDeferredGroup(graphql.DeferredGroup{
+			Label:    label,
+			Path:     graphql.GetPath(ctx),
+			FieldSet: dfs,
+			Context:  ctx,
+		})
+	}
+
+	return out
+}
+
 var documentTextImplementors = []string{"DocumentText", "DocumentNode"}
 
 func (ec *executionContext) _DocumentText(ctx context.Context, sel ast.SelectionSet, obj *types.DocText) graphql.Marshaler {
@@ -1173,11 +3410,169 @@ func (ec *executionContext) marshalNDocumentNode2ᚕquireᚋinternalᚋtypesᚐD
 	return ret
 }
 
+func (ec *executionContext) marshalNDocumentOpenAPIMediaType2quireᚋinternalᚋdocumentᚐOpenAPIMediaType(ctx context.Context, sel ast.SelectionSet, v document.OpenAPIMediaType) graphql.Marshaler {
+	return ec._DocumentOpenAPIMediaType(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIMediaType2ᚕquireᚋinternalᚋdocumentᚐOpenAPIMediaTypeᚄ(ctx context.Context, sel ast.SelectionSet, v []document.OpenAPIMediaType) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPIMediaType2quireᚋinternalᚋdocumentᚐOpenAPIMediaType(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPINamedSchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPINamedSchemaᚄ(ctx context.Context, sel ast.SelectionSet, v []*document.OpenAPINamedSchema) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPINamedSchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPINamedSchema(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPINamedSchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPINamedSchema(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPINamedSchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPINamedSchema(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIParameter2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPIParameterᚄ(ctx context.Context, sel ast.SelectionSet, v []*document.OpenAPIParameter) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPIParameter2ᚖquireᚋinternalᚋdocumentᚐOpenAPIParameter(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIParameter2ᚖquireᚋinternalᚋdocumentᚐOpenAPIParameter(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPIParameter) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPIParameter(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIProperty2quireᚋinternalᚋdocumentᚐOpenAPIProperty(ctx context.Context, sel ast.SelectionSet, v document.OpenAPIProperty) graphql.Marshaler {
+	return ec._DocumentOpenAPIProperty(ctx, sel, &v)
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIProperty2ᚕquireᚋinternalᚋdocumentᚐOpenAPIPropertyᚄ(ctx context.Context, sel ast.SelectionSet, v []document.OpenAPIProperty) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPIProperty2quireᚋinternalᚋdocumentᚐOpenAPIProperty(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIResponse2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPIResponseᚄ(ctx context.Context, sel ast.SelectionSet, v []*document.OpenAPIResponse) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPIResponse2ᚖquireᚋinternalᚋdocumentᚐOpenAPIResponse(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPIResponse2ᚖquireᚋinternalᚋdocumentᚐOpenAPIResponse(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPIResponse) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPIResponse(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPISchema2ᚕᚖquireᚋinternalᚋdocumentᚐOpenAPISchemaᚄ(ctx context.Context, sel ast.SelectionSet, v []*document.OpenAPISchema) graphql.Marshaler {
+	ret := lists.MarshalSliceConcurrently(ctx, len(v), 0, false, func(ctx context.Context, i int) graphql.Marshaler {
+		fc := graphql.GetFieldContext(ctx)
+		fc.Result = &v[i]
+		return ec.marshalNDocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx, sel, v[i])
+	})
+
+	for _, e := range ret {
+		if e == graphql.Null {
+			return graphql.Null
+		}
+	}
+
+	return ret
+}
+
+func (ec *executionContext) marshalNDocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+	if v == nil {
+		if !graphql.HasFieldError(ctx, graphql.GetFieldContext(ctx)) {
+			graphql.AddErrorf(ctx, "the requested element is null which the schema does not allow")
+		}
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPISchema(ctx, sel, v)
+}
+
 func (ec *executionContext) marshalODocument2ᚖquireᚋinternalᚋtypesᚐDoc(ctx context.Context, sel ast.SelectionSet, v *types.Doc) graphql.Marshaler {
 	if v == nil {
 		return graphql.Null
 	}
 	return ec._Document(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODocumentOpenAPIRequestBody2ᚖquireᚋinternalᚋdocumentᚐOpenAPIRequestBody(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPIRequestBody) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPIRequestBody(ctx, sel, v)
+}
+
+func (ec *executionContext) marshalODocumentOpenAPISchema2ᚖquireᚋinternalᚋdocumentᚐOpenAPISchema(ctx context.Context, sel ast.SelectionSet, v *document.OpenAPISchema) graphql.Marshaler {
+	if v == nil {
+		return graphql.Null
+	}
+	return ec._DocumentOpenAPISchema(ctx, sel, v)
 }
 
 // endregion ***************************** type.gotpl *****************************

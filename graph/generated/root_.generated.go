@@ -536,6 +536,98 @@ type ComplexityRoot struct {
 		Type func(childComplexity int) int
 	}
 
+	DocumentOpenAPIMediaType struct {
+		MediaType func(childComplexity int) int
+		Schema    func(childComplexity int) int
+	}
+
+	DocumentOpenAPINamedSchema struct {
+		Name   func(childComplexity int) int
+		Schema func(childComplexity int) int
+	}
+
+	DocumentOpenAPIOperation struct {
+		Data        func(childComplexity int) int
+		Deprecated  func(childComplexity int) int
+		Description func(childComplexity int) int
+		Fragments   func(childComplexity int) int
+		IsVoid      func(childComplexity int) int
+		Key         func(childComplexity int) int
+		Method      func(childComplexity int) int
+		Nodes       func(childComplexity int) int
+		OperationID func(childComplexity int) int
+		Parameters  func(childComplexity int) int
+		Path        func(childComplexity int) int
+		Ref         func(childComplexity int) int
+		RequestBody func(childComplexity int) int
+		Responses   func(childComplexity int) int
+		Spec        func(childComplexity int) int
+		Summary     func(childComplexity int) int
+		Tags        func(childComplexity int) int
+		Type        func(childComplexity int) int
+	}
+
+	DocumentOpenAPIParameter struct {
+		Deprecated  func(childComplexity int) int
+		Description func(childComplexity int) int
+		In          func(childComplexity int) int
+		Name        func(childComplexity int) int
+		Required    func(childComplexity int) int
+		Schema      func(childComplexity int) int
+	}
+
+	DocumentOpenAPIProperty struct {
+		Name     func(childComplexity int) int
+		Required func(childComplexity int) int
+		Schema   func(childComplexity int) int
+	}
+
+	DocumentOpenAPIRequestBody struct {
+		Content     func(childComplexity int) int
+		Description func(childComplexity int) int
+		Required    func(childComplexity int) int
+	}
+
+	DocumentOpenAPIResponse struct {
+		Content     func(childComplexity int) int
+		Description func(childComplexity int) int
+		Status      func(childComplexity int) int
+	}
+
+	DocumentOpenAPISchema struct {
+		AdditionalProperties func(childComplexity int) int
+		AllOf                func(childComplexity int) int
+		AnyOf                func(childComplexity int) int
+		Circular             func(childComplexity int) int
+		Default              func(childComplexity int) int
+		Deprecated           func(childComplexity int) int
+		Description          func(childComplexity int) int
+		Enum                 func(childComplexity int) int
+		Example              func(childComplexity int) int
+		Format               func(childComplexity int) int
+		Items                func(childComplexity int) int
+		Name                 func(childComplexity int) int
+		Nullable             func(childComplexity int) int
+		OneOf                func(childComplexity int) int
+		Properties           func(childComplexity int) int
+		ReadOnly             func(childComplexity int) int
+		Truncated            func(childComplexity int) int
+		Type                 func(childComplexity int) int
+		WriteOnly            func(childComplexity int) int
+	}
+
+	DocumentOpenAPISchemas struct {
+		Data      func(childComplexity int) int
+		Fragments func(childComplexity int) int
+		IsVoid    func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Nodes     func(childComplexity int) int
+		Ref       func(childComplexity int) int
+		Schemas   func(childComplexity int) int
+		Spec      func(childComplexity int) int
+		Type      func(childComplexity int) int
+	}
+
 	DocumentText struct {
 		Leaves func(childComplexity int) int
 		Text   func(childComplexity int) int
@@ -1034,7 +1126,7 @@ type ComplexityRoot struct {
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
-		Document      func(childComplexity int, evaluated *model.PageEvaluation) int
+		Document      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool) int
 		Emoji         func(childComplexity int) int
 		Git           func(childComplexity int) int
 		Hidden        func(childComplexity int) int
@@ -1043,7 +1135,7 @@ type ComplexityRoot struct {
 		Layout        func(childComplexity int) int
 		LinkTitle     func(childComplexity int) int
 		Links         func(childComplexity int, status *model.ContentReferenceStatus) int
-		Markdown      func(childComplexity int, evaluated *model.PageEvaluation) int
+		Markdown      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool) int
 		MetaLinks     func(childComplexity int) int
 		NoIndex       func(childComplexity int) int
 		NoRobotsIndex func(childComplexity int) int
@@ -3808,6 +3900,461 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.DocumentMark.Type(childComplexity), true
+
+	case "DocumentOpenAPIMediaType.mediaType":
+		if e.ComplexityRoot.DocumentOpenAPIMediaType.MediaType == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIMediaType.MediaType(childComplexity), true
+
+	case "DocumentOpenAPIMediaType.schema":
+		if e.ComplexityRoot.DocumentOpenAPIMediaType.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIMediaType.Schema(childComplexity), true
+
+	case "DocumentOpenAPINamedSchema.name":
+		if e.ComplexityRoot.DocumentOpenAPINamedSchema.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPINamedSchema.Name(childComplexity), true
+
+	case "DocumentOpenAPINamedSchema.schema":
+		if e.ComplexityRoot.DocumentOpenAPINamedSchema.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPINamedSchema.Schema(childComplexity), true
+
+	case "DocumentOpenAPIOperation.data":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Data(childComplexity), true
+
+	case "DocumentOpenAPIOperation.deprecated":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Deprecated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Deprecated(childComplexity), true
+
+	case "DocumentOpenAPIOperation.description":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Description(childComplexity), true
+
+	case "DocumentOpenAPIOperation.fragments":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Fragments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Fragments(childComplexity), true
+
+	case "DocumentOpenAPIOperation.isVoid":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.IsVoid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.IsVoid(childComplexity), true
+
+	case "DocumentOpenAPIOperation.key":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Key(childComplexity), true
+
+	case "DocumentOpenAPIOperation.method":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Method == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Method(childComplexity), true
+
+	case "DocumentOpenAPIOperation.nodes":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Nodes(childComplexity), true
+
+	case "DocumentOpenAPIOperation.operationId":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.OperationID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.OperationID(childComplexity), true
+
+	case "DocumentOpenAPIOperation.parameters":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Parameters == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Parameters(childComplexity), true
+
+	case "DocumentOpenAPIOperation.path":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Path == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Path(childComplexity), true
+
+	case "DocumentOpenAPIOperation.ref":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Ref(childComplexity), true
+
+	case "DocumentOpenAPIOperation.requestBody":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.RequestBody == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.RequestBody(childComplexity), true
+
+	case "DocumentOpenAPIOperation.responses":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Responses == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Responses(childComplexity), true
+
+	case "DocumentOpenAPIOperation.spec":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Spec(childComplexity), true
+
+	case "DocumentOpenAPIOperation.summary":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Summary == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Summary(childComplexity), true
+
+	case "DocumentOpenAPIOperation.tags":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Tags == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Tags(childComplexity), true
+
+	case "DocumentOpenAPIOperation.type":
+		if e.ComplexityRoot.DocumentOpenAPIOperation.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIOperation.Type(childComplexity), true
+
+	case "DocumentOpenAPIParameter.deprecated":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.Deprecated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.Deprecated(childComplexity), true
+
+	case "DocumentOpenAPIParameter.description":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.Description(childComplexity), true
+
+	case "DocumentOpenAPIParameter.in":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.In == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.In(childComplexity), true
+
+	case "DocumentOpenAPIParameter.name":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.Name(childComplexity), true
+
+	case "DocumentOpenAPIParameter.required":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.Required(childComplexity), true
+
+	case "DocumentOpenAPIParameter.schema":
+		if e.ComplexityRoot.DocumentOpenAPIParameter.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIParameter.Schema(childComplexity), true
+
+	case "DocumentOpenAPIProperty.name":
+		if e.ComplexityRoot.DocumentOpenAPIProperty.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIProperty.Name(childComplexity), true
+
+	case "DocumentOpenAPIProperty.required":
+		if e.ComplexityRoot.DocumentOpenAPIProperty.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIProperty.Required(childComplexity), true
+
+	case "DocumentOpenAPIProperty.schema":
+		if e.ComplexityRoot.DocumentOpenAPIProperty.Schema == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIProperty.Schema(childComplexity), true
+
+	case "DocumentOpenAPIRequestBody.content":
+		if e.ComplexityRoot.DocumentOpenAPIRequestBody.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIRequestBody.Content(childComplexity), true
+
+	case "DocumentOpenAPIRequestBody.description":
+		if e.ComplexityRoot.DocumentOpenAPIRequestBody.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIRequestBody.Description(childComplexity), true
+
+	case "DocumentOpenAPIRequestBody.required":
+		if e.ComplexityRoot.DocumentOpenAPIRequestBody.Required == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIRequestBody.Required(childComplexity), true
+
+	case "DocumentOpenAPIResponse.content":
+		if e.ComplexityRoot.DocumentOpenAPIResponse.Content == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIResponse.Content(childComplexity), true
+
+	case "DocumentOpenAPIResponse.description":
+		if e.ComplexityRoot.DocumentOpenAPIResponse.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIResponse.Description(childComplexity), true
+
+	case "DocumentOpenAPIResponse.status":
+		if e.ComplexityRoot.DocumentOpenAPIResponse.Status == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPIResponse.Status(childComplexity), true
+
+	case "DocumentOpenAPISchema.additionalProperties":
+		if e.ComplexityRoot.DocumentOpenAPISchema.AdditionalProperties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.AdditionalProperties(childComplexity), true
+
+	case "DocumentOpenAPISchema.allOf":
+		if e.ComplexityRoot.DocumentOpenAPISchema.AllOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.AllOf(childComplexity), true
+
+	case "DocumentOpenAPISchema.anyOf":
+		if e.ComplexityRoot.DocumentOpenAPISchema.AnyOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.AnyOf(childComplexity), true
+
+	case "DocumentOpenAPISchema.circular":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Circular == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Circular(childComplexity), true
+
+	case "DocumentOpenAPISchema.default":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Default == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Default(childComplexity), true
+
+	case "DocumentOpenAPISchema.deprecated":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Deprecated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Deprecated(childComplexity), true
+
+	case "DocumentOpenAPISchema.description":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Description == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Description(childComplexity), true
+
+	case "DocumentOpenAPISchema.enum":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Enum == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Enum(childComplexity), true
+
+	case "DocumentOpenAPISchema.example":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Example == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Example(childComplexity), true
+
+	case "DocumentOpenAPISchema.format":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Format == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Format(childComplexity), true
+
+	case "DocumentOpenAPISchema.items":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Items == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Items(childComplexity), true
+
+	case "DocumentOpenAPISchema.name":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Name == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Name(childComplexity), true
+
+	case "DocumentOpenAPISchema.nullable":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Nullable == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Nullable(childComplexity), true
+
+	case "DocumentOpenAPISchema.oneOf":
+		if e.ComplexityRoot.DocumentOpenAPISchema.OneOf == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.OneOf(childComplexity), true
+
+	case "DocumentOpenAPISchema.properties":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Properties == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Properties(childComplexity), true
+
+	case "DocumentOpenAPISchema.readOnly":
+		if e.ComplexityRoot.DocumentOpenAPISchema.ReadOnly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.ReadOnly(childComplexity), true
+
+	case "DocumentOpenAPISchema.truncated":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Truncated == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Truncated(childComplexity), true
+
+	case "DocumentOpenAPISchema.type":
+		if e.ComplexityRoot.DocumentOpenAPISchema.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.Type(childComplexity), true
+
+	case "DocumentOpenAPISchema.writeOnly":
+		if e.ComplexityRoot.DocumentOpenAPISchema.WriteOnly == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchema.WriteOnly(childComplexity), true
+
+	case "DocumentOpenAPISchemas.data":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Data == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Data(childComplexity), true
+
+	case "DocumentOpenAPISchemas.fragments":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Fragments == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Fragments(childComplexity), true
+
+	case "DocumentOpenAPISchemas.isVoid":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.IsVoid == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.IsVoid(childComplexity), true
+
+	case "DocumentOpenAPISchemas.key":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Key(childComplexity), true
+
+	case "DocumentOpenAPISchemas.nodes":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Nodes == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Nodes(childComplexity), true
+
+	case "DocumentOpenAPISchemas.ref":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Ref == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Ref(childComplexity), true
+
+	case "DocumentOpenAPISchemas.schemas":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Schemas == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Schemas(childComplexity), true
+
+	case "DocumentOpenAPISchemas.spec":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Spec == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Spec(childComplexity), true
+
+	case "DocumentOpenAPISchemas.type":
+		if e.ComplexityRoot.DocumentOpenAPISchemas.Type == nil {
+			break
+		}
+
+		return e.ComplexityRoot.DocumentOpenAPISchemas.Type(childComplexity), true
 
 	case "DocumentText.leaves":
 		if e.ComplexityRoot.DocumentText.Leaves == nil {
@@ -6879,7 +7426,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Page.Document(childComplexity, args["evaluated"].(*model.PageEvaluation)), true
+		return e.ComplexityRoot.Page.Document(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool)), true
 
 	case "Page.emoji":
 		if e.ComplexityRoot.Page.Emoji == nil {
@@ -6952,7 +7499,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Page.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation)), true
+		return e.ComplexityRoot.Page.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool)), true
 
 	case "Page.metaLinks":
 		if e.ComplexityRoot.Page.MetaLinks == nil {
@@ -11325,10 +11872,10 @@ type Page {
   computed: JSON
   "Seed of the ids of a computed page's generated content; null unless computed."
   computedSeed: String
-  "Content of a document page, typed node by node."
-  document(evaluated: PageEvaluation = none): Document
-  "Content of a document page as Markdown."
-  markdown(evaluated: PageEvaluation = none): String
+  "Content of a document page, typed node by node. For a computed page, computed: true (the default) gives the document it generates; false gives the page as stored (empty)."
+  document(evaluated: PageEvaluation = none, computed: Boolean = true): Document
+  "Content of a document page as Markdown; computed as for document."
+  markdown(evaluated: PageEvaluation = none, computed: Boolean = true): String
   "Links and content references of this page, resolved."
   links(status: ContentReferenceStatus): ContentLinkReport!
   "Pages of the same revision that point at this page."
@@ -12074,8 +12621,8 @@ type Document {
   nodes: [DocumentNode!]!
 }
 
-"A node of a document: a block, an inline, a text run or a fragment."
-union DocumentNode = DocumentBlock | DocumentInline | DocumentText | DocumentFragment
+"A node of a document: a block, an inline, a text run or a fragment; the OpenAPI blocks a computed page generates are typed (DocumentOpenAPIOperation, DocumentOpenAPISchemas)."
+union DocumentNode = DocumentBlock | DocumentInline | DocumentText | DocumentFragment | DocumentOpenAPIOperation | DocumentOpenAPISchemas
 
 type DocumentBlock {
   type: DocumentBlockType!
@@ -12183,6 +12730,133 @@ enum DocumentMarkType {
   color
   superscript
   subscript
+}
+
+"""
+An openapi-operation block of a computed page (an API reference), with the
+operation read from the OpenAPI specification. A stored block that only
+points at an operation is a DocumentBlock.
+"""
+type DocumentOpenAPIOperation {
+  type: DocumentBlockType!
+  key: String
+  "The block's attributes: ref, method and path, and the operation's fields below."
+  data: JSON!
+  isVoid: Boolean!
+  nodes: [DocumentNode!]!
+  fragments: [DocumentFragment!]!
+  "The content reference of the specification: {kind: openapi, spec}."
+  ref: JSON
+  "Slug of the specification the operation is read from."
+  spec: String!
+  "HTTP method, in lower case."
+  method: String!
+  path: String!
+  operationId: String
+  summary: String
+  description: String
+  deprecated: Boolean!
+  tags: [String!]!
+  "Parameters of the operation and of its path."
+  parameters: [DocumentOpenAPIParameter!]!
+  requestBody: DocumentOpenAPIRequestBody
+  responses: [DocumentOpenAPIResponse!]!
+}
+
+"""
+An openapi-schemas block of a computed page, with the schemas read from
+the OpenAPI specification.
+"""
+type DocumentOpenAPISchemas {
+  type: DocumentBlockType!
+  key: String
+  "The block's attributes: ref, schemas (names), grouped and definitions."
+  data: JSON!
+  isVoid: Boolean!
+  nodes: [DocumentNode!]!
+  fragments: [DocumentFragment!]!
+  ref: JSON
+  "Slug of the specification the schemas are read from."
+  spec: String!
+  schemas: [DocumentOpenAPINamedSchema!]!
+}
+
+"A parameter of an OpenAPI operation."
+type DocumentOpenAPIParameter {
+  name: String!
+  "Where it goes: path, query, header or cookie."
+  in: String!
+  required: Boolean!
+  deprecated: Boolean!
+  description: String
+  schema: DocumentOpenAPISchema
+}
+
+"The request body of an OpenAPI operation."
+type DocumentOpenAPIRequestBody {
+  description: String
+  required: Boolean!
+  content: [DocumentOpenAPIMediaType!]!
+}
+
+"A response of an OpenAPI operation."
+type DocumentOpenAPIResponse {
+  "A status code, a range such as 4XX, or default."
+  status: String!
+  description: String
+  content: [DocumentOpenAPIMediaType!]!
+}
+
+"A content type of a body, with its schema."
+type DocumentOpenAPIMediaType {
+  mediaType: String!
+  schema: DocumentOpenAPISchema
+}
+
+"A component schema with its name."
+type DocumentOpenAPINamedSchema {
+  name: String!
+  schema: DocumentOpenAPISchema!
+}
+
+"""
+A schema of an OpenAPI specification, bounded: references are expanded in
+place (name says which component) down to a depth limit (truncated), and a
+reference back to a schema being expanded is cut (circular). The whole
+structure is also in the block's data.
+"""
+type DocumentOpenAPISchema {
+  "The component a reference named."
+  name: String
+  type: String
+  format: String
+  description: String
+  nullable: Boolean!
+  deprecated: Boolean!
+  readOnly: Boolean!
+  writeOnly: Boolean!
+  enum: [String!]!
+  "The default value, as JSON text."
+  default: String
+  "The example, as JSON text."
+  example: String
+  properties: [DocumentOpenAPIProperty!]!
+  items: DocumentOpenAPISchema
+  additionalProperties: DocumentOpenAPISchema
+  oneOf: [DocumentOpenAPISchema!]!
+  anyOf: [DocumentOpenAPISchema!]!
+  allOf: [DocumentOpenAPISchema!]!
+  "A reference back to a schema being expanded: cut here."
+  circular: Boolean!
+  "Cut at the depth or size limit: what is deeper is left out."
+  truncated: Boolean!
+}
+
+"A property of an object schema."
+type DocumentOpenAPIProperty {
+  name: String!
+  required: Boolean!
+  schema: DocumentOpenAPISchema
 }
 `, BuiltIn: false},
 	{Name: "../schema/jobs.graphql", Input: `# Background jobs: long work (fetching a specification, a Git import or
@@ -14430,6 +15104,124 @@ func (ec *executionContext) childFields_DocumentMark(ctx context.Context, field 
 		return ec.fieldContext_DocumentMark_data(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type DocumentMark", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPIMediaType(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "mediaType":
+		return ec.fieldContext_DocumentOpenAPIMediaType_mediaType(ctx, field)
+	case "schema":
+		return ec.fieldContext_DocumentOpenAPIMediaType_schema(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPIMediaType", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPINamedSchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DocumentOpenAPINamedSchema_name(ctx, field)
+	case "schema":
+		return ec.fieldContext_DocumentOpenAPINamedSchema_schema(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPINamedSchema", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPIParameter(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DocumentOpenAPIParameter_name(ctx, field)
+	case "in":
+		return ec.fieldContext_DocumentOpenAPIParameter_in(ctx, field)
+	case "required":
+		return ec.fieldContext_DocumentOpenAPIParameter_required(ctx, field)
+	case "deprecated":
+		return ec.fieldContext_DocumentOpenAPIParameter_deprecated(ctx, field)
+	case "description":
+		return ec.fieldContext_DocumentOpenAPIParameter_description(ctx, field)
+	case "schema":
+		return ec.fieldContext_DocumentOpenAPIParameter_schema(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPIParameter", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPIProperty(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DocumentOpenAPIProperty_name(ctx, field)
+	case "required":
+		return ec.fieldContext_DocumentOpenAPIProperty_required(ctx, field)
+	case "schema":
+		return ec.fieldContext_DocumentOpenAPIProperty_schema(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPIProperty", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPIRequestBody(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "description":
+		return ec.fieldContext_DocumentOpenAPIRequestBody_description(ctx, field)
+	case "required":
+		return ec.fieldContext_DocumentOpenAPIRequestBody_required(ctx, field)
+	case "content":
+		return ec.fieldContext_DocumentOpenAPIRequestBody_content(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPIRequestBody", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPIResponse(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "status":
+		return ec.fieldContext_DocumentOpenAPIResponse_status(ctx, field)
+	case "description":
+		return ec.fieldContext_DocumentOpenAPIResponse_description(ctx, field)
+	case "content":
+		return ec.fieldContext_DocumentOpenAPIResponse_content(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPIResponse", field.Name)
+}
+
+func (ec *executionContext) childFields_DocumentOpenAPISchema(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "name":
+		return ec.fieldContext_DocumentOpenAPISchema_name(ctx, field)
+	case "type":
+		return ec.fieldContext_DocumentOpenAPISchema_type(ctx, field)
+	case "format":
+		return ec.fieldContext_DocumentOpenAPISchema_format(ctx, field)
+	case "description":
+		return ec.fieldContext_DocumentOpenAPISchema_description(ctx, field)
+	case "nullable":
+		return ec.fieldContext_DocumentOpenAPISchema_nullable(ctx, field)
+	case "deprecated":
+		return ec.fieldContext_DocumentOpenAPISchema_deprecated(ctx, field)
+	case "readOnly":
+		return ec.fieldContext_DocumentOpenAPISchema_readOnly(ctx, field)
+	case "writeOnly":
+		return ec.fieldContext_DocumentOpenAPISchema_writeOnly(ctx, field)
+	case "enum":
+		return ec.fieldContext_DocumentOpenAPISchema_enum(ctx, field)
+	case "default":
+		return ec.fieldContext_DocumentOpenAPISchema_default(ctx, field)
+	case "example":
+		return ec.fieldContext_DocumentOpenAPISchema_example(ctx, field)
+	case "properties":
+		return ec.fieldContext_DocumentOpenAPISchema_properties(ctx, field)
+	case "items":
+		return ec.fieldContext_DocumentOpenAPISchema_items(ctx, field)
+	case "additionalProperties":
+		return ec.fieldContext_DocumentOpenAPISchema_additionalProperties(ctx, field)
+	case "oneOf":
+		return ec.fieldContext_DocumentOpenAPISchema_oneOf(ctx, field)
+	case "anyOf":
+		return ec.fieldContext_DocumentOpenAPISchema_anyOf(ctx, field)
+	case "allOf":
+		return ec.fieldContext_DocumentOpenAPISchema_allOf(ctx, field)
+	case "circular":
+		return ec.fieldContext_DocumentOpenAPISchema_circular(ctx, field)
+	case "truncated":
+		return ec.fieldContext_DocumentOpenAPISchema_truncated(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type DocumentOpenAPISchema", field.Name)
 }
 
 func (ec *executionContext) childFields_Event(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

@@ -118,25 +118,14 @@ type Result struct {
 // organization's specifications are read. It fails only when the
 // database does; what cannot be computed gives a document with a hint.
 func (s *Service) Compute(ctx context.Context, orgID string, def *types.PageComputed, seed string) (*Result, error) {
-	res := &Result{Versions: map[string]string{}}
 	if def == nil {
-		res.Document, res.Seed = (&builder{}).document(), seed
-		return res, nil
+		return &Result{Document: (&builder{}).document(), Seed: seed, Versions: map[string]string{}}, nil
 	}
-	name, ref := dependency(def)
-	var sp *ent.OpenAPISpec
-	var v *ent.OpenAPISpecVersion
-	if def.Type == SourceOpenAPI && ref != "" {
-		var err error
-		sp, v, err = s.Specs.LatestOf(ctx, orgID, ref)
-		if err != nil && apierr.CodeOf(err) != apierr.NotFound {
-			return nil, fmt.Errorf("read OpenAPI specification %q: %w", ref, err)
-		}
-		if v != nil {
-			res.Versions[name] = v.ID
-		}
+	res, sp, v, err := s.resolve(ctx, orgID, def, seed)
+	if err != nil {
+		return nil, err
 	}
-	res.Seed = mixSeed(seed, res.Versions)
+	_, ref := dependency(def)
 	b := &builder{seed: res.Seed}
 	switch {
 	case def.Type != SourceOpenAPI:
@@ -168,6 +157,40 @@ func (s *Service) Compute(ctx context.Context, orgID string, def *types.PageComp
 	}
 	res.Document = b.document()
 	return res, nil
+}
+
+// Seed is the seed of a computed page's document (Result.Seed), without
+// computing the document.
+func (s *Service) Seed(ctx context.Context, orgID string, def *types.PageComputed, seed string) (string, error) {
+	if def == nil {
+		return seed, nil
+	}
+	res, _, _, err := s.resolve(ctx, orgID, def, seed)
+	if err != nil {
+		return "", err
+	}
+	return res.Seed, nil
+}
+
+// resolve reads the specification a definition depends on and its latest
+// version (nil when there is none), and mixes the seed.
+func (s *Service) resolve(ctx context.Context, orgID string, def *types.PageComputed, seed string) (*Result, *ent.OpenAPISpec, *ent.OpenAPISpecVersion, error) {
+	res := &Result{Versions: map[string]string{}}
+	name, ref := dependency(def)
+	var sp *ent.OpenAPISpec
+	var v *ent.OpenAPISpecVersion
+	if def.Type == SourceOpenAPI && ref != "" {
+		var err error
+		sp, v, err = s.Specs.LatestOf(ctx, orgID, ref)
+		if err != nil && apierr.CodeOf(err) != apierr.NotFound {
+			return nil, nil, nil, fmt.Errorf("read OpenAPI specification %q: %w", ref, err)
+		}
+		if v != nil {
+			res.Versions[name] = v.ID
+		}
+	}
+	res.Seed = mixSeed(seed, res.Versions)
+	return res, sp, v, nil
 }
 
 // dependency is the specification a definition reads: the dependency

@@ -43,7 +43,7 @@ func WrapDocNodes(nodes []document.Node) []DocNode {
 		n := &nodes[i]
 		switch n.Object {
 		case document.ObjectBlock:
-			out = append(out, DocBlock{n})
+			out = append(out, wrapBlock(n))
 		case document.ObjectInline:
 			out = append(out, DocInline{n})
 		case document.ObjectText:
