@@ -1,4 +1,4 @@
-package conversations_test
+package e2e_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package conversations
+package e2e_test
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"quire/internal/conversations"
 	"quire/internal/textcluster"
 )
 
@@ -35,7 +36,7 @@ type corpusFile struct {
 type CorpusConversation struct {
 	ID       string
 	Subject  string
-	Parts    []Part
+	Parts    []conversations.Part
 	Problems []string
 }
 
@@ -75,9 +76,9 @@ func GenerateCorpus(t testing.TB) []CorpusConversation {
 				first = join(first, pr.Complaints[(j+4)%len(pr.Complaints)])
 			}
 			first = join(first, pick(f.Closers, j+2*p))
-			parts := []Part{{Role: "user", Body: first}, {Role: "assistant", Body: pick(f.Assistant, j+p)}}
+			parts := []conversations.Part{{Role: "user", Body: first}, {Role: "assistant", Body: pick(f.Assistant, j+p)}}
 			if j%2 == 1 && len(pr.Followups) > 0 {
-				parts = append(parts, Part{Role: "user", Body: pick(pr.Followups, j)})
+				parts = append(parts, conversations.Part{Role: "user", Body: pick(pr.Followups, j)})
 			}
 			out = append(out, CorpusConversation{
 				ID: fmt.Sprintf("%s-%02d", pr.Key, j), Subject: pick(pr.Subjects, j), Parts: parts, Problems: []string{pr.Key},
@@ -89,7 +90,7 @@ func GenerateCorpus(t testing.TB) []CorpusConversation {
 		a, b := c.Problems[j%n], c.Problems[(j+5)%n]
 		body := join(pick(f.Openers, j), a.Complaints[(j+1)%len(a.Complaints)], "Also, "+lowerFirst(b.Complaints[(j+2)%len(b.Complaints)]))
 		out = append(out, CorpusConversation{
-			ID: fmt.Sprintf("two-%02d", j), Parts: []Part{{Role: "user", Body: body}, {Role: "assistant", Body: pick(f.Assistant, j)}},
+			ID: fmt.Sprintf("two-%02d", j), Parts: []conversations.Part{{Role: "user", Body: body}, {Role: "assistant", Body: pick(f.Assistant, j)}},
 			Problems: []string{a.Key, b.Key},
 		})
 	}
@@ -157,7 +158,7 @@ func TestCorpusClustering(t *testing.T) {
 	var issues []Labelled
 	twoFound := 0
 	for _, conv := range convs {
-		found := Extract(conv.Subject, conv.Parts)
+		found := conversations.Extract(conv.Subject, conv.Parts)
 		if len(found) == 0 {
 			t.Errorf("%s: no issue found", conv.ID)
 			continue

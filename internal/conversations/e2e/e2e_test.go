@@ -1,4 +1,4 @@
-package conversations_test
+package e2e_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // ingest posts conversations of the corpus in batches of 100 as tok.
-func ingest(t *testing.T, e *testenv.Env, tok, org string, convs []conversations.CorpusConversation) {
+func ingest(t *testing.T, e *testenv.Env, tok, org string, convs []CorpusConversation) {
 	t.Helper()
 	for start := 0; start < len(convs); start += 100 {
 		var batch []map[string]any
@@ -67,7 +67,7 @@ func TestCorpus(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		org := team.Org.ID
-		convs := conversations.GenerateCorpus(t)
+		convs := GenerateCorpus(t)
 		ingest(t, e, team.Admin.Token, org, convs)
 		// Jobs start once all is ingested: the analysis then reads the
 		// conversations in one order, whatever the timing.
@@ -102,18 +102,18 @@ func TestCorpus(t *testing.T) {
 			d := e.GraphQL(team.Reader.Token, `query($id: ID!) { conversation(id: $id) { externalId } }`, map[string]any{"id": id})
 			external[id] = testenv.Path(d.Data, "conversation", "externalId").(string)
 		}
-		var labelled []conversations.Labelled
+		var labelled []Labelled
 		for id, list := range byConv {
-			truth := conversations.Truth(problems[external[id]], len(list))
+			truth := Truth(problems[external[id]], len(list))
 			for i, is := range list {
 				// Issues of a conversation are listed newest first, then by
 				// their order in it.
 				_ = i
 				ord := indexOf(list, is)
-				labelled = append(labelled, conversations.Labelled{Problem: truth[ord], Cluster: is["cluster"].(string)})
+				labelled = append(labelled, Labelled{Problem: truth[ord], Cluster: is["cluster"].(string)})
 			}
 		}
-		p, rc := conversations.PairScores(labelled)
+		p, rc := PairScores(labelled)
 		cl := e.Do(team.Reader.Token, "GET", "/v1/orgs/"+org+"/conversations-clusters?limit=1000&orderBy=issues", nil).JSON()
 		t.Logf("%s: %d conversations, %d issues, %v clusters: pairwise precision %.3f, recall %.3f",
 			e.Dialect, len(convs), len(labelled), cl["count"], p, rc)
