@@ -83,8 +83,9 @@ const (
 
 // Entry kinds.
 const (
-	kindPage = "page"
-	kindFile = "file"
+	kindPage     = "page"
+	kindFile     = "file"
+	kindReusable = "reusable-content"
 )
 
 // Limits.

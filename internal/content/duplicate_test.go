@@ -100,12 +100,13 @@ func (e *env) wantNoContentLeft(t *testing.T) {
 	ctx := context.Background()
 	c := e.db.Client
 	for name, n := range map[string]int{
-		"revisions":       e.count(c.Revision.Query().Count(ctx)),
-		"entries":         e.count(c.RevisionEntry.Query().Count(ctx)),
-		"page versions":   e.count(c.PageVersion.Query().Count(ctx)),
-		"file versions":   e.count(c.FileVersion.Query().Count(ctx)),
-		"blobs":           e.count(c.ContentBlob.Query().Count(ctx)),
-		"change requests": e.count(c.ChangeRequest.Query().Count(ctx)),
+		"revisions":         e.count(c.Revision.Query().Count(ctx)),
+		"entries":           e.count(c.RevisionEntry.Query().Count(ctx)),
+		"page versions":     e.count(c.PageVersion.Query().Count(ctx)),
+		"file versions":     e.count(c.FileVersion.Query().Count(ctx)),
+		"reusable versions": e.count(c.ReusableContentVersion.Query().Count(ctx)),
+		"blobs":             e.count(c.ContentBlob.Query().Count(ctx)),
+		"change requests":   e.count(c.ChangeRequest.Query().Count(ctx)),
 	} {
 		if n != 0 {
 			t.Errorf("%d %s left", n, name)

@@ -27,9 +27,10 @@ type editor struct {
 	// last is, per parent, a key not smaller than any child's position.
 	last map[string]string
 	// pages and files written by the ops, by item id (the latest wins).
-	pages map[string]*ent.PageVersion
-	files map[string]*ent.FileVersion
-	blobs pending
+	pages     map[string]*ent.PageVersion
+	files     map[string]*ent.FileVersion
+	reusables map[string]*ent.ReusableContentVersion
+	blobs     pending
 	// inherit maps revised versions to the version whose content (and so
 	// refs and anchors) they keep.
 	inherit map[string]string
@@ -41,7 +42,7 @@ type editor struct {
 func newEditor(spaceID string, now time.Time, st *state) *editor {
 	e := &editor{spaceID: spaceID, now: now, st: st, kids: map[string]map[string]bool{},
 		last: map[string]string{}, pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{},
-		inherit: map[string]string{}, slugs: map[string]map[string]int{}}
+		reusables: map[string]*ent.ReusableContentVersion{}, inherit: map[string]string{}, slugs: map[string]map[string]int{}}
 	for id, v := range st.pages {
 		e.link(id, v)
 	}
@@ -93,6 +94,11 @@ func (e *editor) pendingFor() *pending {
 	for _, id := range sortedKeys(e.files) {
 		if v := e.files[id]; e.st.files[id] == v {
 			p.files = append(p.files, v)
+		}
+	}
+	for _, id := range sortedKeys(e.reusables) {
+		if v := e.reusables[id]; e.st.reusables[id] == v {
+			p.reusables = append(p.reusables, v)
 		}
 	}
 	return p
@@ -241,34 +247,10 @@ func checkLen(field, v string, max int) error {
 
 // setDocument stores the content of a document page.
 func (e *editor) setDocument(v *ent.PageVersion, md *string, doc *document.Document) error {
-	if md != nil && doc != nil {
-		return apierr.Invalid("document", "Provide the content as markdown or as a document, not both")
-	}
-	if md != nil {
-		d, err := document.FromMarkdown(*md)
-		if ae, ok := apierr.As(err); ok {
-			// A limit, on the field "markdown".
-			return ae
-		}
-		if err != nil {
-			return apierr.Invalid("markdown", "Invalid markdown: %v", err)
-		}
-		doc = d
-	}
-	if doc == nil {
-		doc = &document.Document{Data: map[string]any{}, Nodes: []document.Node{}}
-	}
-	if err := doc.Validate(); err != nil {
-		if ae, ok := apierr.As(err); ok {
-			return ae
-		}
-		return apierr.Invalid("document", "Invalid document: %v", err)
-	}
-	raw, err := json.Marshal(doc)
+	h, doc, err := e.documentBlob(md, doc)
 	if err != nil {
-		return apierr.Invalid("document", "Invalid document: %v", err)
+		return err
 	}
-	h := e.blobs.blob(raw)
 	if v.DocumentID == nil || *v.DocumentID != h {
 		// The Git blob the page came from no longer holds its content.
 		v.Git = nil
@@ -302,4 +284,38 @@ func (e *editor) setLink(v *ent.PageVersion, link *document.ContentRef) error {
 	v.Refs, v.Anchors = []map[string]string{m}, nil
 	delete(e.inherit, v.ID)
 	return nil
+}
+
+// documentBlob checks a content given as Markdown or as a document (not
+// both; neither: an empty document) against the document limits, and
+// stores it as a pending blob: its hash and the document.
+func (e *editor) documentBlob(md *string, doc *document.Document) (string, *document.Document, error) {
+	if md != nil && doc != nil {
+		return "", nil, apierr.Invalid("document", "Provide the content as markdown or as a document, not both")
+	}
+	if md != nil {
+		d, err := document.FromMarkdown(*md)
+		if ae, ok := apierr.As(err); ok {
+			// A limit, on the field "markdown".
+			return "", nil, ae
+		}
+		if err != nil {
+			return "", nil, apierr.Invalid("markdown", "Invalid markdown: %v", err)
+		}
+		doc = d
+	}
+	if doc == nil {
+		doc = &document.Document{Data: map[string]any{}, Nodes: []document.Node{}}
+	}
+	if err := doc.Validate(); err != nil {
+		if ae, ok := apierr.As(err); ok {
+			return "", nil, ae
+		}
+		return "", nil, apierr.Invalid("document", "Invalid document: %v", err)
+	}
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return "", nil, apierr.Invalid("document", "Invalid document: %v", err)
+	}
+	return e.blobs.blob(raw), doc, nil
 }

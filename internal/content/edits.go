@@ -19,7 +19,8 @@ import (
 )
 
 // Op is one edit of a change request's content: *CreatePage, *UpdatePage,
-// *MovePage, *DeletePage, *UploadFile, *DeleteFile or *SetVariables.
+// *MovePage, *DeletePage, *UploadFile, *DeleteFile, *SetVariables,
+// *CreateReusableContent, *UpdateReusableContent or *DeleteReusableContent.
 type Op interface {
 	// apply performs the edit and returns the id of the page or file it
 	// created or changed ("" for others).
@@ -280,6 +281,12 @@ func isNilOp(op Op) bool {
 	case *DeleteFile:
 		return o == nil
 	case *SetVariables:
+		return o == nil
+	case *CreateReusableContent:
+		return o == nil
+	case *UpdateReusableContent:
+		return o == nil
+	case *DeleteReusableContent:
 		return o == nil
 	}
 	return false

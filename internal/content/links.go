@@ -14,7 +14,7 @@ import (
 // Link statuses.
 const (
 	LinkOK     = "ok"     // the target exists (external URLs are not fetched)
-	LinkBroken = "broken" // the target page, anchor, file, space, user or collection does not exist, or the caller may not see it
+	LinkBroken = "broken" // the target page, anchor, file, reusable content, space, user or collection does not exist, or the caller may not see it
 	LinkInApp  = "in-app" // a URL pointing inside the application (PublicURL/app/...), which readers of a published site cannot open
 )
 
@@ -179,6 +179,14 @@ func (s *Service) resolve(ctx context.Context, spaceID string, st *state, links 
 			}
 		case document.RefFile:
 			l.Status = ok(st.files[r.File] != nil)
+		case document.RefReusableContent:
+			// One of another space is checked as far as the caller may see
+			// that space.
+			if other {
+				l.Status = ok(exists[r.Space])
+			} else {
+				l.Status = ok(st.reusables[r.ReusableContent] != nil)
+			}
 		case document.RefSpace:
 			l.Status = ok(exists[r.Space])
 		case document.RefUser:

@@ -21,18 +21,21 @@ const (
 
 // Conflict kinds besides the page kinds of package merge (merge.Kind*).
 const (
-	KindFile     = "file"     // a file changed differently on both sides
-	KindVariable = "variable" // a space variable changed differently on both sides
+	KindFile            = "file"             // a file changed differently on both sides
+	KindVariable        = "variable"         // a space variable changed differently on both sides
+	KindReusableContent = "reusable-content" // a reusable content changed differently on both sides
 )
 
 // Conflict is one reason why a merge or an update cannot be applied.
 type Conflict struct {
-	// Kind is one of merge.Kind* (pages), KindFile or KindVariable.
+	// Kind is one of merge.Kind* (pages), KindFile, KindVariable or
+	// KindReusableContent.
 	Kind string
-	// Page, File or Variable names what is in conflict.
-	Page     string
-	File     string
-	Variable string
+	// Page, File, Variable or ReusableContent names what is in conflict.
+	Page            string
+	File            string
+	Variable        string
+	ReusableContent string
 	// Message explains the conflict; "ours" is the side merged into (the
 	// space for Merge, the change request for UpdateFromSpace).
 	Message string
@@ -112,11 +115,13 @@ func mergeStates(spaceID string, now time.Time, base, ours, theirs *state) (merg
 			vars[k] = v
 		}
 	}
+	fresh = &pending{inherit: map[string]string{}}
+	reusables, clashes := mergeReusables(spaceID, now, base, ours, theirs, fresh)
+	conflicts = append(conflicts, clashes...)
 	if len(conflicts) > 0 {
 		return nil, nil, conflicts
 	}
-	merged = &state{pages: make(map[string]*ent.PageVersion, len(res.Tree)), files: files, vars: vars}
-	fresh = &pending{inherit: map[string]string{}}
+	merged = &state{pages: make(map[string]*ent.PageVersion, len(res.Tree)), files: files, reusables: reusables, vars: vars}
 	for _, id := range sortedKeys(res.Tree) {
 		p := res.Tree[id]
 		o, t := ours.pages[id], theirs.pages[id]

@@ -49,6 +49,7 @@ var refNodes = map[string]bool{
 	document.InlineButton: true, document.BlockFile: true, document.BlockImage: true,
 	document.InlineImage: true, document.BlockDrawing: true, document.BlockSwagger: true,
 	document.BlockOpenAPIOperation: true, document.BlockOpenAPISchemas: true, document.BlockOpenAPIWebhook: true,
+	document.BlockReusableContent: true,
 }
 
 // scanDocument extracts the references and heading anchors of a document.

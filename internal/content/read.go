@@ -34,8 +34,10 @@ type Revision struct {
 	// Pages are the root-level pages in order, each with its children.
 	Pages []*Page
 	// Files are ordered by name.
-	Files     []*File
-	Variables map[string]any
+	Files []*File
+	// ReusableContents are ordered by title (without their documents).
+	ReusableContents []*ReusableContent
+	Variables        map[string]any
 	// Git is the Git commit the revision was imported from, if any.
 	Git *types.GitCommit
 }
@@ -183,6 +185,7 @@ func buildRevision(r *ent.Revision, st *state) *Revision {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
+	out.ReusableContents = reusableList(r, st)
 	return out
 }
 

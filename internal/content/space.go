@@ -12,6 +12,7 @@ import (
 	"quire/ent/contentblob"
 	"quire/ent/fileversion"
 	"quire/ent/pageversion"
+	"quire/ent/reusablecontentversion"
 	"quire/ent/revision"
 	"quire/ent/revisionentry"
 )
@@ -44,8 +45,9 @@ func (s *Service) DuplicateContent(ctx context.Context, tx *ent.Tx, src, dst *en
 }
 
 // PurgeSpace deletes the content of a space before the space row goes:
-// change requests, revisions and their entries, then the page versions,
-// file versions and blobs that no other space refers to any more.
+// change requests, revisions and their entries, then the page, file and
+// reusable content versions and the blobs that no other space refers to
+// any more.
 func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) error {
 	c := tx.Client()
 	versions := func(kind string) ([]string, error) {
@@ -56,9 +58,12 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 			return nil, fmt.Errorf("list %s versions: %w", kind, err)
 		}
 		var own []string
-		if kind == kindPage {
+		switch kind {
+		case kindPage:
 			own, err = c.PageVersion.Query().Where(pageversion.SpaceID(spaceID)).IDs(ctx)
-		} else {
+		case kindReusable:
+			own, err = c.ReusableContentVersion.Query().Where(reusablecontentversion.SpaceID(spaceID)).IDs(ctx)
+		default:
 			own, err = c.FileVersion.Query().Where(fileversion.SpaceID(spaceID)).IDs(ctx)
 		}
 		if err != nil {
@@ -71,6 +76,10 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 		return err
 	}
 	files, err := versions(kindFile)
+	if err != nil {
+		return err
+	}
+	reusables, err := versions(kindReusable)
 	if err != nil {
 		return err
 	}
@@ -111,11 +120,24 @@ func (s *Service) PurgeSpace(ctx context.Context, tx *ent.Tx, spaceID string) er
 			return fmt.Errorf("delete file versions: %w", err)
 		}
 	}
+	for part := range slices.Chunk(reusables, chunk) {
+		docs, err := c.ReusableContentVersion.Query().Where(reusablecontentversion.IDIn(part...), unreferenced(reusablecontentversion.FieldID)).
+			Select(reusablecontentversion.FieldDocumentID).Strings(ctx)
+		if err != nil {
+			return fmt.Errorf("list reusable content documents: %w", err)
+		}
+		blobs = append(blobs, docs...)
+		if _, err := c.ReusableContentVersion.Delete().Where(reusablecontentversion.IDIn(part...), unreferenced(reusablecontentversion.FieldID)).Exec(ctx); err != nil {
+			return fmt.Errorf("delete reusable content versions: %w", err)
+		}
+	}
 	for part := range slices.Chunk(uniq(blobs), chunk) {
 		_, err := c.ContentBlob.Delete().Where(contentblob.IDIn(part...), func(s *entsql.Selector) {
 			d := entsql.Dialect(s.Dialect())
-			pv, fv := d.Table(pageversion.Table), d.Table(fileversion.Table)
+			pv, fv, rv := d.Table(pageversion.Table), d.Table(fileversion.Table), d.Table(reusablecontentversion.Table)
 			s.Where(entsql.And(
+				entsql.Not(entsql.Exists(d.Select(rv.C(reusablecontentversion.FieldID)).From(rv).
+					Where(entsql.ColumnsEQ(rv.C(reusablecontentversion.FieldDocumentID), s.C(contentblob.FieldID))))),
 				entsql.Not(entsql.Exists(d.Select(pv.C(pageversion.FieldID)).From(pv).
 					Where(entsql.ColumnsEQ(pv.C(pageversion.FieldDocumentID), s.C(contentblob.FieldID))))),
 				entsql.Not(entsql.Exists(d.Select(fv.C(fileversion.FieldID)).From(fv).

@@ -15,21 +15,23 @@ import (
 	"quire/internal/apierr"
 )
 
-// state is the content of a revision: the version of every page and file,
-// and the variables. Versions are shared and never modified; a state is
-// changed by replacing map values.
+// state is the content of a revision: the version of every page, file and
+// reusable content, and the variables. Versions are shared and never
+// modified; a state is changed by replacing map values.
 type state struct {
-	pages map[string]*ent.PageVersion // page id → version
-	files map[string]*ent.FileVersion // file id → version
-	vars  map[string]any
+	pages     map[string]*ent.PageVersion            // page id → version
+	files     map[string]*ent.FileVersion            // file id → version
+	reusables map[string]*ent.ReusableContentVersion // reusable content id → version
+	vars      map[string]any
 }
 
 func newState() *state {
-	return &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{}, vars: map[string]any{}}
+	return &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{},
+		reusables: map[string]*ent.ReusableContentVersion{}, vars: map[string]any{}}
 }
 
 func (s *state) clone() *state {
-	return &state{pages: maps.Clone(s.pages), files: maps.Clone(s.files), vars: maps.Clone(s.vars)}
+	return &state{pages: maps.Clone(s.pages), files: maps.Clone(s.files), reusables: maps.Clone(s.reusables), vars: maps.Clone(s.vars)}
 }
 
 // chainOf lists the revisions whose entries make r, oldest first. Revisions
@@ -95,9 +97,9 @@ func loadRevisions(ctx context.Context, c *ent.Client, revIDs ...string) (map[st
 type loadMode int
 
 const (
-	loadTree  loadMode = iota // pages (without refs and anchors) and files, for edits and merges
-	loadView                  // pages (only what Revision shows) and files
-	loadLinks                 // pages with refs and anchors, and files
+	loadTree  loadMode = iota // pages (without refs and anchors), files and reusable contents (without refs), for edits and merges
+	loadView                  // pages (only what Revision shows), files and reusable contents
+	loadLinks                 // pages and reusable contents with refs and anchors, and files
 	loadFiles                 // files only
 )
 
@@ -132,16 +134,19 @@ func loadStates(ctx context.Context, c *ent.Client, mode loadMode, revIDs ...str
 		}
 	}
 	// Replay each chain: item → version id.
-	type ids struct{ pages, files map[string]string }
+	type ids struct{ pages, files, reusables map[string]string }
 	replayed := map[string]ids{}
-	pageIDs, fileIDs := map[string]bool{}, map[string]bool{}
+	pageIDs, fileIDs, reusableIDs := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for id, r := range revs {
-		x := ids{pages: map[string]string{}, files: map[string]string{}}
+		x := ids{pages: map[string]string{}, files: map[string]string{}, reusables: map[string]string{}}
 		for _, member := range chainOf(r) {
 			for _, e := range byRev[member] {
 				m := x.pages
-				if e.Kind == kindFile {
+				switch e.Kind {
+				case kindFile:
 					m = x.files
+				case kindReusable:
+					m = x.reusables
 				}
 				if e.VersionID == nil {
 					delete(m, e.ItemID)
@@ -156,6 +161,9 @@ func loadStates(ctx context.Context, c *ent.Client, mode loadMode, revIDs ...str
 		for _, v := range x.files {
 			fileIDs[v] = true
 		}
+		for _, v := range x.reusables {
+			reusableIDs[v] = true
+		}
 		replayed[id] = x
 	}
 	pv, err := loadPageVersions(ctx, c, slices.Collect(maps.Keys(pageIDs)), mode)
@@ -166,9 +174,14 @@ func loadStates(ctx context.Context, c *ent.Client, mode loadMode, revIDs ...str
 	if err != nil {
 		return nil, nil, err
 	}
+	rv, err := loadReusableVersions(ctx, c, slices.Collect(maps.Keys(reusableIDs)), mode)
+	if err != nil {
+		return nil, nil, err
+	}
 	states := make(map[string]*state, len(revs))
 	for id, x := range replayed {
-		st := &state{pages: make(map[string]*ent.PageVersion, len(x.pages)), files: make(map[string]*ent.FileVersion, len(x.files)), vars: maps.Clone(revs[id].Variables)}
+		st := &state{pages: make(map[string]*ent.PageVersion, len(x.pages)), files: make(map[string]*ent.FileVersion, len(x.files)),
+			reusables: make(map[string]*ent.ReusableContentVersion, len(x.reusables)), vars: maps.Clone(revs[id].Variables)}
 		if st.vars == nil {
 			st.vars = map[string]any{}
 		}
@@ -180,6 +193,11 @@ func loadStates(ctx context.Context, c *ent.Client, mode loadMode, revIDs ...str
 		for item, v := range x.files {
 			if f := fv[v]; f != nil {
 				st.files[item] = f
+			}
+		}
+		for item, v := range x.reusables {
+			if r := rv[v]; r != nil {
+				st.reusables[item] = r
 			}
 		}
 		states[id] = st

@@ -23,9 +23,10 @@ func hashBytes(b []byte) string {
 
 // pending collects what a write adds: new versions and blobs.
 type pending struct {
-	pages []*ent.PageVersion
-	files []*ent.FileVersion
-	blobs map[string][]byte
+	pages     []*ent.PageVersion
+	files     []*ent.FileVersion
+	reusables []*ent.ReusableContentVersion
+	blobs     map[string][]byte
 	// inherit maps new page versions that keep the content of an existing
 	// version (read without refs and anchors) to that version.
 	inherit map[string]string
@@ -139,7 +140,7 @@ func insertPending(ctx context.Context, c *ent.Client, p *pending) error {
 			return fmt.Errorf("store file versions: %w", err)
 		}
 	}
-	return nil
+	return insertReusables(ctx, c, p.reusables)
 }
 
 // inheritRefs copies refs and anchors into the new versions that keep an
@@ -201,17 +202,30 @@ func diffEntries(base, next *state) []entry {
 			out = append(out, entry{kindFile, id, nil})
 		}
 	}
+	for id, v := range next.reusables {
+		if b := base.reusables[id]; b == nil || b.ID != v.ID {
+			out = append(out, entry{kindReusable, id, &v.ID})
+		}
+	}
+	for id := range base.reusables {
+		if next.reusables[id] == nil {
+			out = append(out, entry{kindReusable, id, nil})
+		}
+	}
 	return out
 }
 
 // snapshotEntries lists an entry for every item of st.
 func snapshotEntries(st *state) []entry {
-	out := make([]entry, 0, len(st.pages)+len(st.files))
+	out := make([]entry, 0, len(st.pages)+len(st.files)+len(st.reusables))
 	for id, v := range st.pages {
 		out = append(out, entry{kindPage, id, &v.ID})
 	}
 	for id, v := range st.files {
 		out = append(out, entry{kindFile, id, &v.ID})
+	}
+	for id, v := range st.reusables {
+		out = append(out, entry{kindReusable, id, &v.ID})
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package content
 import (
 	"bytes"
 	"image"
+	"maps"
 	"net/http"
 	"sort"
 	"strconv"
@@ -50,7 +51,7 @@ type placed struct {
 
 // build returns the next state; vars nil keeps the current variables.
 func (w *treeWriter) build(prep *preparedTree, vars map[string]any) (*state, error) {
-	next := &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{}, vars: w.base.vars}
+	next := &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{}, reusables: w.reusables(prep), vars: w.base.vars}
 	if vars != nil {
 		next.vars = vars
 	}
@@ -436,4 +437,10 @@ func sameGit(a, b *types.GitBlob) bool {
 		return a == b
 	}
 	return *a == *b
+}
+
+// reusables returns the reusable contents of the next state: a tree
+// without any keeps the current ones.
+func (w *treeWriter) reusables(*preparedTree) map[string]*ent.ReusableContentVersion {
+	return maps.Clone(w.base.reusables)
 }
