@@ -127,8 +127,8 @@ func (r *pageResolver) ComputedSeed(ctx context.Context, obj *content.Page) (*st
 }
 
 // Document is the resolver for the document field.
-func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*types.Doc, error) {
-	d, err := r.pageDocument(ctx, obj, evaluated, computed)
+func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) (*types.Doc, error) {
+	d, err := r.pageDocument(ctx, obj, evaluated, computed, dereferenced)
 	if err != nil || d == nil {
 		return nil, err
 	}
@@ -136,8 +136,8 @@ func (r *pageResolver) Document(ctx context.Context, obj *content.Page, evaluate
 }
 
 // Markdown is the resolver for the markdown field.
-func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*string, error) {
-	d, err := r.pageDocument(ctx, obj, evaluated, computed)
+func (r *pageResolver) Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) (*string, error) {
+	d, err := r.pageDocument(ctx, obj, evaluated, computed, dereferenced)
 	if err != nil || d == nil {
 		return nil, err
 	}

@@ -250,6 +250,9 @@ func mergeResult(res *content.MergeResult) *model.MergeResult {
 		if c.Variable != "" {
 			mc.Variable = &c.Variable
 		}
+		if c.ReusableContent != "" {
+			mc.ReusableContent = &c.ReusableContent
+		}
 		out.Conflicts = append(out.Conflicts, mc)
 	}
 	return out

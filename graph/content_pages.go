@@ -72,8 +72,10 @@ func (r *Resolver) revisionRow(ctx context.Context, id string) (*ent.Revision, e
 }
 
 // pageDocument returns a document page's content, evaluated as asked: for
-// a computed page, the document it generates unless computed is false.
-func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *model.PageEvaluation, computed *bool) (*document.Document, error) {
+// a computed page, the document it generates unless computed is false;
+// with dereferenced, the reusable contents it embeds inlined (before the
+// evaluation, so that their expressions are evaluated too).
+func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *model.PageEvaluation, computed, dereferenced *bool) (*document.Document, error) {
 	if p.Type != content.TypeDocument {
 		return nil, nil
 	}
@@ -91,6 +93,11 @@ func (r *Resolver) pageDocument(ctx context.Context, p *content.Page, mode *mode
 	}
 	if doc == nil {
 		doc = &document.Document{Data: map[string]any{}, Nodes: []document.Node{}}
+	}
+	if dereferenced != nil && *dereferenced {
+		if doc, err = r.Content.Dereference(ctx, p.Revision, doc); err != nil {
+			return nil, err
+		}
 	}
 	if mode == nil || *mode == model.PageEvaluationNone {
 		return doc, nil

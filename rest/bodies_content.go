@@ -75,7 +75,7 @@ type FileListParams struct {
 type PageParams struct {
 	Format       string "query:\"format\" enum:\"document,markdown\" doc:\"document (default): a document page carries its JSON document in `document`; markdown: in `markdown`.\""
 	Evaluated    string `query:"evaluated" fold:"true" enum:"true,false,deterministic-only" doc:"Evaluate expressions and conditions: true (all), false (default, as written) or deterministic-only (only those over variables and literals)."`
-	Dereferenced string `query:"dereferenced" fold:"true" enum:"true,false,reusable-contents" doc:"Accepted and checked; Quire has no reusable contents yet, so every value answers the same."`
+	Dereferenced string `query:"dereferenced" fold:"true" enum:"true,false,reusable-contents" doc:"true or reusable-contents: each reusable-content block is replaced by the blocks of the reusable content it names, themselves dereferenced down to 3 levels and never into themselves (a block naming a reusable content the revision does not hold stays); false (default): the blocks stay."`
 	CompatParams
 }
 

@@ -75,7 +75,7 @@ type MergeResult struct {
 	Revision string `json:"revision" doc:"The revision written; on conflicts, the change request's current revision."`
 	Result   string `json:"result" enum:"merge,update,conflicts"`
 	// Conflicts is a Quire extension: what clashed.
-	Conflicts []*MergeConflict `json:"conflicts,omitempty" doc:"Quire extension: on conflicts, what clashes (kind page-title, page-content, page-position, page-deleted, file or variable)."`
+	Conflicts []*MergeConflict `json:"conflicts,omitempty" doc:"Quire extension: on conflicts, what clashes (kind page-title, page-content, page-position, page-deleted, file, variable or reusable-content)."`
 }
 
 // PDFURL is the body of the PDF read.

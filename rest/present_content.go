@@ -22,6 +22,9 @@ func (a *API) revisions() *Kind[*graph.Revision, *Revision] {
 		for _, f := range r.Files {
 			f.Git = nil
 		}
+		for i := range r.ReusableContents {
+			r.ReusableContents[i].Git = nil
+		}
 	})
 }
 
@@ -68,6 +71,8 @@ type pageRead struct {
 	markdown bool
 	eval     model.PageEvaluation
 	computed bool
+	// deref inlines the reusable contents the page embeds.
+	deref bool
 }
 
 func (a *API) pageReads() *Kind[*pageRead, *Page] {
@@ -77,7 +82,7 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 			return out, err
 		}
 		if r.markdown {
-			md, err := a.r.Page().Markdown(ctx, r.page, &r.eval, &r.computed)
+			md, err := a.r.Page().Markdown(ctx, r.page, &r.eval, &r.computed, &r.deref)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +92,7 @@ func (a *API) pageReads() *Kind[*pageRead, *Page] {
 			out.Markdown, out.Document = md, nil
 			return out, nil
 		}
-		if out.Document, err = a.document(ctx, r.page, r.eval, r.computed); err != nil {
+		if out.Document, err = a.document(ctx, r.page, r.eval, r.computed, r.deref); err != nil {
 			return nil, err
 		}
 		return out, nil
@@ -162,11 +167,12 @@ type File struct {
 	Git         *GitSyncBlob    `json:"git,omitempty" doc:"Where the file came from in a Git repository (left out with metadata=false)."`
 }
 
-// ReusableContent is an entry of a revision's reusable contents (Quire has
-// none yet; the list is always empty).
+// ReusableContent is the documented revision reusable content.
 type ReusableContent struct {
-	ID    string `json:"id"`
-	Title string `json:"title"`
+	ID       string       `json:"id"`
+	Title    string       `json:"title"`
+	Document string       `json:"document" doc:"Id of its document (the SHA-256 of its content): equal ids mean equal documents."`
+	Git      *GitSyncBlob `json:"git,omitempty" doc:"Where it came from in a Git repository (left out with metadata=false)."`
 }
 
 // Revision is the documented revision.
@@ -241,7 +247,7 @@ func (a *API) documents(ctx context.Context, pages []*graph.ContentPage) (map[st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			raws[i], errs[i] = a.document(ctx, p, model.PageEvaluationNone, false)
+			raws[i], errs[i] = a.document(ctx, p, model.PageEvaluationNone, false, false)
 		}()
 	}
 	wg.Wait()
@@ -259,9 +265,10 @@ func (a *API) documents(ctx context.Context, pages []*graph.ContentPage) (map[st
 var emptyDocument = json.RawMessage(`{"object":"document","data":{},"nodes":[]}`)
 
 // document returns the JSON document of a document page: for a computed
-// page, the document it generates when computed is true.
-func (a *API) document(ctx context.Context, p *graph.ContentPage, eval model.PageEvaluation, computed bool) (json.RawMessage, error) {
-	doc, err := a.r.Page().Document(ctx, p, &eval, &computed)
+// page, the document it generates when computed is true; with deref, the
+// reusable contents it embeds inlined.
+func (a *API) document(ctx context.Context, p *graph.ContentPage, eval model.PageEvaluation, computed, deref bool) (json.RawMessage, error) {
+	doc, err := a.r.Page().Document(ctx, p, &eval, &computed, &deref)
 	if err != nil {
 		return nil, err
 	}
@@ -387,7 +394,7 @@ func (a *API) presentRevision(ctx context.Context, rev *graph.Revision) (*Revisi
 	}
 	out := &Revision{
 		Object: "revision", ID: rev.ID, Type: string(typ), Parents: parents, Pages: pages, Files: files,
-		ReusableContents: []ReusableContent{}, Variables: vars, CreatedAt: rev.CreatedAt.UTC(), URLs: urls,
+		ReusableContents: reusableList(rev.ReusableContents), Variables: vars, CreatedAt: rev.CreatedAt.UTC(), URLs: urls,
 	}
 	if g := rev.Git; g != nil {
 		out.Git = &GitSyncCommit{OID: g.OID, Message: g.Message, CreatedByService: g.CreatedByService, URL: g.URL, Ref: g.Ref}

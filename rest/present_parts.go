@@ -294,6 +294,8 @@ type MergeConflict struct {
 	File     *string `json:"file,omitempty"`
 	Variable *string `json:"variable,omitempty"`
 	Message  string  `json:"message"`
+	// ReusableContent names a reusable content in conflict.
+	ReusableContent *string `json:"reusableContent,omitempty"`
 }
 
 // mergeConflicts converts conflicts; none is an empty list, not null.
@@ -301,7 +303,7 @@ func mergeConflicts(cs []*model.MergeConflict) []*MergeConflict {
 	out := make([]*MergeConflict, 0, len(cs))
 	for _, c := range cs {
 		if c != nil {
-			out = append(out, &MergeConflict{Kind: c.Kind, Page: c.Page, File: c.File, Variable: c.Variable, Message: c.Message})
+			out = append(out, &MergeConflict{Kind: c.Kind, Page: c.Page, File: c.File, Variable: c.Variable, Message: c.Message, ReusableContent: c.ReusableContent})
 		}
 	}
 	return out

@@ -31,6 +31,7 @@ func (a *API) contentRoutes() []Route {
 			return &linkReport{scope: sc, report: report, args: in.Args()}, err
 		}).Present(a.linkReports()),
 	}
+	routes = append(routes, a.reusableRoutes()...)
 	routes = append(routes, a.contentReads(s+"/content", "a space", a.spaceScope)...)
 	return append(routes, a.contentReads(changeRequestPath+"/content", "a change request", a.changeRequestScope)...)
 }
@@ -87,7 +88,8 @@ func (a *API) contentReads(base, of string, sc scopeFunc) []Route {
 			if err != nil {
 				return nil, err
 			}
-			return &pageRead{page: p, markdown: in.Format == "markdown", eval: in.evaluation(), computed: in.Computed == nil || *in.Computed}, nil
+			return &pageRead{page: p, markdown: in.Format == "markdown", eval: in.evaluation(), computed: in.Computed == nil || *in.Computed,
+				deref: in.Dereferenced == "true" || in.Dereferenced == "reusable-contents"}, nil
 		}).Present(a.pageReads()),
 
 		route("GET", base+"/page/{pageId}/links", "Report the links and content references of a page of "+of, func(ctx context.Context, req *Request, in *LinkParams) (*linkReport, error) {

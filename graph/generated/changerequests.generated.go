@@ -1835,6 +1835,29 @@ func (ec *executionContext) fieldContext_MergeConflict_message(_ context.Context
 	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type String does not have child fields"))
 }
 
+func (ec *executionContext) _MergeConflict_reusableContent(ctx context.Context, field graphql.CollectedField, obj *model.MergeConflict) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_MergeConflict_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContent, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
+			return ec.marshalOID2ᚖstring(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_MergeConflict_reusableContent(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	return graphql.NewScalarFieldContext("MergeConflict", field, false, false, errors.New("field of type ID does not have child fields"))
+}
+
 func (ec *executionContext) _MergeResult_result(ctx context.Context, field graphql.CollectedField, obj *model.MergeResult) (ret graphql.Marshaler) {
 	return graphql.ResolveField(
 		ctx,
@@ -3842,6 +3865,8 @@ func (ec *executionContext) _MergeConflict(ctx context.Context, sel ast.Selectio
 			if out.Values[i] == graphql.Null {
 				out.Invalids++
 			}
+		case "reusableContent":
+			out.Values[i] = ec._MergeConflict_reusableContent(ctx, field, obj)
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

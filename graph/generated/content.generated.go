@@ -54,8 +54,8 @@ type PageResolver interface {
 	MetaLinks(ctx context.Context, obj *content.Page) (*model.PageMetaLinks, error)
 	Computed(ctx context.Context, obj *content.Page) (types.JSON, error)
 	ComputedSeed(ctx context.Context, obj *content.Page) (*string, error)
-	Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*types.Doc, error)
-	Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool) (*string, error)
+	Document(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) (*types.Doc, error)
+	Markdown(ctx context.Context, obj *content.Page, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) (*string, error)
 	Links(ctx context.Context, obj *content.Page, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error)
 	Backlinks(ctx context.Context, obj *content.Page) ([]*content.Link, error)
 	Urls(ctx context.Context, obj *content.Page) (*model.PageUrls, error)
@@ -75,6 +75,8 @@ type RevisionResolver interface {
 	Variables(ctx context.Context, obj *content.Revision) (types.JSON, error)
 	Links(ctx context.Context, obj *content.Revision, status *model.ContentReferenceStatus) (*model.ContentLinkReport, error)
 	Urls(ctx context.Context, obj *content.Revision) (*model.RevisionUrls, error)
+
+	ReusableContent(ctx context.Context, obj *content.Revision, id string) (*content.ReusableContent, error)
 }
 
 // endregion ************************** generated!.gotpl **************************
@@ -100,6 +102,14 @@ func (ec *executionContext) field_Page_document_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["computed"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "dereferenced",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dereferenced"] = arg2
 	return args, nil
 }
 
@@ -136,6 +146,14 @@ func (ec *executionContext) field_Page_markdown_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["computed"] = arg1
+	arg2, err := graphql.ProcessArgField(ctx, rawArgs, "dereferenced",
+		func(ctx context.Context, v any) (*bool, error) {
+			return ec.unmarshalOBoolean2ᚖbool(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["dereferenced"] = arg2
 	return args, nil
 }
 
@@ -186,6 +204,20 @@ func (ec *executionContext) field_Revision_page_args(ctx context.Context, rawArg
 		return nil, err
 	}
 	args["path"] = arg1
+	return args, nil
+}
+
+func (ec *executionContext) field_Revision_reusableContent_args(ctx context.Context, rawArgs map[string]any) (map[string]any, error) {
+	var err error
+	args := map[string]any{}
+	arg0, err := graphql.ProcessArgField(ctx, rawArgs, "id",
+		func(ctx context.Context, v any) (string, error) {
+			return ec.unmarshalNID2string(ctx, v)
+		})
+	if err != nil {
+		return nil, err
+	}
+	args["id"] = arg0
 	return args, nil
 }
 
@@ -1369,7 +1401,7 @@ func (ec *executionContext) _Page_document(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Page().Document(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool))
+			return ec.Resolvers.Page().Document(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool), fc.Args["dereferenced"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *types.Doc) graphql.Marshaler {
@@ -1413,7 +1445,7 @@ func (ec *executionContext) _Page_markdown(ctx context.Context, field graphql.Co
 		},
 		func(ctx context.Context) (any, error) {
 			fc := graphql.GetFieldContext(ctx)
-			return ec.Resolvers.Page().Markdown(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool))
+			return ec.Resolvers.Page().Markdown(ctx, obj, fc.Args["evaluated"].(*model.PageEvaluation), fc.Args["computed"].(*bool), fc.Args["dereferenced"].(*bool))
 		},
 		nil,
 		func(ctx context.Context, selections ast.SelectionSet, v *string) graphql.Marshaler {
@@ -2353,6 +2385,82 @@ func (ec *executionContext) fieldContext_Revision_git(_ context.Context, field g
 		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 			return ec.childFields_GitSyncCommit(ctx, field)
 		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContents(ctx context.Context, field graphql.CollectedField, obj *content.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContents(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			return obj.ReusableContents, nil
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v []*content.ReusableContent) graphql.Marshaler {
+			return ec.marshalNReusableContent2ᚕᚖquireᚋinternalᚋcontentᚐReusableContentᚄ(ctx, selections, v)
+		},
+		true,
+		true,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContents(_ context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   false,
+		IsResolver: false,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	return fc, nil
+}
+
+func (ec *executionContext) _Revision_reusableContent(ctx context.Context, field graphql.CollectedField, obj *content.Revision) (ret graphql.Marshaler) {
+	return graphql.ResolveField(
+		ctx,
+		ec.OperationContext,
+		field,
+		func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.fieldContext_Revision_reusableContent(ctx, field)
+		},
+		func(ctx context.Context) (any, error) {
+			fc := graphql.GetFieldContext(ctx)
+			return ec.Resolvers.Revision().ReusableContent(ctx, obj, fc.Args["id"].(string))
+		},
+		nil,
+		func(ctx context.Context, selections ast.SelectionSet, v *content.ReusableContent) graphql.Marshaler {
+			return ec.marshalOReusableContent2ᚖquireᚋinternalᚋcontentᚐReusableContent(ctx, selections, v)
+		},
+		true,
+		false,
+	)
+}
+func (ec *executionContext) fieldContext_Revision_reusableContent(ctx context.Context, field graphql.CollectedField) (fc *graphql.FieldContext, err error) {
+	fc = &graphql.FieldContext{
+		Object:     "Revision",
+		Field:      field,
+		IsMethod:   true,
+		IsResolver: true,
+		Child: func(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+			return ec.childFields_ReusableContent(ctx, field)
+		},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = ec.Recover(ctx, r)
+			ec.Error(ctx, err)
+		}
+	}()
+	ctx = graphql.WithFieldContext(ctx, fc)
+	if fc.Args, err = ec.field_Revision_reusableContent_args(ctx, field.ArgumentMap(ec.Variables)); err != nil {
+		ec.Error(ctx, err)
+		return fc, err
 	}
 	return fc, nil
 }
@@ -4204,6 +4312,44 @@ func (ec *executionContext) _Revision(ctx context.Context, sel ast.SelectionSet,
 			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		case "git":
 			out.Values[i] = ec._Revision_git(ctx, field, obj)
+		case "reusableContents":
+			out.Values[i] = ec._Revision_reusableContents(ctx, field, obj)
+			if out.Values[i] == graphql.Null {
+				atomic.AddUint32(&out.Invalids, 1)
+			}
+		case "reusableContent":
+			field := field
+
+			innerFunc := func(ctx context.Context, _ *graphql.FieldSet) (res graphql.Marshaler) {
+				defer func() {
+					if r := recover(); r != nil {
+						ec.Error(ctx, ec.Recover(ctx, r))
+					}
+				}()
+				res = ec._Revision_reusableContent(ctx, field, obj)
+				return res
+			}
+
+			if field.Deferrable != nil {
+				dfs, ok := deferred[field.Deferrable.Label]
+				di := 0
+				if ok {
+					dfs.AddField(field)
+					di = len(dfs.Values) - 1
+				} else {
+					dfs = graphql.NewFieldSet([]graphql.CollectedField{field})
+					deferred[field.Deferrable.Label] = dfs
+				}
+				dfs.Concurrently(di, func(ctx context.Context) graphql.Marshaler {
+					return innerFunc(ctx, dfs)
+				})
+
+				// don't run the out.Concurrently() call below
+				out.Values[i] = graphql.Null
+				continue
+			}
+
+			out.Concurrently(i, func(ctx context.Context) graphql.Marshaler { return innerFunc(ctx, out) })
 		default:
 			panic("unknown field " + strconv.Quote(field.Name))
 		}

@@ -50,6 +50,7 @@ type ResolverRoot interface {
 	Page() PageResolver
 	Query() QueryResolver
 	ReactionUser() ReactionUserResolver
+	ReusableContent() ReusableContentResolver
 	Revision() RevisionResolver
 	SAMLProvider() SAMLProviderResolver
 	SearchPageResult() SearchPageResultResolver
@@ -797,11 +798,12 @@ type ComplexityRoot struct {
 	}
 
 	MergeConflict struct {
-		File     func(childComplexity int) int
-		Kind     func(childComplexity int) int
-		Message  func(childComplexity int) int
-		Page     func(childComplexity int) int
-		Variable func(childComplexity int) int
+		File            func(childComplexity int) int
+		Kind            func(childComplexity int) int
+		Message         func(childComplexity int) int
+		Page            func(childComplexity int) int
+		ReusableContent func(childComplexity int) int
+		Variable        func(childComplexity int) int
 	}
 
 	MergeResult struct {
@@ -834,6 +836,7 @@ type ComplexityRoot struct {
 		CreateOpenAPISpec                        func(childComplexity int, input model.CreateOpenAPISpecInput) int
 		CreateOrUpdateOpenAPISpec                func(childComplexity int, input model.CreateOrUpdateOpenAPISpecInput) int
 		CreatePage                               func(childComplexity int, input model.CreatePageInput) int
+		CreateReusableContent                    func(childComplexity int, input model.CreateReusableContentInput) int
 		CreateSAMLProvider                       func(childComplexity int, organization string, input model.SAMLProviderInput) int
 		CreateSite                               func(childComplexity int, input model.CreateSiteInput) int
 		CreateSiteSectionGroup                   func(childComplexity int, site string, input model.CreateSiteSectionGroupInput) int
@@ -849,6 +852,7 @@ type ComplexityRoot struct {
 		DeleteLegacyGitInstallation              func(childComplexity int, space string) int
 		DeleteOpenAPISpec                        func(childComplexity int, id string) int
 		DeletePage                               func(childComplexity int, changeRequest string, page string, revision *string) int
+		DeleteReusableContent                    func(childComplexity int, space *string, changeRequest *string, reusableContent string, revision *string) int
 		DeleteSAMLProvider                       func(childComplexity int, organization string, id string) int
 		DeleteSite                               func(childComplexity int, id string) int
 		DeleteSiteSection                        func(childComplexity int, site string, id string) int
@@ -906,6 +910,7 @@ type ComplexityRoot struct {
 		UpdateOpenAPISpec                        func(childComplexity int, id string, input model.UpdateOpenAPISpecInput) int
 		UpdateOrganization                       func(childComplexity int, id string, input model.UpdateOrganizationInput) int
 		UpdatePage                               func(childComplexity int, input model.UpdatePageInput) int
+		UpdateReusableContent                    func(childComplexity int, input model.UpdateReusableContentInput) int
 		UpdateSAMLProvider                       func(childComplexity int, organization string, id string, input model.SAMLProviderInput) int
 		UpdateSite                               func(childComplexity int, id string, input model.UpdateSiteInput) int
 		UpdateSiteAdaptiveSchema                 func(childComplexity int, site string, jsonSchema types.JSON) int
@@ -1126,7 +1131,7 @@ type ComplexityRoot struct {
 		Cover         func(childComplexity int) int
 		CreatedAt     func(childComplexity int) int
 		Description   func(childComplexity int) int
-		Document      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool) int
+		Document      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) int
 		Emoji         func(childComplexity int) int
 		Git           func(childComplexity int) int
 		Hidden        func(childComplexity int) int
@@ -1135,7 +1140,7 @@ type ComplexityRoot struct {
 		Layout        func(childComplexity int) int
 		LinkTitle     func(childComplexity int) int
 		Links         func(childComplexity int, status *model.ContentReferenceStatus) int
-		Markdown      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool) int
+		Markdown      func(childComplexity int, evaluated *model.PageEvaluation, computed *bool, dereferenced *bool) int
 		MetaLinks     func(childComplexity int) int
 		NoIndex       func(childComplexity int) int
 		NoRobotsIndex func(childComplexity int) int
@@ -1251,23 +1256,43 @@ type ComplexityRoot struct {
 		Users         func(childComplexity int) int
 	}
 
+	ReusableContent struct {
+		Document  func(childComplexity int, evaluated *model.PageEvaluation, dereferenced *bool) int
+		Git       func(childComplexity int) int
+		ID        func(childComplexity int) int
+		Markdown  func(childComplexity int, evaluated *model.PageEvaluation, dereferenced *bool) int
+		Object    func(childComplexity int) int
+		Title     func(childComplexity int) int
+		UpdatedAt func(childComplexity int) int
+	}
+
+	ReusableContentEditPayload struct {
+		ChangeRequest   func(childComplexity int) int
+		Changed         func(childComplexity int) int
+		ReusableContent func(childComplexity int) int
+		Revision        func(childComplexity int) int
+		Space           func(childComplexity int) int
+	}
+
 	Revision struct {
-		Author        func(childComplexity int) int
-		ChangeRequest func(childComplexity int) int
-		CreatedAt     func(childComplexity int) int
-		File          func(childComplexity int, id string) int
-		Files         func(childComplexity int) int
-		Git           func(childComplexity int) int
-		ID            func(childComplexity int) int
-		Links         func(childComplexity int, status *model.ContentReferenceStatus) int
-		Object        func(childComplexity int) int
-		Page          func(childComplexity int, id *string, path *string) int
-		Pages         func(childComplexity int) int
-		Parents       func(childComplexity int) int
-		Space         func(childComplexity int) int
-		Type          func(childComplexity int) int
-		Urls          func(childComplexity int) int
-		Variables     func(childComplexity int) int
+		Author           func(childComplexity int) int
+		ChangeRequest    func(childComplexity int) int
+		CreatedAt        func(childComplexity int) int
+		File             func(childComplexity int, id string) int
+		Files            func(childComplexity int) int
+		Git              func(childComplexity int) int
+		ID               func(childComplexity int) int
+		Links            func(childComplexity int, status *model.ContentReferenceStatus) int
+		Object           func(childComplexity int) int
+		Page             func(childComplexity int, id *string, path *string) int
+		Pages            func(childComplexity int) int
+		Parents          func(childComplexity int) int
+		ReusableContent  func(childComplexity int, id string) int
+		ReusableContents func(childComplexity int) int
+		Space            func(childComplexity int) int
+		Type             func(childComplexity int) int
+		Urls             func(childComplexity int) int
+		Variables        func(childComplexity int) int
 	}
 
 	RevisionUrls struct {
@@ -5087,6 +5112,13 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.MergeConflict.Page(childComplexity), true
 
+	case "MergeConflict.reusableContent":
+		if e.ComplexityRoot.MergeConflict.ReusableContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.MergeConflict.ReusableContent(childComplexity), true
+
 	case "MergeConflict.variable":
 		if e.ComplexityRoot.MergeConflict.Variable == nil {
 			break
@@ -5289,6 +5321,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.CreatePage(childComplexity, args["input"].(model.CreatePageInput)), true
 
+	case "Mutation.createReusableContent":
+		if e.ComplexityRoot.Mutation.CreateReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_createReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.CreateReusableContent(childComplexity, args["input"].(model.CreateReusableContentInput)), true
+
 	case "Mutation.createSAMLProvider":
 		if e.ComplexityRoot.Mutation.CreateSAMLProvider == nil {
 			break
@@ -5468,6 +5512,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.DeletePage(childComplexity, args["changeRequest"].(string), args["page"].(string), args["revision"].(*string)), true
+
+	case "Mutation.deleteReusableContent":
+		if e.ComplexityRoot.Mutation.DeleteReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_deleteReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.DeleteReusableContent(childComplexity, args["space"].(*string), args["changeRequest"].(*string), args["reusableContent"].(string), args["revision"].(*string)), true
 
 	case "Mutation.deleteSAMLProvider":
 		if e.ComplexityRoot.Mutation.DeleteSAMLProvider == nil {
@@ -6152,6 +6208,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Mutation.UpdatePage(childComplexity, args["input"].(model.UpdatePageInput)), true
+
+	case "Mutation.updateReusableContent":
+		if e.ComplexityRoot.Mutation.UpdateReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_updateReusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.UpdateReusableContent(childComplexity, args["input"].(model.UpdateReusableContentInput)), true
 
 	case "Mutation.updateSAMLProvider":
 		if e.ComplexityRoot.Mutation.UpdateSAMLProvider == nil {
@@ -7426,7 +7494,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Page.Document(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool)), true
+		return e.ComplexityRoot.Page.Document(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool), args["dereferenced"].(*bool)), true
 
 	case "Page.emoji":
 		if e.ComplexityRoot.Page.Emoji == nil {
@@ -7499,7 +7567,7 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 			return 0, false
 		}
 
-		return e.ComplexityRoot.Page.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool)), true
+		return e.ComplexityRoot.Page.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation), args["computed"].(*bool), args["dereferenced"].(*bool)), true
 
 	case "Page.metaLinks":
 		if e.ComplexityRoot.Page.MetaLinks == nil {
@@ -8083,6 +8151,100 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.RequestReviewersPayload.Users(childComplexity), true
 
+	case "ReusableContent.document":
+		if e.ComplexityRoot.ReusableContent.Document == nil {
+			break
+		}
+
+		args, err := ec.field_ReusableContent_document_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ReusableContent.Document(childComplexity, args["evaluated"].(*model.PageEvaluation), args["dereferenced"].(*bool)), true
+
+	case "ReusableContent.git":
+		if e.ComplexityRoot.ReusableContent.Git == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Git(childComplexity), true
+
+	case "ReusableContent.id":
+		if e.ComplexityRoot.ReusableContent.ID == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.ID(childComplexity), true
+
+	case "ReusableContent.markdown":
+		if e.ComplexityRoot.ReusableContent.Markdown == nil {
+			break
+		}
+
+		args, err := ec.field_ReusableContent_markdown_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.ReusableContent.Markdown(childComplexity, args["evaluated"].(*model.PageEvaluation), args["dereferenced"].(*bool)), true
+
+	case "ReusableContent.object":
+		if e.ComplexityRoot.ReusableContent.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Object(childComplexity), true
+
+	case "ReusableContent.title":
+		if e.ComplexityRoot.ReusableContent.Title == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.Title(childComplexity), true
+
+	case "ReusableContent.updatedAt":
+		if e.ComplexityRoot.ReusableContent.UpdatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContent.UpdatedAt(childComplexity), true
+
+	case "ReusableContentEditPayload.changeRequest":
+		if e.ComplexityRoot.ReusableContentEditPayload.ChangeRequest == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEditPayload.ChangeRequest(childComplexity), true
+
+	case "ReusableContentEditPayload.changed":
+		if e.ComplexityRoot.ReusableContentEditPayload.Changed == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEditPayload.Changed(childComplexity), true
+
+	case "ReusableContentEditPayload.reusableContent":
+		if e.ComplexityRoot.ReusableContentEditPayload.ReusableContent == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEditPayload.ReusableContent(childComplexity), true
+
+	case "ReusableContentEditPayload.revision":
+		if e.ComplexityRoot.ReusableContentEditPayload.Revision == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEditPayload.Revision(childComplexity), true
+
+	case "ReusableContentEditPayload.space":
+		if e.ComplexityRoot.ReusableContentEditPayload.Space == nil {
+			break
+		}
+
+		return e.ComplexityRoot.ReusableContentEditPayload.Space(childComplexity), true
+
 	case "Revision.author":
 		if e.ComplexityRoot.Revision.Author == nil {
 			break
@@ -8181,6 +8343,25 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.Revision.Parents(childComplexity), true
+
+	case "Revision.reusableContent":
+		if e.ComplexityRoot.Revision.ReusableContent == nil {
+			break
+		}
+
+		args, err := ec.field_Revision_reusableContent_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContent(childComplexity, args["id"].(string)), true
+
+	case "Revision.reusableContents":
+		if e.ComplexityRoot.Revision.ReusableContents == nil {
+			break
+		}
+
+		return e.ComplexityRoot.Revision.ReusableContents(childComplexity), true
 
 	case "Revision.space":
 		if e.ComplexityRoot.Revision.Space == nil {
@@ -10718,6 +10899,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputCreateOpenAPISpecInput,
 		ec.unmarshalInputCreateOrUpdateOpenAPISpecInput,
 		ec.unmarshalInputCreatePageInput,
+		ec.unmarshalInputCreateReusableContentInput,
 		ec.unmarshalInputCreateSiteInput,
 		ec.unmarshalInputCreateSiteSectionGroupInput,
 		ec.unmarshalInputCreateSpaceInput,
@@ -10755,6 +10937,7 @@ func (e *executableSchema) Exec(ctx context.Context) graphql.ResponseHandler {
 		ec.unmarshalInputUpdateOrganizationInput,
 		ec.unmarshalInputUpdatePageInput,
 		ec.unmarshalInputUpdatePermissionInput,
+		ec.unmarshalInputUpdateReusableContentInput,
 		ec.unmarshalInputUpdateSiteInput,
 		ec.unmarshalInputUpdateSiteSectionGroupInput,
 		ec.unmarshalInputUpdateSiteSectionInput,
@@ -11872,10 +12055,10 @@ type Page {
   computed: JSON
   "Seed of the ids of a computed page's generated content; null unless computed."
   computedSeed: String
-  "Content of a document page, typed node by node. For a computed page, computed: true (the default) gives the document it generates; false gives the page as stored (empty)."
-  document(evaluated: PageEvaluation = none, computed: Boolean = true): Document
-  "Content of a document page as Markdown; computed as for document."
-  markdown(evaluated: PageEvaluation = none, computed: Boolean = true): String
+  "Content of a document page, typed node by node. For a computed page, computed: true (the default) gives the document it generates; false gives the page as stored (empty). dereferenced: true replaces each reusable-content block by the blocks of the reusable content it names, themselves dereferenced down to 3 levels and never into themselves; a block naming a reusable content the revision does not hold stays as it is."
+  document(evaluated: PageEvaluation = none, computed: Boolean = true, dereferenced: Boolean = false): Document
+  "Content of a document page as Markdown; computed and dereferenced as for document."
+  markdown(evaluated: PageEvaluation = none, computed: Boolean = true, dereferenced: Boolean = false): String
   "Links and content references of this page, resolved."
   links(status: ContentReferenceStatus): ContentLinkReport!
   "Pages of the same revision that point at this page."
@@ -14213,6 +14396,92 @@ extend type ContentLink {
   openAPISpec: OpenAPISpec
 }
 `, BuiltIn: false},
+	{Name: "../schema/reusablecontents.graphql", Input: `# Reusable contents: titled documents of a space that its pages embed with
+# reusable-content blocks ({kind: reusable-content, reusableContent}).
+
+"""
+A reusable content of a revision. Like a page's, its id is shared by every
+revision holding it and by the copy of a duplicated space: it is not a Node;
+reach it through its revision (Revision.reusableContent,
+Revision.reusableContents).
+"""
+type ReusableContent {
+  object: String!
+  id: ID!
+  "1 to 100 characters."
+  title: String!
+  "Where it came from in a Git repository (.gitbook/includes/...), if anywhere."
+  git: GitSyncBlob
+  "When it last changed."
+  updatedAt: DateTime!
+  "Its content, typed node by node. dereferenced inlines the reusable contents it embeds (see Page.document)."
+  document(evaluated: PageEvaluation = none, dereferenced: Boolean = false): Document!
+  "Its content as Markdown."
+  markdown(evaluated: PageEvaluation = none, dereferenced: Boolean = false): String!
+}
+
+extend type Revision {
+  "Reusable contents, ordered by title."
+  reusableContents: [ReusableContent!]!
+  "A reusable content by id; null when the revision does not hold it."
+  reusableContent(id: ID!): ReusableContent
+}
+
+input CreateReusableContentInput {
+  "The space whose current content is edited ..."
+  space: ID
+  "... or the change request whose content is edited: give exactly one of space and changeRequest."
+  changeRequest: ID
+  "With changeRequest: the change request's revision the edit was made against; when it has moved on since, the edit is refused with CONFLICT and nothing is written."
+  revision: ID
+  "1 to 100 characters."
+  title: String!
+  "Content as Markdown ..."
+  markdown: String
+  "... or as a document (JSON); neither: an empty document."
+  document: JSON
+}
+
+input UpdateReusableContentInput {
+  "The space whose current content is edited ..."
+  space: ID
+  "... or the change request whose content is edited: give exactly one of space and changeRequest."
+  changeRequest: ID
+  "With changeRequest: the change request's revision the edit was made against (CONFLICT when it has moved on)."
+  revision: ID
+  reusableContent: ID!
+  "1 to 100 characters."
+  title: String
+  markdown: String
+  document: JSON
+}
+
+"The outcome of an edit of reusable contents."
+type ReusableContentEditPayload {
+  "The space edited, or whose change request was."
+  space: Space!
+  "The change request edited; null when the space's current content was."
+  changeRequest: ChangeRequest
+  "The content after the edit (the space's current revision, or the change request's)."
+  revision: Revision!
+  "False when the edit changed nothing (no revision was written)."
+  changed: Boolean!
+  "The reusable content created or changed; null after a deletion."
+  reusableContent: ReusableContent
+}
+
+extend type Mutation {
+  createReusableContent(input: CreateReusableContentInput!): ReusableContentEditPayload!
+  updateReusableContent(input: UpdateReusableContentInput!): ReusableContentEditPayload!
+  "Deletes a reusable content of a space's current content or of a change request's (exactly one of space and changeRequest). Pages that embed it keep their blocks, which become broken references."
+  deleteReusableContent(space: ID, changeRequest: ID, reusableContent: ID!, revision: ID): ReusableContentEditPayload!
+}
+
+extend type MergeConflict {
+  "The reusable content in conflict (kind reusable-content)."
+  reusableContent: ID
+}
+`, BuiltIn: false},
 }
 var parsedSchema = gqlparser.MustLoadSchema(sources...)
 
@@ -15562,6 +15831,8 @@ func (ec *executionContext) childFields_MergeConflict(ctx context.Context, field
 		return ec.fieldContext_MergeConflict_variable(ctx, field)
 	case "message":
 		return ec.fieldContext_MergeConflict_message(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_MergeConflict_reusableContent(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type MergeConflict", field.Name)
 }
@@ -16210,6 +16481,42 @@ func (ec *executionContext) childFields_RequestReviewersPayload(ctx context.Cont
 	return nil, fmt.Errorf("no field named %q was found under type RequestReviewersPayload", field.Name)
 }
 
+func (ec *executionContext) childFields_ReusableContent(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_ReusableContent_object(ctx, field)
+	case "id":
+		return ec.fieldContext_ReusableContent_id(ctx, field)
+	case "title":
+		return ec.fieldContext_ReusableContent_title(ctx, field)
+	case "git":
+		return ec.fieldContext_ReusableContent_git(ctx, field)
+	case "updatedAt":
+		return ec.fieldContext_ReusableContent_updatedAt(ctx, field)
+	case "document":
+		return ec.fieldContext_ReusableContent_document(ctx, field)
+	case "markdown":
+		return ec.fieldContext_ReusableContent_markdown(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReusableContent", field.Name)
+}
+
+func (ec *executionContext) childFields_ReusableContentEditPayload(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "space":
+		return ec.fieldContext_ReusableContentEditPayload_space(ctx, field)
+	case "changeRequest":
+		return ec.fieldContext_ReusableContentEditPayload_changeRequest(ctx, field)
+	case "revision":
+		return ec.fieldContext_ReusableContentEditPayload_revision(ctx, field)
+	case "changed":
+		return ec.fieldContext_ReusableContentEditPayload_changed(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_ReusableContentEditPayload_reusableContent(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type ReusableContentEditPayload", field.Name)
+}
+
 func (ec *executionContext) childFields_Revision(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
 	switch field.Name {
 	case "object":
@@ -16244,6 +16551,10 @@ func (ec *executionContext) childFields_Revision(ctx context.Context, field grap
 		return ec.fieldContext_Revision_urls(ctx, field)
 	case "git":
 		return ec.fieldContext_Revision_git(ctx, field)
+	case "reusableContents":
+		return ec.fieldContext_Revision_reusableContents(ctx, field)
+	case "reusableContent":
+		return ec.fieldContext_Revision_reusableContent(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type Revision", field.Name)
 }

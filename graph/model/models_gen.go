@@ -406,6 +406,21 @@ type CreatePageInput struct {
 	Computed graphql.Omittable[types.JSON] `json:"computed,omitempty"`
 }
 
+type CreateReusableContentInput struct {
+	// The space whose current content is edited ...
+	Space graphql.Omittable[*string] `json:"space,omitempty"`
+	// ... or the change request whose content is edited: give exactly one of space and changeRequest.
+	ChangeRequest graphql.Omittable[*string] `json:"changeRequest,omitempty"`
+	// With changeRequest: the change request's revision the edit was made against; when it has moved on since, the edit is refused with CONFLICT and nothing is written.
+	Revision graphql.Omittable[*string] `json:"revision,omitempty"`
+	// 1 to 100 characters.
+	Title string `json:"title"`
+	// Content as Markdown ...
+	Markdown graphql.Omittable[*string] `json:"markdown,omitempty"`
+	// ... or as a document (JSON); neither: an empty document.
+	Document graphql.Omittable[types.JSON] `json:"document,omitempty"`
+}
+
 type CreateSiteInput struct {
 	Organization string `json:"organization"`
 	// Defaults to basic.
@@ -590,6 +605,8 @@ type MergeConflict struct {
 	File     *string `json:"file,omitempty"`
 	Variable *string `json:"variable,omitempty"`
 	Message  string  `json:"message"`
+	// The reusable content in conflict (kind reusable-content).
+	ReusableContent *string `json:"reusableContent,omitempty"`
 }
 
 type MergeResult struct {
@@ -844,6 +861,20 @@ type RequestReviewersPayload struct {
 	// The requests of the users asked.
 	Users         []*ent.ChangeRequestReviewer `json:"users"`
 	ChangeRequest *ent.ChangeRequest           `json:"changeRequest"`
+}
+
+// The outcome of an edit of reusable contents.
+type ReusableContentEditPayload struct {
+	// The space edited, or whose change request was.
+	Space *ent.Space `json:"space"`
+	// The change request edited; null when the space's current content was.
+	ChangeRequest *ent.ChangeRequest `json:"changeRequest,omitempty"`
+	// The content after the edit (the space's current revision, or the change request's).
+	Revision *content.Revision `json:"revision"`
+	// False when the edit changed nothing (no revision was written).
+	Changed bool `json:"changed"`
+	// The reusable content created or changed; null after a deletion.
+	ReusableContent *content.ReusableContent `json:"reusableContent,omitempty"`
 }
 
 type RevisionUrls struct {
@@ -1299,6 +1330,20 @@ type UpdatePageInput struct {
 type UpdatePermissionInput struct {
 	// null removes the permission.
 	Role graphql.Omittable[*types.Role] `json:"role,omitempty"`
+}
+
+type UpdateReusableContentInput struct {
+	// The space whose current content is edited ...
+	Space graphql.Omittable[*string] `json:"space,omitempty"`
+	// ... or the change request whose content is edited: give exactly one of space and changeRequest.
+	ChangeRequest graphql.Omittable[*string] `json:"changeRequest,omitempty"`
+	// With changeRequest: the change request's revision the edit was made against (CONFLICT when it has moved on).
+	Revision        graphql.Omittable[*string] `json:"revision,omitempty"`
+	ReusableContent string                     `json:"reusableContent"`
+	// 1 to 100 characters.
+	Title    graphql.Omittable[*string]    `json:"title,omitempty"`
+	Markdown graphql.Omittable[*string]    `json:"markdown,omitempty"`
+	Document graphql.Omittable[types.JSON] `json:"document,omitempty"`
 }
 
 type UpdateSiteInput struct {
