@@ -92,6 +92,9 @@ type Specs interface {
 // Service computes documents.
 type Service struct {
 	Specs Specs
+	// Client reads the organization of a space (SpaceCompute); nil when
+	// only Compute is used.
+	Client *ent.Client
 
 	mu    sync.Mutex
 	cache map[string]*spec // version id → its specification, read

@@ -360,3 +360,19 @@ func TestLimits(t *testing.T) {
 		t.Errorf("schemas nest %d deep, want %d", depth, MaxSchemaDepth)
 	}
 }
+
+// The index reads the generated blocks as headings and paragraphs.
+func TestSearchable(t *testing.T) {
+	s := New(fixture())
+	ops := compute(t, s, "org1", def("pets", nil))
+	text := document.BlocksText(Searchable(ops.Document).Nodes)
+	for _, want := range []string{"GET /pets", "List pets", "How many items to return.", "A page of pets."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("searchable operations lack %q: %s", want, text)
+		}
+	}
+	models := compute(t, s, "org1", def("pets", map[string]any{"doc": "models"}))
+	if text := document.BlocksText(Searchable(models.Document).Nodes); !strings.Contains(text, "Pet") || !strings.Contains(text, "message") {
+		t.Errorf("searchable models: %s", text)
+	}
+}

@@ -125,7 +125,8 @@ func searchPages(st *state) map[string]search.Page {
 				doc = *v.DocumentID
 			}
 			out[v.PageID] = search.Page{ID: v.PageID, Type: v.Type, Title: v.Title, Description: v.Description,
-				Path: path, Ancestors: ancestors, Document: doc, LinkTitle: v.LinkTitle, NoIndex: v.NoIndex}
+				Path: path, Ancestors: ancestors, Document: doc, LinkTitle: v.LinkTitle, NoIndex: v.NoIndex,
+				Computed: v.Computed, ComputedSeed: v.ComputedSeed}
 			next := make([]string, len(ancestors), len(ancestors)+1)
 			copy(next, ancestors)
 			walk(v.PageID, path+"/", append(next, v.Title), depth+1)

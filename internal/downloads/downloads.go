@@ -63,6 +63,9 @@ type Service struct {
 	Now func() time.Time
 	// Log receives internal errors (slog.Default when nil).
 	Log *slog.Logger
+	// Computed computes the documents of computed pages (nil: they show
+	// empty).
+	Computed ComputedPages
 }
 
 // Content is what downloads read from the content engine: the link is the
@@ -376,6 +379,20 @@ func (s *Service) pages(ctx context.Context, revisionID string, opt PDFOptions) 
 	docs, err := s.Content.Documents(ctx, versions)
 	if err != nil {
 		return nil, err
+	}
+	pages := make([]*content.Page, len(items))
+	for i, it := range items {
+		pages[i] = it.page
+	}
+	generated, err := s.computedDocuments(ctx, rev.Space, pages)
+	if err != nil {
+		return nil, err
+	}
+	if docs == nil {
+		docs = map[string]*document.Document{}
+	}
+	for v, d := range generated {
+		docs[v] = d
 	}
 	cv := newConverter(s, rev)
 	out := make([]pdf.Page, 0, len(items))

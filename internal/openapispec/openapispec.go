@@ -112,6 +112,10 @@ type Service struct {
 	PublicURL string
 	Now       func() time.Time
 	Log       *slog.Logger
+	// OnNewVersion, when set, is told of each new version stored (after
+	// its transaction): the search index of the pages computed from the
+	// specification follows it.
+	OnNewVersion func(ctx context.Context, orgID, slug string) error
 
 	cfg   Config
 	fetch *fetcher

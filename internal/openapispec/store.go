@@ -23,6 +23,20 @@ import (
 // version and specification holding the same text). It returns errStale
 // when the specification's source changed since the job was asked for.
 func (s *Service) store(ctx context.Context, a jobArgs, sp *ent.OpenAPISpec, c *collection) error {
+	created := false
+	err := s.storeVersion(ctx, a, sp, c, &created)
+	if err == nil && created && s.OnNewVersion != nil {
+		// The version is stored: what follows it (the search index of the
+		// pages computed from it) is caught up later when it fails.
+		if herr := s.OnNewVersion(ctx, sp.OrganizationID, sp.Slug); herr != nil {
+			s.Log.Error("after a new OpenAPI version", "spec", sp.ID, "error", herr.Error())
+		}
+	}
+	return err
+}
+
+// storeVersion is store; created reports a new version.
+func (s *Service) storeVersion(ctx context.Context, a jobArgs, sp *ent.OpenAPISpec, c *collection, created *bool) error {
 	files, root := c.filesystem()
 	hash := contentHash(files, root)
 	size := 0
@@ -74,6 +88,7 @@ func (s *Service) store(ctx context.Context, a jobArgs, sp *ent.OpenAPISpec, c *
 				return fmt.Errorf("store files: %w", err)
 			}
 		}
+		*created = true
 		return tx.OpenAPISpec.UpdateOneID(sp.ID).SetLastVersionID(v.ID).Exec(ctx)
 	})
 }

@@ -41,6 +41,10 @@ type Page struct {
 	LinkTitle string
 	// NoIndex keeps the page out of search.
 	NoIndex bool
+	// Computed is the definition of a computed page, ComputedSeed its
+	// stored seed: the page is indexed with the document it generates.
+	Computed     *types.PageComputed
+	ComputedSeed string
 }
 
 func (p Page) indexed() bool { return (p.Type == TypeDocument || p.Type == TypeGroup) && !p.NoIndex }
@@ -106,6 +110,9 @@ func (s *Service) configFor(lang *types.Language) string {
 func (s *Service) Apply(ctx context.Context, tx *ent.Tx, ch Change) error {
 	st, err := s.state(ctx, tx, ch.Space)
 	if err != nil {
+		return err
+	}
+	if err := s.withComputed(ctx, &ch); err != nil {
 		return err
 	}
 	switch {

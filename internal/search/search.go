@@ -83,6 +83,9 @@ type Service struct {
 	Client  *ent.Client
 	Dialect string
 	Spaces  Spaces
+	// Computed computes computed pages, indexed with what they generate
+	// (nil: with their title and description only).
+	Computed ComputedPages
 }
 
 // New returns the search engine over client, of the given ent dialect.

@@ -22,6 +22,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/claims"
 	"quire/internal/comments"
+	"quire/internal/computed"
 	"quire/internal/content"
 	"quire/internal/conversations"
 	"quire/internal/db"
@@ -193,6 +194,15 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 	e.OpenAPI = openapispec.New(client, e.Jobs, signer, publicURL, cfg.OpenAPI, cfg.Log)
 	e.Jobs.Handle(openapispec.Kind, e.OpenAPI.JobHandler())
 	contents.OpenAPI = e.OpenAPI
+	// Computed pages are API references made from the specifications: a
+	// page read, a PDF and the search index show what they generate.
+	comp := computed.New(e.OpenAPI)
+	comp.Client = client
+	dl.Computed, finder.Computed = comp, comp
+	e.OpenAPI.OnNewVersion = func(ctx context.Context, orgID, slug string) error {
+		_, err := finder.OutdateComputed(ctx, orgID, slug)
+		return err
+	}
 	e.Resolver = &graph.Resolver{
 		Catalog: cat, Sites: e.Sites, Content: contents,
 		Downloads: downloadLinks{dl}, PublicURL: publicURL, Jobs: e.Jobs, Git: e.Git,
@@ -200,7 +210,7 @@ func New(ctx context.Context, d *db.DB, cfg Config) *Engines {
 		Comments: discussions, Reviews: reviewing,
 		Orgs: e.Orgs, Members: e.Members, Grants: e.Grants, SSO: e.SSO,
 		Search: finder, Events: bus,
-		OpenAPI: e.OpenAPI,
+		OpenAPI: e.OpenAPI, Computed: comp,
 	}
 	return e
 }
