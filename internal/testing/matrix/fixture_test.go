@@ -229,6 +229,12 @@ func (w *world) content(o *orgFx) {
 	guide := res.IDs[0]
 	o.ids["pageId"] = guide
 	intro := fmt.Sprintf("Back to [the guide](page://%s).\n", guide)
+	warning := "Mind the gap.\n"
+	res, err = svc.EditSpace(ctx, s, &content.CreateReusableContent{Title: "Warning", Markdown: &warning})
+	if err != nil {
+		t.Fatalf("create reusable content: %v", err)
+	}
+	o.ids["reusableContentId"] = res.IDs[0]
 	res, err = svc.EditSpace(ctx, s,
 		&content.CreatePage{Title: "Intro", Parent: guide, Markdown: &intro},
 		&content.CreatePage{Title: "Group", Type: content.TypeGroup},
@@ -239,7 +245,7 @@ func (w *world) content(o *orgFx) {
 	o.ids["page2"] = res.IDs[0]
 	sp := w.get(o.admin.Token, "/v1/spaces/"+s)
 	o.ids["revisionId"] = sp["revision"].(string)
-	for _, id := range []string{res.IDs[0], res.IDs[1], guide, o.ids["fileId"], o.ids["revisionId"]} {
+	for _, id := range []string{res.IDs[0], res.IDs[1], guide, o.ids["fileId"], o.ids["revisionId"], o.ids["reusableContentId"]} {
 		o.own[id] = true
 	}
 

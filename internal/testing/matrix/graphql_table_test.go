@@ -63,10 +63,15 @@ var gqlRules = map[string]rule{
 		with(input(map[string]any{"title": "Guide"}, "changeRequest", "changeRequestId", "page", "pageId")),
 	"Mutation.movePage": needs(editor).spoils("changeRequestId").
 		with(input(map[string]any{"parent": nil}, "changeRequest", "changeRequestId", "page", "page2")),
-	"Mutation.deletePage":   needs(editor).spoils("changeRequestId").with(args("changeRequest", "changeRequestId", "page", "page2")),
-	"Mutation.uploadFile":   needs(editor).with(input(map[string]any{"file": nil}, "changeRequest", "changeRequestId")),
-	"Mutation.deleteFile":   needs(editor).spoils("changeRequestId").with(args("changeRequest", "changeRequestId", "file", "fileId")),
-	"Mutation.setVariables": needs(editor).with(args("changeRequest", "changeRequestId", "variables", map[string]any{"product": "Quire"})),
+	"Mutation.deletePage":            needs(editor).spoils("changeRequestId").with(args("changeRequest", "changeRequestId", "page", "page2")),
+	"Mutation.uploadFile":            needs(editor).with(input(map[string]any{"file": nil}, "changeRequest", "changeRequestId")),
+	"Mutation.deleteFile":            needs(editor).spoils("changeRequestId").with(args("changeRequest", "changeRequestId", "file", "fileId")),
+	"Mutation.setVariables":          needs(editor).with(args("changeRequest", "changeRequestId", "variables", map[string]any{"product": "Quire"})),
+	"Mutation.createReusableContent": needs(editor).with(input(map[string]any{"title": "Note"}, "changeRequest", "changeRequestId")),
+	"Mutation.updateReusableContent": needs(editor).
+		with(input(map[string]any{"title": "Warning"}, "changeRequest", "changeRequestId", "reusableContent", "reusableContentId")),
+	"Mutation.deleteReusableContent": needs(editor).spoils("changeRequestId").
+		with(args("changeRequest", "changeRequestId", "reusableContent", "reusableContentId")),
 	"Mutation.applyTemplate": needs(editor).with(func(ids map[string]string) any {
 		return map[string]any{"input": map[string]any{"space": ids["spaceId"], "template": "knowledge-base",
 			"contentRefs": related(ids)}}

@@ -51,7 +51,12 @@ var restRules = map[string]rule{
 	"GET /spaces/{spaceId}/content/page/{pageId}/links":      readers,
 	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":  readers,
 	"GET /spaces/{spaceId}/links":                            readers,
-	"GET /spaces/{spaceId}/search":                           readers.asking("query=guide"),
+	// Reusable contents read like pages.
+	"GET /spaces/{spaceId}/content/reusable-contents/{reusableContentId}":                                   readers,
+	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}": readers,
+	"GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}":                    readers,
+	"GET /spaces/{spaceId}/revisions/{revisionId}/reusable-contents/{reusableContentId}/document":           readers,
+	"GET /spaces/{spaceId}/search": readers.asking("query=guide"),
 	"POST /spaces/{spaceId}/content/template": needs(editor).status(201).with(func(ids map[string]string) any {
 		return map[string]any{"id": "knowledge-base", "params": map[string]any{"contentRefs": related(ids)}}
 	}),
