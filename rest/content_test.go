@@ -37,6 +37,7 @@ type contentFixture struct {
 	crPage                     string
 	files                      []string // ids, in name order
 	logo                       string   // the file intro refers to
+	reusable                   string   // a reusable content
 	spaceBase, crBase, crBase2 string
 }
 
@@ -59,6 +60,12 @@ func newContentFixture(t *testing.T, e *testenv.Env) *contentFixture {
 	}
 	f.files = res.IDs
 	f.logo = res.IDs[2]
+	note := "A note.\n"
+	res, err = svc.Edit(jobs.NewContext(context.Background(), e.Client(), team.Editor.User), seed, &content.CreateReusableContent{Title: "Note", Markdown: &note})
+	if err != nil {
+		t.Fatalf("create reusable content: %v", err)
+	}
+	f.reusable = res.IDs[0]
 
 	f.guide = createPage(t, e, team.Editor.Token, seed, map[string]any{"title": "Guide", "markdown": "Top page\n", "description": "All about it"})
 	f.intro = createPage(t, e, team.Editor.Token, seed, map[string]any{
@@ -100,7 +107,8 @@ func TestContentRevisionAndPages(t *testing.T) {
 		if n := len(rev["files"].([]any)); n != 3 {
 			t.Errorf("%d files", n)
 		}
-		if reusable, ok := rev["reusableContents"].([]any); !ok || len(reusable) != 0 {
+		if reusable, ok := rev["reusableContents"].([]any); !ok || len(reusable) != 1 || testenv.Path(reusable[0], "id") != f.reusable ||
+			testenv.Path(reusable[0], "title") != "Note" {
 			t.Errorf("reusableContents = %v", rev["reusableContents"])
 		}
 		pages := rev["pages"].([]any)
@@ -459,7 +467,7 @@ func TestContentPermissionMatrix(t *testing.T) {
 		}
 		for _, base := range []string{s + "/content", cr + "/content"} {
 			for _, tail := range []string{"", "/pages", "/files", "/files/{fileId}", "/files/{fileId}/backlinks",
-				"/page/{pageId}", "/page/{pageId}/links", "/page/{pageId}/backlinks"} {
+				"/page/{pageId}", "/page/{pageId}/links", "/page/{pageId}/backlinks", "/reusable-contents/{reusableContentId}"} {
 				routes = append(routes, route{"GET", base + tail, nil, read})
 			}
 		}
@@ -486,7 +494,7 @@ func TestContentPermissionMatrix(t *testing.T) {
 						createPage(t, e, team.Admin.Token, crID, map[string]any{"title": "P " + crID, "markdown": "x\n"})
 					}
 					path := "/v1" + strings.NewReplacer("{spaceId}", f.space, "{changeRequestId}", crID, "{organizationId}", team.Org.ID,
-						"{pageId}", f.intro, "{fileId}", f.logo).Replace(rt.pattern)
+						"{pageId}", f.intro, "{fileId}", f.logo, "{reusableContentId}", f.reusable).Replace(rt.pattern)
 					want := rt.want[a.name]
 					if r := e.Do(a.actor.Token, rt.method, path, rt.body); r.Status != want {
 						t.Errorf("%s %s as %s: %d, want %d: %s", rt.method, path, a.name, r.Status, want, r.Body)
