@@ -35,6 +35,9 @@ type Link struct {
 	// OpenAPISpec is the id of the specification a reference of kind
 	// openapi resolved to, when its status is ok.
 	OpenAPISpec string
+	// ReusableContent is the reusable content holding the reference when
+	// it was found in one that the page embeds ("": in the page itself).
+	ReusableContent string
 }
 
 // Links resolves the references of every page of a revision, or of one page
@@ -103,6 +106,7 @@ func collectLinks(st *state, keep func(*ent.PageVersion) bool) []Link {
 			if keep(v) {
 				for _, m := range v.Refs {
 					out = append(out, Link{Page: v.PageID, Node: m["node"], Ref: refFromMap(m), Text: m["text"]})
+					out = append(out, embeddedLinks(st, v.PageID, m, nil)...)
 				}
 			}
 			walk(v.PageID)
@@ -265,4 +269,26 @@ func (s *Service) inApp(u string) bool {
 		return false
 	}
 	return u == base+"/app" || strings.HasPrefix(u, base+"/app/") || strings.HasPrefix(u, base+"/app?") || strings.HasPrefix(u, base+"/app#")
+}
+
+// embeddedLinks follows a reference of page that embeds a reusable content
+// of its own space: the references of that reusable content count as the
+// page's, and so on through the reusable contents it embeds, as deep as
+// Dereference inlines them and never into one already on the path.
+func embeddedLinks(st *state, page string, m map[string]string, path []string) []Link {
+	if m["node"] != document.BlockReusableContent || m["kind"] != document.RefReusableContent || m["space"] != "" {
+		return nil
+	}
+	id := m["reusableContent"]
+	v := st.reusables[id]
+	if v == nil || len(path) >= MaxDereferenceDepth || slices.Contains(path, id) {
+		return nil
+	}
+	path = append(slices.Clone(path), id)
+	var out []Link
+	for _, inner := range v.Refs {
+		out = append(out, Link{Page: page, Node: inner["node"], Ref: refFromMap(inner), Text: inner["text"], ReusableContent: id})
+		out = append(out, embeddedLinks(st, page, inner, path)...)
+	}
+	return out
 }

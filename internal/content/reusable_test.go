@@ -222,3 +222,25 @@ func embedBlocks(nodes []document.Node) []document.Node {
 	}
 	return out
 }
+
+// A page's link report follows the reusable contents it embeds.
+func TestReusableLinks(t *testing.T) {
+	forEachDB(t, func(t *testing.T, e *env) {
+		ctx := e.as(e.alice.ID)
+		rc := e.editSpace(&content.CreateReusableContent{Title: "Links", Markdown: md("[gone](page://P0000000000000000000)\n")}).IDs[0]
+		page := e.editSpace(&content.CreatePage{Title: "Guide", Document: embed(rc)}).IDs[0]
+		links, err := e.svc.Links(ctx, e.current().ID, &page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(links) != 2 || links[0].Status != content.LinkOK || links[0].Ref.Kind != "reusable-content" ||
+			links[1].Status != content.LinkBroken || links[1].ReusableContent != rc || links[1].Page != page {
+			t.Fatalf("links = %+v", links)
+		}
+		e.editSpace(&content.DeleteReusableContent{ReusableContent: rc})
+		links, err = e.svc.Links(ctx, e.current().ID, &page)
+		if err != nil || len(links) != 1 || links[0].Status != content.LinkBroken {
+			t.Fatalf("links after delete = %+v %v", links, err)
+		}
+	})
+}
