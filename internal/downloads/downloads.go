@@ -74,6 +74,8 @@ type Content interface {
 	FileContent(ctx context.Context, revisionID, fileID string) (*content.File, []byte, error)
 	Revision(ctx context.Context, id string) (*content.Revision, error)
 	Documents(ctx context.Context, versionIDs []string) (map[string]*document.Document, error)
+	// Dereference inlines the reusable contents a document embeds.
+	Dereference(ctx context.Context, revisionID string, doc *document.Document) (*document.Document, error)
 }
 
 // New returns a Service whose links start with publicURL and are signed by
@@ -399,6 +401,11 @@ func (s *Service) pages(ctx context.Context, revisionID string, opt PDFOptions) 
 	for _, it := range items {
 		pg := pdf.Page{Title: it.page.Title, Emoji: emojiChars(it.page.Emoji), Depth: it.depth}
 		if doc := docs[it.page.Version]; it.page.Type == content.TypeDocument && doc != nil {
+			// The PDF shows what readers read: the reusable contents a page
+			// embeds, inlined (a page without any costs no statement).
+			if doc, err = s.Content.Dereference(ctx, revisionID, doc); err != nil {
+				return nil, err
+			}
 			pg.Blocks = cv.document(doc, it.page.Variables)
 		}
 		out = append(out, pg)
