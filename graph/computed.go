@@ -2,11 +2,14 @@ package graph
 
 import (
 	"context"
+	"unicode/utf8"
 
+	"quire/internal/apierr"
 	"quire/internal/computed"
 	"quire/internal/content"
 	"quire/internal/document"
 	"quire/internal/loaders"
+	"quire/internal/types"
 )
 
 // computedPage computes the document of a computed page from its
@@ -65,4 +68,39 @@ func (r *Resolver) storedOrComputed(ctx context.Context, p *content.Page, comput
 		return nil, false, err
 	}
 	return res.Document, true, nil
+}
+
+// MaxComputedSeed bounds the seed a computed source is read with.
+const MaxComputedSeed = 256
+
+// ComputedDocument computes the document a computed source generates for
+// a space the caller may read, from the specifications of the space's
+// organization, without a page (the REST getComputedDocument). The source
+// is checked as a page's computed definition.
+// Errors: NotFound (the space), BadRequest (source, seed).
+func (r *Resolver) ComputedDocument(ctx context.Context, spaceID string, source types.JSON, seed string) (*document.Document, error) {
+	sp, err := r.Query().Space(ctx, spaceID, nil)
+	if err != nil {
+		return nil, err
+	}
+	var def types.PageComputed
+	ok, err := decodeStrict("source", computedShape, source, &def)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, apierr.Invalid("source", "source is required: %s", computedShape)
+	}
+	checked, err := content.CheckComputed("source", &def)
+	if err != nil {
+		return nil, err
+	}
+	if utf8.RuneCountInString(seed) > MaxComputedSeed {
+		return nil, apierr.Invalid("seed", "seed is at most %d characters", MaxComputedSeed)
+	}
+	res, err := r.computedEngine().Compute(ctx, sp.OrganizationID, checked, seed)
+	if err != nil {
+		return nil, err
+	}
+	return res.Document, nil
 }

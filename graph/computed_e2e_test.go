@@ -234,6 +234,36 @@ func TestComputedPagesREST(t *testing.T) {
 		if r.Status != 400 {
 			t.Fatalf("computed=maybe: %d %s", r.Status, r.Body)
 		}
+
+		// A source computed without a page (getComputedDocument).
+		compute := "/v1/spaces/" + space + "/content/computed/document"
+		r = e.Do(team.Reader.Token, "POST", compute, map[string]any{"source": cpDef("petstore", map[string]any{"doc": "models"}), "seed": "abc"})
+		if r.Status != 200 || testenv.Path(r.JSON(), "nodes", 0, "type") != "openapi-schemas" ||
+			testenv.Path(r.JSON(), "nodes", 0, "data", "definitions", 0, "name") != "Pet" {
+			t.Fatalf("computed document: %d %s", r.Status, r.Body)
+		}
+		again := e.Do(team.Reader.Token, "POST", compute, map[string]any{"source": cpDef("petstore", map[string]any{"doc": "models"}), "seed": "abc"})
+		if testenv.Path(again.JSON(), "nodes", 0, "key") != testenv.Path(r.JSON(), "nodes", 0, "key") {
+			t.Fatalf("the same seed gives other keys: %s / %s", r.Body, again.Body)
+		}
+		for _, c := range []struct {
+			body         map[string]any
+			status       int
+			field, token string
+			space        string
+		}{
+			{map[string]any{"seed": "s"}, 400, "source", team.Reader.Token, space},
+			{map[string]any{"source": map[string]any{"props": map[string]any{}}, "seed": "s"}, 400, "source.type", team.Reader.Token, space},
+			{map[string]any{"source": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "page", "spec": "x"}}}}, "seed": "s"}, 400, "source.dependencies.spec.ref.kind", team.Reader.Token, space},
+			{map[string]any{"source": cpDef("petstore", nil), "seed": strings.Repeat("s", 257)}, 400, "seed", team.Reader.Token, space},
+			{map[string]any{"source": cpDef("petstore", nil), "seed": "s"}, 404, "", team.Reader.Token, "nope"},
+		} {
+			r := e.DoUnchecked(c.token, "POST", "/v1/spaces/"+c.space+"/content/computed/document", c.body)
+			msg, _ := testenv.Path(r.JSON(), "error", "message").(string)
+			if r.Status != c.status || (c.field != "" && !strings.Contains(msg, c.field)) {
+				t.Errorf("%v: %d %s, want %d on %s", c.body, r.Status, r.Body, c.status, c.field)
+			}
+		}
 	})
 }
 

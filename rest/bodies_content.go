@@ -84,3 +84,9 @@ type LinkParams struct {
 	ListParams
 	Status string `query:"status" enum:"ok,broken,in-app" doc:"Only references with this status; stats always count every reference."`
 }
+
+// ComputedDocumentBody asks for the document a computed source generates.
+type ComputedDocumentBody struct {
+	Source RawObject[map[string]any] `json:"source" doc:"A computed page's definition: {type: \"builtin:openapi\", dependencies: {spec: {ref: {kind: \"openapi\", spec: SLUG}}}, props?: {doc?: operations|models|info, page?}}, checked as a page's."`
+	Seed   string                    `json:"seed" doc:"Seed of the generated block keys, at most 256 characters."`
+}

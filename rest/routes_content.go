@@ -2,11 +2,13 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
 
 	"quire/ent"
 	"quire/graph"
 	"quire/graph/model"
 	"quire/internal/apierr"
+	"quire/internal/types"
 )
 
 // The reads of content: a space's current revision, or a change request's.
@@ -31,6 +33,13 @@ func (a *API) contentRoutes() []Route {
 			return &linkReport{scope: sc, report: report, args: in.Args()}, err
 		}).Present(a.linkReports()),
 	}
+	routes = append(routes, route("POST", s+"/content/computed/document", "Compute the document a computed source generates (an API reference from one of the organization's OpenAPI specifications), without a page", func(ctx context.Context, req *Request, in *ComputedDocumentBody) (json.RawMessage, error) {
+		doc, err := a.r.ComputedDocument(ctx, req.Param("spaceId"), types.JSON(in.Source.JSON), in.Seed)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(doc)
+	}).Present(asIs[json.RawMessage]()))
 	routes = append(routes, a.reusableRoutes()...)
 	routes = append(routes, a.contentReads(s+"/content", "a space", a.spaceScope)...)
 	return append(routes, a.contentReads(changeRequestPath+"/content", "a change request", a.changeRequestScope)...)

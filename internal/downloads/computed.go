@@ -31,7 +31,19 @@ func (s *Service) computedDocuments(ctx context.Context, spaceID string, pages [
 		if err != nil {
 			return nil, err
 		}
-		out[p.Version] = doc
+		out[p.Version] = printable(doc)
 	}
 	return out, nil
+}
+
+// printable is a generated document as a PDF shows it: its OpenAPI blocks
+// carry their operation in data, which a PDF has no drawing for, so the
+// document goes through its Markdown (headings, paragraphs and tables of
+// parameters and responses) and back.
+func printable(d *document.Document) *document.Document {
+	out, err := document.FromMarkdown(document.ToMarkdown(d))
+	if err != nil {
+		return d
+	}
+	return out
 }

@@ -51,6 +51,10 @@ var restRules = map[string]rule{
 	"GET /spaces/{spaceId}/content/page/{pageId}/links":      readers,
 	"GET /spaces/{spaceId}/content/page/{pageId}/backlinks":  readers,
 	"GET /spaces/{spaceId}/links":                            readers,
+	// Computing a source reads like a page: from the organization's
+	// specifications (none named petstore here: a hint).
+	"POST /spaces/{spaceId}/content/computed/document": readers.with(fixed(map[string]any{"seed": "s",
+		"source": map[string]any{"type": "builtin:openapi", "dependencies": map[string]any{"spec": map[string]any{"ref": map[string]any{"kind": "openapi", "spec": "petstore"}}}}})),
 	// Reusable contents read like pages.
 	"GET /spaces/{spaceId}/content/reusable-contents/{reusableContentId}":                                   readers,
 	"GET /spaces/{spaceId}/change-requests/{changeRequestId}/content/reusable-contents/{reusableContentId}": readers,
