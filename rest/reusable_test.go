@@ -107,6 +107,16 @@ func TestReusableContents(t *testing.T) {
 			t.Fatalf("outsider: %d %s", r.Status, r.Body)
 		}
 
+		// Search finds the page by the text of what it embeds, and follows
+		// a change of the reusable content alone.
+		search := func(q string) any {
+			t.Helper()
+			return testenv.Path(e.Do(team.Reader.Token, "GET", base+"/search?query="+q, nil).JSON(), "items", 0, "id")
+		}
+		if got := search("gap"); got != page {
+			t.Fatalf("search gap = %v", got)
+		}
+
 		// Page reads keep the block, or inline the content when dereferenced.
 		pagePath := base + "/content/page/" + page
 		if r := e.Do(team.Reader.Token, "GET", pagePath, nil); !strings.Contains(string(r.Body), `"reusable-content"`) || strings.Contains(string(r.Body), "gap") {
@@ -147,6 +157,9 @@ func TestReusableContents(t *testing.T) {
 		g = e.GraphQL(team.Reader.Token, `query($s: ID!, $rc: ID!) { space(id: $s) { content { reusableContent(id: $rc) { title markdown } } } }`, map[string]any{"s": space, "rc": rc})
 		if got.JSON()["title"] != "Caution" || testenv.Path(g.Data, "space", "content", "reusableContent", "markdown") != "Mind the step.\n" {
 			t.Fatalf("merged: %s %s", got.Body, g.Raw)
+		}
+		if got := search("step"); got != page {
+			t.Fatalf("search step = %v", got)
 		}
 		cr3 := newCR(t, e, ed, space, map[string]any{"subject": "Clash"})["id"].(string)
 		rcEdit(t, e, ed, updateRC, map[string]any{"in": map[string]any{"changeRequest": cr3, "reusableContent": rc, "markdown": "Theirs.\n"}})

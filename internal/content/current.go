@@ -101,7 +101,7 @@ func (s *Service) index(ctx context.Context, tx *ent.Tx, ch revisionChange) erro
 		return nil
 	}
 	change := search.Change{Space: ch.space.ID, Language: ch.space.Language, From: ch.space.RevisionID, To: ch.rev.ID,
-		New: searchPages(ch.next), Documents: documentsOf(tx.Client())}
+		New: searchPages(ch.next), Documents: documentsOf(tx.Client(), ch.next)}
 	if ch.old != nil {
 		change.Old = searchPages(ch.old)
 	}
@@ -113,6 +113,7 @@ func (s *Service) index(ctx context.Context, tx *ent.Tx, ch revisionChange) erro
 func searchPages(st *state) map[string]search.Page {
 	out := make(map[string]search.Page, len(st.pages))
 	kids := childrenOf(st)
+	fp := reusablesFingerprint(st)
 	var walk func(parent, prefix string, ancestors []string, depth int)
 	walk = func(parent, prefix string, ancestors []string, depth int) {
 		if depth > 64 {
@@ -120,10 +121,7 @@ func searchPages(st *state) map[string]search.Page {
 		}
 		for _, v := range kids[parent] {
 			path := prefix + v.Slug
-			doc := ""
-			if v.DocumentID != nil {
-				doc = *v.DocumentID
-			}
+			doc := searchDocument(v, fp)
 			out[v.PageID] = search.Page{ID: v.PageID, Type: v.Type, Title: v.Title, Description: v.Description,
 				Path: path, Ancestors: ancestors, Document: doc, LinkTitle: v.LinkTitle, NoIndex: v.NoIndex,
 				Computed: v.Computed, ComputedSeed: v.ComputedSeed}
@@ -136,8 +134,21 @@ func searchPages(st *state) map[string]search.Page {
 	return out
 }
 
-// documentsOf loads documents by the hashes they are stored under.
-func documentsOf(c *ent.Client) func(ctx context.Context, names []string) (map[string]*document.Document, error) {
+// documentsOf loads documents by the names searchDocument gives them in
+// st: the hashes they are stored under, with the reusable contents they
+// embed inlined.
+func documentsOf(c *ent.Client, st *state) func(ctx context.Context, names []string) (map[string]*document.Document, error) {
+	return func(ctx context.Context, names []string) (map[string]*document.Document, error) {
+		out, err := storedDocuments(c)(ctx, storedNames(names))
+		if err != nil {
+			return nil, err
+		}
+		return inlineForSearch(ctx, c, st, names, out)
+	}
+}
+
+// storedDocuments loads documents by the hashes they are stored under.
+func storedDocuments(c *ent.Client) func(ctx context.Context, names []string) (map[string]*document.Document, error) {
 	return func(ctx context.Context, names []string) (map[string]*document.Document, error) {
 		blobs, err := loadBlobs(ctx, c, names)
 		if err != nil {
@@ -211,7 +222,7 @@ func (s *Service) Reindex(ctx context.Context, spaceID string) error {
 			return err
 		}
 		return s.Search.Apply(ctx, tx, search.Change{Space: sp.ID, Language: sp.Language, From: sp.RevisionID, To: sp.RevisionID,
-			New: searchPages(states[sp.RevisionID]), Rebuild: true, Documents: documentsOf(c)})
+			New: searchPages(states[sp.RevisionID]), Rebuild: true, Documents: documentsOf(c, states[sp.RevisionID])})
 	})
 }
 
