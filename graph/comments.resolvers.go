@@ -10,6 +10,7 @@ import (
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/comments"
 	"quire/internal/loaders"
 )
@@ -21,7 +22,7 @@ func (r *changeRequestResolver) Comment(ctx context.Context, obj *ent.ChangeRequ
 
 // CommentList is the resolver for the commentList field.
 func (r *changeRequestResolver) CommentList(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) (*model.CommentConnection, error) {
-	return r.commentList(ctx, comments.ChangeRequestScope(obj), commentFilter(order, status, targetPage, authors), pageArgs(first, after, last, before), commentWant(ctx))
+	return r.commentList(ctx, comments.ChangeRequestScope(obj), commentFilter(order, status, targetPage, authors), pageArgs(first, after, last, before), want.Comments(ctx))
 }
 
 // Commenters is the resolver for the commenters field.
@@ -91,7 +92,7 @@ func (r *commentResolver) Reply(ctx context.Context, obj *ent.Comment, id string
 
 // ReplyList is the resolver for the replyList field.
 func (r *commentResolver) ReplyList(ctx context.Context, obj *ent.Comment, first *int, after *string, last *int, before *string) (*model.CommentReplyConnection, error) {
-	return r.replyList(ctx, obj, pageArgs(first, after, last, before), commentWant(ctx))
+	return r.replyList(ctx, obj, pageArgs(first, after, last, before), want.Comments(ctx))
 }
 
 // Space is the resolver for the space field.
@@ -237,7 +238,7 @@ func (r *spaceResolver) Comment(ctx context.Context, obj *ent.Space, id string) 
 
 // CommentList is the resolver for the commentList field.
 func (r *spaceResolver) CommentList(ctx context.Context, obj *ent.Space, first *int, after *string, last *int, before *string, order *model.ListOrder, status *model.CommentStatusFilter, targetPage *string, authors []string) (*model.CommentConnection, error) {
-	return r.commentList(ctx, comments.SpaceScope(obj.ID), commentFilter(order, status, targetPage, authors), pageArgs(first, after, last, before), commentWant(ctx))
+	return r.commentList(ctx, comments.SpaceScope(obj.ID), commentFilter(order, status, targetPage, authors), pageArgs(first, after, last, before), want.Comments(ctx))
 }
 
 // Commenters is the resolver for the commenters field.

@@ -10,6 +10,7 @@ import (
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/access"
 	"quire/internal/loaders"
 	"quire/internal/members"
@@ -156,7 +157,7 @@ func (r *teamResolver) Organization(ctx context.Context, obj *ent.Team) (*ent.Or
 
 // MemberList is the resolver for the memberList field.
 func (r *teamResolver) MemberList(ctx context.Context, obj *ent.Team, first *int, after *string, last *int, before *string) (*model.TeamMembershipConnection, error) {
-	return r.teamMemberList(ctx, obj, pageArgs(first, after, last, before), teamMemberWant(ctx))
+	return r.teamMemberList(ctx, obj, pageArgs(first, after, last, before), want.TeamMembers(ctx))
 }
 
 // MemberSpace returns generated.MemberSpaceResolver implementation.

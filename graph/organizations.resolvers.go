@@ -11,6 +11,7 @@ import (
 	"quire/graph/generated"
 	"quire/graph/leaf"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/authz"
 	"quire/internal/loaders"
 	"quire/internal/members"
@@ -79,7 +80,7 @@ func (r *organizationResolver) Permissions(ctx context.Context, obj *ent.Organiz
 
 // Members is the resolver for the members field.
 func (r *organizationResolver) Members(ctx context.Context, obj *ent.Organization, first *int, after *string, last *int, before *string, role *string, search *string, sort *string, order *string) (*model.MemberConnection, error) {
-	return r.memberList(ctx, obj.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)}, pageArgs(first, after, last, before), memberWant(ctx))
+	return r.memberList(ctx, obj.ID, members.Filter{Role: str0(role), Search: str0(search), Sort: str0(sort), Order: str0(order)}, pageArgs(first, after, last, before), want.Members(ctx))
 }
 
 // Collections is the resolver for the collections field.

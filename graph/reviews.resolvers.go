@@ -10,6 +10,7 @@ import (
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/apierr"
 	"quire/internal/loaders"
 	"quire/internal/reviews"
@@ -17,7 +18,7 @@ import (
 
 // Reviews is the resolver for the reviews field.
 func (r *changeRequestResolver) Reviews(ctx context.Context, obj *ent.ChangeRequest, first *int, after *string, last *int, before *string, outdated *bool) (*model.ChangeRequestReviewConnection, error) {
-	return r.reviewList(ctx, obj, outdated, pageArgs(first, after, last, before), reviewWant(ctx))
+	return r.reviewList(ctx, obj, outdated, pageArgs(first, after, last, before), want.Reviews(ctx))
 }
 
 // Review is the resolver for the review field.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"quire/graph/want"
 	"strings"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -163,6 +164,10 @@ func publishedContent(p *sites.Profile) (*model.PublishedContentSite, error) {
 	}, nil
 }
 
+// SiteWant names the parts of a docs site's aggregate a read wants; REST
+// passes it literally.
+type SiteWant = sites.Want
+
 // ViewSite returns a site of an organization with what want names of its
 // aggregate read at the same time (see sites.Service.View), for the REST
 // door, which says literally what it presents.
@@ -195,7 +200,7 @@ func (r *Resolver) ViewSites(ctx context.Context, siteIDs []string, want SiteWan
 // reads, once per site and request, the spaces of all its site spaces and
 // what the query asks of them.
 func (r *Resolver) spaceOfSiteSpace(ctx context.Context, ss *ent.SiteSpace) (*ent.Space, error) {
-	return r.Sites.SpaceOfSiteSpace(ctx, ss, siteSpaceSpaceWant(ctx))
+	return r.Sites.SpaceOfSiteSpace(ctx, ss, want.SiteSpaceSpace(ctx))
 }
 
 // SiteChildURL is the API location of an object below a site.

@@ -10,6 +10,7 @@ import (
 	"quire/ent"
 	"quire/graph/generated"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/apierr"
 	"quire/internal/catalog"
 	"quire/internal/loaders"
@@ -124,7 +125,7 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 	}
 	// The parts of the page's sites that the query reaches, read at once,
 	// so that the sites' fields, resolved concurrently, read the caches.
-	if err := r.Resolver.Sites.ViewSites(ctx, conn.Nodes, sitesWantHere(ctx)); err != nil {
+	if err := r.Resolver.Sites.ViewSites(ctx, conn.Nodes, want.SitesHere(ctx)); err != nil {
 		return nil, err
 	}
 	return conn, nil
@@ -134,7 +135,7 @@ func (r *organizationResolver) Sites(ctx context.Context, obj *ent.Organization,
 func (r *queryResolver) Site(ctx context.Context, id string) (*ent.Site, error) {
 	// A root field names one site: the engine reads it with what the
 	// query reaches of it, at the same time.
-	return r.Sites.View(ctx, id, siteWantHere(ctx))
+	return r.Sites.View(ctx, id, want.SiteHere(ctx))
 }
 
 // Object is the resolver for the object field.

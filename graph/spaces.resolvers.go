@@ -11,6 +11,7 @@ import (
 	"quire/graph/generated"
 	"quire/graph/leaf"
 	"quire/graph/model"
+	"quire/graph/want"
 	"quire/internal/authz"
 	"quire/internal/catalog"
 	"quire/internal/loaders"
@@ -189,7 +190,7 @@ func (r *queryResolver) Collection(ctx context.Context, id string) (*ent.Collect
 // Space is the resolver for the space field.
 func (r *queryResolver) Space(ctx context.Context, id string, shareKey *string) (*ent.Space, error) {
 	r.Sites.UseShareKey(ctx, id, shareKey)
-	s, _, err := r.Catalog.ViewSpace(ctx, id, spaceWant(ctx))
+	s, _, err := r.Catalog.ViewSpace(ctx, id, want.Space(ctx))
 	return s, err
 }
 

@@ -1,4 +1,4 @@
-package graph
+package want
 
 import (
 	"context"
@@ -37,9 +37,9 @@ func orWant(a, b comments.Want) comments.Want {
 		Repliers: a.Repliers || b.Repliers, Users: a.Users || b.Users}
 }
 
-// commentWant is what the comment or reply connection being resolved
+// Comments is what the comment or reply connection being resolved
 // shows of its items.
-func commentWant(ctx context.Context) comments.Want {
+func Comments(ctx context.Context) comments.Want {
 	var w comments.Want
 	for _, p := range itemPrefixes {
 		w = orWant(w, commentWantAt(ctx, p))
@@ -47,9 +47,9 @@ func commentWant(ctx context.Context) comments.Want {
 	return w
 }
 
-// reviewWant is what the review connection being resolved shows of its
+// Reviews is what the review connection being resolved shows of its
 // reviews.
-func reviewWant(ctx context.Context) reviews.Want {
+func Reviews(ctx context.Context) reviews.Want {
 	var w reviews.Want
 	for _, p := range itemPrefixes {
 		w.Users = w.Users || selected(ctx, joinPath(p, "reviewer")...) || selected(ctx, joinPath(p, "requestedBy")...)
@@ -64,9 +64,9 @@ func reviewWant(ctx context.Context) reviews.Want {
 	return w
 }
 
-// memberWant is what the member connection being resolved shows of its
+// Members is what the member connection being resolved shows of its
 // members.
-func memberWant(ctx context.Context) members.Want {
+func Members(ctx context.Context) members.Want {
 	var w members.Want
 	for _, p := range itemPrefixes {
 		w.Users = w.Users || selected(ctx, joinPath(p, "user")...)
@@ -74,9 +74,9 @@ func memberWant(ctx context.Context) members.Want {
 	return w
 }
 
-// teamMemberWant is what the team membership connection being resolved
+// TeamMembers is what the team membership connection being resolved
 // shows of its members.
-func teamMemberWant(ctx context.Context) members.Want {
+func TeamMembers(ctx context.Context) members.Want {
 	var w members.Want
 	for _, p := range itemPrefixes {
 		w.Users = w.Users || selected(ctx, joinPath(p, "member", "user")...)
@@ -84,7 +84,7 @@ func teamMemberWant(ctx context.Context) members.Want {
 	return w
 }
 
-// spaceWant is what the space field being resolved shows of its space.
-func spaceWant(ctx context.Context) catalog.SpaceWant {
+// Space is what the space field being resolved shows of its space.
+func Space(ctx context.Context) catalog.SpaceWant {
 	return catalog.SpaceWant{Organization: selected(ctx, "organization")}
 }

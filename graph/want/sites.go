@@ -1,4 +1,8 @@
-package graph
+// Package want derives from a GraphQL selection set what a read of an
+// aggregate wants (sites.Want, comments.Want, ...), so that each engine
+// plans its statements once for the whole selection. REST and other
+// callers pass those Wants literally.
+package want
 
 import (
 	"context"
@@ -109,10 +113,6 @@ func argumentGiven(oc *graphql.OperationContext, sel ast.SelectionSet, name stri
 	return false
 }
 
-// SiteWant names the parts of a docs site's aggregate a read wants; REST
-// passes it literally.
-type SiteWant = sites.Want
-
 // The paths from a site to the spaces of its site spaces, and from a site
 // space to its space.
 var (
@@ -129,10 +129,10 @@ var (
 		"defaultSiteSpace", "defaultSiteSection", "urls", "publishedContent"}
 )
 
-// siteWant derives from a site's selection set what to read of its
+// Site derives from a site's selection set what to read of its
 // aggregate.
-func siteWant(oc *graphql.OperationContext, sel ast.SelectionSet) SiteWant {
-	var w SiteWant
+func Site(oc *graphql.OperationContext, sel ast.SelectionSet) sites.Want {
+	var w sites.Want
 	w.Structure = selectsAny(oc, sel, siteStructureFields...)
 	if !w.Structure {
 		return w
@@ -154,34 +154,34 @@ func siteWant(oc *graphql.OperationContext, sel ast.SelectionSet) SiteWant {
 	return w
 }
 
-// siteWantHere is siteWant for the site field being resolved.
-func siteWantHere(ctx context.Context) SiteWant {
+// SiteHere is Site for the site field being resolved.
+func SiteHere(ctx context.Context) sites.Want {
 	oc, sel, ok := selection(ctx)
 	if !ok {
-		return SiteWant{}
+		return sites.Want{}
 	}
-	return siteWant(oc, sel)
+	return Site(oc, sel)
 }
 
-// sitesWantHere is siteWant for the sites of the connection being
+// SitesHere is Site for the sites of the connection being
 // resolved, every way its nodes are selected together.
-func sitesWantHere(ctx context.Context) SiteWant {
+func SitesHere(ctx context.Context) sites.Want {
 	oc, sel, ok := selection(ctx)
 	if !ok {
-		return SiteWant{}
+		return sites.Want{}
 	}
-	var w SiteWant
+	var w sites.Want
 	for _, n := range collect(oc, sel, "nodes|edges", "node?") {
-		x := siteWant(oc, n.Selections)
-		w = SiteWant{Structure: w.Structure || x.Structure, Spaces: w.Spaces || x.Spaces, Collections: w.Collections || x.Collections,
+		x := Site(oc, n.Selections)
+		w = sites.Want{Structure: w.Structure || x.Structure, Spaces: w.Spaces || x.Spaces, Collections: w.Collections || x.Collections,
 			Organizations: w.Organizations || x.Organizations, ShareLinks: w.ShareLinks || x.ShareLinks}
 	}
 	return w
 }
 
-// siteSpaceSpaceWant is what the space field of a site space being
+// SiteSpaceSpace is what the space field of a site space being
 // resolved reads of its site's aggregate.
-func siteSpaceSpaceWant(ctx context.Context) SiteWant {
-	return SiteWant{Spaces: true, Organizations: selected(ctx, "organization"),
+func SiteSpaceSpace(ctx context.Context) sites.Want {
+	return sites.Want{Spaces: true, Organizations: selected(ctx, "organization"),
 		Collections: selected(ctx, "permissions|parent")}
 }

@@ -1,4 +1,4 @@
-package graph
+package want_test
 
 import (
 	"testing"
@@ -7,13 +7,14 @@ import (
 	"github.com/vektah/gqlparser/v2"
 
 	"quire/graph/generated"
+	"quire/graph/want"
 )
 
-// siteWant finds the site spaces' space selections however the query
+// Site finds the site spaces' space selections however the query
 // reaches them: nodes or edges { node }, through fragments, and not through
 // a field @skip removes; and a share key wherever it is given.
-func TestCollectFollowsConnectionsAndFragments(t *testing.T) {
-	schema := generated.NewExecutableSchema(generated.Config{Resolvers: &Resolver{}}).Schema()
+func TestSiteFollowsConnectionsAndFragments(t *testing.T) {
+	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
 	for _, c := range []struct {
 		name, query       string
 		spaces            int
@@ -37,7 +38,7 @@ func TestCollectFollowsConnectionsAndFragments(t *testing.T) {
 			}
 			oc := &graphql.OperationContext{Doc: doc, Variables: map[string]any{}}
 			site := graphql.CollectFields(oc, doc.Operations[0].SelectionSet, nil)[0]
-			w := siteWant(oc, site.Selections)
+			w := want.Site(oc, site.Selections)
 			if w.Spaces != (c.spaces > 0) || w.Collections != c.permissions || w.Organizations != c.orgs || w.ShareLinks != c.links {
 				t.Errorf("want %+v, want spaces %v collections %v organizations %v share links %v", w, c.spaces > 0, c.permissions, c.orgs, c.links)
 			}
