@@ -23,6 +23,8 @@ type (
 	ContentPage = content.Page
 	// ContentFile is a file of a revision.
 	ContentFile = content.File
+	// ContentReusable is a reusable content of a revision.
+	ContentReusable = content.ReusableContent
 	// ContentLink is a link or content reference found in a page.
 	ContentLink = content.Link
 	// OrganizationPermissions are the caller's permissions on an organization.

@@ -60,12 +60,7 @@ func newContentFixture(t *testing.T, e *testenv.Env) *contentFixture {
 	}
 	f.files = res.IDs
 	f.logo = res.IDs[2]
-	note := "A note.\n"
-	res, err = svc.Edit(jobs.NewContext(context.Background(), e.Client(), team.Editor.User), seed, &content.CreateReusableContent{Title: "Note", Markdown: &note})
-	if err != nil {
-		t.Fatalf("create reusable content: %v", err)
-	}
-	f.reusable = res.IDs[0]
+	f.reusable = newReusable(t, e, team.Editor.Token, seed, "Note")
 
 	f.guide = createPage(t, e, team.Editor.Token, seed, map[string]any{"title": "Guide", "markdown": "Top page\n", "description": "All about it"})
 	f.intro = createPage(t, e, team.Editor.Token, seed, map[string]any{
@@ -107,8 +102,7 @@ func TestContentRevisionAndPages(t *testing.T) {
 		if n := len(rev["files"].([]any)); n != 3 {
 			t.Errorf("%d files", n)
 		}
-		if reusable, ok := rev["reusableContents"].([]any); !ok || len(reusable) != 1 || testenv.Path(reusable[0], "id") != f.reusable ||
-			testenv.Path(reusable[0], "title") != "Note" {
+		if reusable, ok := rev["reusableContents"].([]any); !ok || len(reusable) != 1 || testenv.Path(reusable[0], "id") != f.reusable || testenv.Path(reusable[0], "title") != "Note" {
 			t.Errorf("reusableContents = %v", rev["reusableContents"])
 		}
 		pages := rev["pages"].([]any)
@@ -422,85 +416,6 @@ func TestApplyTemplateToSpace(t *testing.T) {
 		}
 		if n := len(e.Do(team.Reader.Token, "GET", "/v1/spaces/"+space+"/content/pages", nil).JSON()["pages"].([]any)); n == 0 {
 			t.Errorf("no pages after applying a template")
-		}
-	})
-}
-
-// contentRoute reports the space routes whose permission matrix is
-// TestContentPermissionMatrix rather than the space matrix.
-func contentRoute(pattern string) bool {
-	for _, p := range []string{"/spaces/{spaceId}/content", "/spaces/{spaceId}/links", "/spaces/{spaceId}/change-requests"} {
-		if pattern == p || strings.HasPrefix(pattern, p+"/") {
-			return true
-		}
-	}
-	return false
-}
-
-func TestContentPermissionMatrix(t *testing.T) {
-	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
-		f := newContentFixture(t, e)
-		team := f.team
-		type route struct {
-			method, pattern string
-			body            any
-			want            map[string]int
-		}
-		read := map[string]int{"admin": 200, "editor": 200, "reader": 200, "outsider": 404, "anon": 401}
-		edit := func(ok int) map[string]int {
-			return map[string]int{"admin": ok, "editor": ok, "reader": 403, "outsider": 404, "anon": 401}
-		}
-		review := map[string]int{"admin": 200, "editor": 403, "reader": 403, "outsider": 404, "anon": 401}
-		const s, cr = "/spaces/{spaceId}", "/spaces/{spaceId}/change-requests/{changeRequestId}"
-		routes := []route{
-			{"POST", s + "/content/template", map[string]any{"id": "changelog"}, edit(201)},
-			{"GET", s + "/links", nil, read},
-			{"GET", s + "/change-requests", nil, read},
-			{"POST", s + "/change-requests", map[string]any{"subject": "New"}, edit(201)},
-			{"GET", cr, nil, read},
-			{"PATCH", cr, map[string]any{"subject": "Renamed"}, edit(200)},
-			{"POST", cr + "/merge", nil, review},
-			{"POST", cr + "/update", nil, edit(200)},
-			{"GET", cr + "/pdf", nil, read},
-			{"GET", cr + "/links", nil, read},
-			{"GET", "/orgs/{organizationId}/change-requests", nil, read},
-		}
-		for _, base := range []string{s + "/content", cr + "/content"} {
-			for _, tail := range []string{"", "/pages", "/files", "/files/{fileId}", "/files/{fileId}/backlinks",
-				"/page/{pageId}", "/page/{pageId}/links", "/page/{pageId}/backlinks", "/reusable-contents/{reusableContentId}"} {
-				routes = append(routes, route{"GET", base + tail, nil, read})
-			}
-		}
-		covered := map[string]bool{}
-		for _, r := range routes {
-			covered[r.method+" "+r.pattern] = true
-		}
-		for _, rt := range e.Server.API().Routes() {
-			if (contentRoute(rt.Pattern) || strings.HasSuffix(rt.Pattern, "/change-requests")) && !discussionRoute(rt.Pattern) &&
-				!covered[rt.Method+" "+rt.Pattern] {
-				t.Errorf("route %s %s is not in the matrix", rt.Method, rt.Pattern)
-			}
-		}
-		actors := []struct {
-			name  string
-			actor testenv.Actor
-		}{{"admin", team.Admin}, {"editor", team.Editor}, {"reader", team.Reader}, {"outsider", team.Outsider}, {"anon", team.Anon}}
-		for _, rt := range routes {
-			for _, a := range actors {
-				t.Run(rt.method+" "+rt.pattern+"/"+a.name, func(t *testing.T) {
-					crID := f.cr
-					if rt.method != "GET" {
-						crID = newCR(t, e, team.Admin.Token, f.space, map[string]any{"subject": "Subject"})["id"].(string)
-						createPage(t, e, team.Admin.Token, crID, map[string]any{"title": "P " + crID, "markdown": "x\n"})
-					}
-					path := "/v1" + strings.NewReplacer("{spaceId}", f.space, "{changeRequestId}", crID, "{organizationId}", team.Org.ID,
-						"{pageId}", f.intro, "{fileId}", f.logo, "{reusableContentId}", f.reusable).Replace(rt.pattern)
-					want := rt.want[a.name]
-					if r := e.Do(a.actor.Token, rt.method, path, rt.body); r.Status != want {
-						t.Errorf("%s %s as %s: %d, want %d: %s", rt.method, path, a.name, r.Status, want, r.Body)
-					}
-				})
-			}
 		}
 	})
 }

@@ -38,10 +38,12 @@ func nulFixture(t *testing.T, e *testenv.Env, team *testenv.Team) map[string]str
 	up := e.GraphQLUpload(tok, `mutation($in: UploadFileInput!) { uploadFile(input: $in) { file { id } } }`,
 		map[string]any{"in": map[string]any{"changeRequest": cr, "file": nil}}, "variables.in.file", "f.txt", []byte("f"))
 	ids["fileId"], _ = testenv.Path(up.Data, "uploadFile", "file", "id").(string)
+	ids["reusableContentId"] = newReusable(t, e, tok, cr, "R")
 	if r := e.Do(tok, "POST", "/v1/spaces/"+space+"/change-requests/"+cr+"/merge", nil); r.Status != 200 {
 		t.Fatalf("merge: %d %s", r.Status, r.Body)
 	}
 	ids["changeRequestId"] = id(e.Do(tok, "POST", "/v1/spaces/"+space+"/change-requests", map[string]any{"subject": "Open"}), "change request")
+	ids["revisionId"], _ = e.Do(tok, "GET", "/v1/spaces/"+space, nil).JSON()["revision"].(string)
 
 	site := id(e.Do(tok, "POST", "/v1/orgs/"+org+"/sites", map[string]any{"title": "Docs", "visibility": "share-link", "spaces": []string{space}}), "site")
 	ids["siteId"] = site

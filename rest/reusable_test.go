@@ -29,6 +29,14 @@ const (
 	deleteRC = `mutation($s: ID, $cr: ID, $id: ID!) { deleteReusableContent(space: $s, changeRequest: $cr, reusableContent: $id) { ` + rcFields + ` } }`
 )
 
+// newReusable creates a reusable content in a change request through
+// GraphQL and returns its id.
+func newReusable(t *testing.T, e *testenv.Env, token, cr, title string) string {
+	t.Helper()
+	out := rcEdit(t, e, token, createRC, map[string]any{"in": map[string]any{"changeRequest": cr, "title": title, "markdown": "A note.\n"}})
+	return testenv.Path(out, "reusableContent", "id").(string)
+}
+
 func embedBlock(id string) map[string]any {
 	return map[string]any{"object": "block", "type": "reusable-content", "isVoid": true,
 		"data": map[string]any{"ref": map[string]any{"kind": "reusable-content", "reusableContent": id}}}

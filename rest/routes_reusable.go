@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"quire/graph"
 	"quire/internal/apierr"
-	"quire/internal/content"
 )
 
 // The reads of reusable contents: of a space's current content, of a
@@ -16,8 +16,8 @@ import (
 func (a *API) reusableRoutes() []Route {
 	const s = "/spaces/{spaceId}"
 	reusables := a.reusableContents()
-	byID := func(sc scopeFunc) Handler[CompatParams, *content.ReusableContent] {
-		return func(ctx context.Context, req *Request, _ *CompatParams) (*content.ReusableContent, error) {
+	byID := func(sc scopeFunc) Handler[CompatParams, *graph.ContentReusable] {
+		return func(ctx context.Context, req *Request, _ *CompatParams) (*graph.ContentReusable, error) {
 			_, rc, err := a.reusableContent(ctx, req, sc)
 			return rc, err
 		}
@@ -63,7 +63,7 @@ func (a *API) revisionScope(ctx context.Context, req *Request) (*scope, error) {
 	return &scope{space: sp, rev: rev}, nil
 }
 
-func (a *API) reusableContent(ctx context.Context, req *Request, sc scopeFunc) (*scope, *content.ReusableContent, error) {
+func (a *API) reusableContent(ctx context.Context, req *Request, sc scopeFunc) (*scope, *graph.ContentReusable, error) {
 	s, err := sc(ctx, req)
 	if err != nil {
 		return nil, nil, err
@@ -85,12 +85,12 @@ type ReusableDocumentParams struct {
 	Dereferenced string `query:"dereferenced" fold:"true" enum:"true,false,reusable-contents" doc:"true or reusable-contents: inline the reusable contents it embeds (at most 3 levels deep, never into themselves); false (default): keep the reusable-content blocks."`
 }
 
-func presentReusable(rc *content.ReusableContent) ReusableContent {
+func presentReusable(rc *graph.ContentReusable) ReusableContent {
 	return ReusableContent{ID: rc.ID, Title: rc.Title, Document: rc.DocumentHash, Git: gitBlob(rc.Git)}
 }
 
-func (a *API) reusableContents() *Kind[*content.ReusableContent, *ReusableContent] {
-	return presentsContent(func(_ context.Context, rc *content.ReusableContent) (*ReusableContent, error) {
+func (a *API) reusableContents() *Kind[*graph.ContentReusable, *ReusableContent] {
+	return presentsContent(func(_ context.Context, rc *graph.ContentReusable) (*ReusableContent, error) {
 		out := presentReusable(rc)
 		return &out, nil
 	}, func(rc *ReusableContent) { rc.Git = nil })
@@ -98,7 +98,7 @@ func (a *API) reusableContents() *Kind[*content.ReusableContent, *ReusableConten
 
 // reusableList presents a revision's reusable contents; none is an empty
 // list.
-func reusableList(list []*content.ReusableContent) []ReusableContent {
+func reusableList(list []*graph.ContentReusable) []ReusableContent {
 	out := make([]ReusableContent, 0, len(list))
 	for _, rc := range list {
 		out = append(out, presentReusable(rc))
