@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"quire/graph/connections"
 
 	"quire/ent"
 	"quire/graph/model"
@@ -67,7 +68,7 @@ func (r *Resolver) commentList(ctx context.Context, sc comments.Scope, f comment
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.CommentConnection](p), nil
+	return connections.Of[model.CommentConnection](p), nil
 }
 
 // CommentListOf is the commentList of a change request, or of a space when
@@ -87,7 +88,7 @@ func (r *Resolver) replyList(ctx context.Context, cm *ent.Comment, args catalog.
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.CommentReplyConnection](p), nil
+	return connections.Of[model.CommentReplyConnection](p), nil
 }
 
 // ReplyListOf is a comment's replyList, with what w asks of each reply
@@ -102,7 +103,7 @@ func (r *Resolver) commenters(ctx context.Context, sc comments.Scope, args catal
 	if err != nil {
 		return nil, err
 	}
-	c := &model.MemberConnection{PageInfo: pageInfo(p), TotalCount: p.TotalCount,
+	c := &model.MemberConnection{PageInfo: connections.PageInfo(p), TotalCount: p.TotalCount,
 		Nodes: make([]*ent.Member, len(p.Items)), Edges: make([]*model.MemberEdge, len(p.Items))}
 	for i, n := range p.Items {
 		c.Nodes[i] = n.Member

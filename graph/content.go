@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"quire/graph/connections"
 
 	"quire/ent"
 	"quire/graph/model"
@@ -59,7 +60,7 @@ func (r *Resolver) changeRequestConnection(ctx context.Context, items []*ent.Cha
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.ChangeRequestConnection](p), nil
+	return connections.Of[model.ChangeRequestConnection](p), nil
 }
 
 // ReadLinkTargets reads, a kind at a time, the spaces (with what their

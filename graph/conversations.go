@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"quire/graph/connections"
 
 	"github.com/graph-gophers/dataloader/v7"
 
@@ -49,15 +50,15 @@ func ConversationsInput(list []*model.ConversationInput) ([]conversations.Input,
 }
 
 func conversationConnection(p pagination.Page[*ent.Conversation]) *model.ConversationConnection {
-	return connectionOf[model.ConversationConnection](p)
+	return connections.Of[model.ConversationConnection](p)
 }
 
 func issueConnection(p pagination.Page[*ent.ConversationIssue]) *model.ConversationIssueConnection {
-	return connectionOf[model.ConversationIssueConnection](p)
+	return connections.Of[model.ConversationIssueConnection](p)
 }
 
 func clusterConnection(p pagination.Page[*ent.IssuesCluster]) *model.ConversationsIssuesClusterConnection {
-	return connectionOf[model.ConversationsIssuesClusterConnection](p)
+	return connections.Of[model.ConversationsIssuesClusterConnection](p)
 }
 
 // ConversationsPage lists an organization's conversations, with their

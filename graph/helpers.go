@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"quire/graph/connections"
 
 	"github.com/99designs/gqlgen/graphql"
 
@@ -16,15 +17,15 @@ func pageArgs(first *int, after *string, last *int, before *string) catalog.Page
 }
 
 func spaceConnection(items []*ent.Space, args catalog.PageArgs) (*model.SpaceConnection, error) {
-	return connection[model.SpaceConnection](items, catalog.SpaceCursor, args)
+	return connections.Paginate[model.SpaceConnection](items, catalog.SpaceCursor, args)
 }
 
 func collectionConnection(items []*ent.Collection, args catalog.PageArgs) (*model.CollectionConnection, error) {
-	return connection[model.CollectionConnection](items, catalog.CollectionCursor, args)
+	return connections.Paginate[model.CollectionConnection](items, catalog.CollectionCursor, args)
 }
 
 func organizationConnection(items []*ent.Organization, args catalog.PageArgs) (*model.OrganizationConnection, error) {
-	return connection[model.OrganizationConnection](items, catalog.OrganizationCursor, args)
+	return connections.Paginate[model.OrganizationConnection](items, catalog.OrganizationCursor, args)
 }
 
 // opt turns a GraphQL omittable input into a catalog option.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"math"
+	"quire/graph/connections"
 	"strconv"
 
 	"github.com/graph-gophers/dataloader/v7"
@@ -38,11 +39,11 @@ func invertID(id string) string {
 }
 
 func openAPISpecConnection(items []*ent.OpenAPISpec, args catalog.PageArgs) (*model.OpenAPISpecConnection, error) {
-	return connection[model.OpenAPISpecConnection](items, specCursor, args)
+	return connections.Paginate[model.OpenAPISpecConnection](items, specCursor, args)
 }
 
 func openAPIVersionConnection(items []*ent.OpenAPISpecVersion, args catalog.PageArgs) (*model.OpenAPISpecVersionConnection, error) {
-	return connection[model.OpenAPISpecVersionConnection](items, versionCursor, args)
+	return connections.Paginate[model.OpenAPISpecVersionConnection](items, versionCursor, args)
 }
 
 // latestJobOf returns the newest job of a subject, the subjects of a

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"fmt"
+	"quire/graph/connections"
 	"time"
 
 	"github.com/99designs/gqlgen/graphql"
@@ -34,7 +35,7 @@ func createdCursor(t time.Time, id string) pagination.Cursor {
 }
 
 func teamConnection(items []*ent.Team, args catalog.PageArgs) (*model.TeamConnection, error) {
-	return connection[model.TeamConnection](items, members.TeamCursor, args)
+	return connections.Paginate[model.TeamConnection](items, members.TeamCursor, args)
 }
 
 // Team memberships, the spaces of a member and the users of a permission
@@ -42,18 +43,18 @@ func teamConnection(items []*ent.Team, args catalog.PageArgs) (*model.TeamConnec
 // in that list.
 
 func teamMembershipConnection(items []members.TeamMembership, args catalog.PageArgs) (*model.TeamMembershipConnection, error) {
-	ptrs := pointers(items)
-	return connection[model.TeamMembershipConnection](ptrs, indexCursor(ptrs), args)
+	ptrs := connections.Pointers(items)
+	return connections.Paginate[model.TeamMembershipConnection](ptrs, connections.IndexCursor(ptrs), args)
 }
 
 func memberSpaceConnection(items []access.Reach, args catalog.PageArgs) (*model.MemberSpaceConnection, error) {
-	ptrs := pointers(items)
-	return connection[model.MemberSpaceConnection](ptrs, indexCursor(ptrs), args)
+	ptrs := connections.Pointers(items)
+	return connections.Paginate[model.MemberSpaceConnection](ptrs, connections.IndexCursor(ptrs), args)
 }
 
 func userPermissionConnection(items []grants.Reach, args catalog.PageArgs) (*model.UserPermissionConnection, error) {
-	ptrs := pointers(items)
-	return connection[model.UserPermissionConnection](ptrs, indexCursor(ptrs), args)
+	ptrs := connections.Pointers(items)
+	return connections.Paginate[model.UserPermissionConnection](ptrs, connections.IndexCursor(ptrs), args)
 }
 
 // usersOf are the users of permissions given to users.
@@ -71,17 +72,17 @@ func teamPermissionConnection(items []*ent.ContentPermission, args catalog.PageA
 	key := func(p *ent.ContentPermission) pagination.Cursor {
 		return pagination.Cursor{Key: fmt.Sprintf("%020d", p.ID)}
 	}
-	return connection[model.TeamPermissionConnection](items, key, args)
+	return connections.Paginate[model.TeamPermissionConnection](items, key, args)
 }
 
 func inviteLinkConnection(items []*ent.InviteLink, args catalog.PageArgs) (*model.InviteLinkConnection, error) {
 	key := func(l *ent.InviteLink) pagination.Cursor { return createdCursor(l.CreatedAt, l.ID) }
-	return connection[model.InviteLinkConnection](items, key, args)
+	return connections.Paginate[model.InviteLinkConnection](items, key, args)
 }
 
 func samlProviderConnection(items []*ent.SAMLProvider, args catalog.PageArgs) (*model.SAMLProviderConnection, error) {
 	key := func(s *ent.SAMLProvider) pagination.Cursor { return createdCursor(s.CreatedAt, s.ID) }
-	return connection[model.SAMLProviderConnection](items, key, args)
+	return connections.Paginate[model.SAMLProviderConnection](items, key, args)
 }
 
 // MemberWant is what a reader shows of each member it reads; the REST
@@ -98,7 +99,7 @@ func (r *Resolver) memberList(ctx context.Context, orgID string, f members.Filte
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.MemberConnection](p), nil
+	return connections.Of[model.MemberConnection](p), nil
 }
 
 // MemberListOf is an organization's members, with what w asks of each
@@ -114,7 +115,7 @@ func (r *Resolver) teamMemberList(ctx context.Context, t *ent.Team, args catalog
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.TeamMembershipConnection](p), nil
+	return connections.Of[model.TeamMembershipConnection](p), nil
 }
 
 // TeamMemberListOf is a team's members, with what w asks of each member

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"context"
+	"quire/graph/connections"
 	"strings"
 
 	"quire/ent"
@@ -39,7 +40,7 @@ func (r *Resolver) reviewList(ctx context.Context, cr *ent.ChangeRequest, outdat
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.ChangeRequestReviewConnection](p), nil
+	return connections.Of[model.ChangeRequestReviewConnection](p), nil
 }
 
 // ReviewListOf is a change request's reviews, with what w asks of each
@@ -53,7 +54,7 @@ func (r *Resolver) requestedReviewers(ctx context.Context, cr *ent.ChangeRequest
 	if err != nil {
 		return nil, err
 	}
-	return connectionOf[model.ChangeRequestRequestedReviewerConnection](p), nil
+	return connections.Of[model.ChangeRequestRequestedReviewerConnection](p), nil
 }
 
 // descriptionInput is a change request description given as JSON: nil

@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"quire/graph/connections"
 	"quire/graph/model"
 	"quire/internal/pagination"
 	"quire/internal/search"
@@ -18,12 +19,12 @@ type (
 
 // searchPageConnection makes a connection of a page of page results.
 func searchPageConnection(p pagination.Page[*search.PageHit]) *model.SearchPageResultConnection {
-	return connectionOf[model.SearchPageResultConnection](p)
+	return connections.Of[model.SearchPageResultConnection](p)
 }
 
 // searchSpaceConnection makes a connection of a page of space results.
 func searchSpaceConnection(p pagination.Page[*search.SpaceHit]) *model.SearchSpaceResultConnection {
-	return connectionOf[model.SearchSpaceResultConnection](p)
+	return connections.Of[model.SearchSpaceResultConnection](p)
 }
 
 // SearchPageURL is the application URL of a page result.

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 	"encoding/json"
+	"quire/graph/connections"
 	"quire/graph/want"
 	"strings"
 
@@ -32,30 +33,30 @@ func (r *Resolver) siteOf(ctx context.Context, id string) (*ent.Site, error) {
 }
 
 func siteConnection(items []*ent.Site, args catalog.PageArgs) (*model.SiteConnection, error) {
-	return connection[model.SiteConnection](items, siteCursor, args)
+	return connections.Paginate[model.SiteConnection](items, siteCursor, args)
 }
 
 // The parts of a site's structure, and its share links, come in the
 // order the site keeps them: their cursors are their places in that list.
 
 func sectionConnection(items []*ent.SiteSection, args catalog.PageArgs) (*model.SiteSectionConnection, error) {
-	return connection[model.SiteSectionConnection](items, indexCursor(items), args)
+	return connections.Paginate[model.SiteSectionConnection](items, connections.IndexCursor(items), args)
 }
 
 func groupConnection(items []*ent.SiteSectionGroup, args catalog.PageArgs) (*model.SiteSectionGroupConnection, error) {
-	return connection[model.SiteSectionGroupConnection](items, indexCursor(items), args)
+	return connections.Paginate[model.SiteSectionGroupConnection](items, connections.IndexCursor(items), args)
 }
 
 func siteSpaceConnection(items []*ent.SiteSpace, args catalog.PageArgs) (*model.SiteSpaceConnection, error) {
-	return connection[model.SiteSpaceConnection](items, indexCursor(items), args)
+	return connections.Paginate[model.SiteSpaceConnection](items, connections.IndexCursor(items), args)
 }
 
 func itemConnection(items []types.Node, args catalog.PageArgs) (*model.SiteStructureItemConnection, error) {
-	return connection[model.SiteStructureItemConnection](items, indexCursor(items), args)
+	return connections.Paginate[model.SiteStructureItemConnection](items, connections.IndexCursor(items), args)
 }
 
 func shareLinkConnection(items []*ent.SiteShareLink, args catalog.PageArgs) (*model.SiteShareLinkConnection, error) {
-	return connection[model.SiteShareLinkConnection](items, indexCursor(items), args)
+	return connections.Paginate[model.SiteShareLinkConnection](items, connections.IndexCursor(items), args)
 }
 
 // StructureItems turns a tree level into GraphQL union members.

@@ -8,6 +8,7 @@ package graph
 import (
 	"context"
 	"quire/ent"
+	"quire/graph/connections"
 	"quire/graph/generated"
 	"quire/graph/model"
 	"quire/internal/document"
@@ -65,7 +66,7 @@ func (r *organizationResolver) Translations(ctx context.Context, obj *ent.Organi
 		return nil, err
 	}
 	loadTranslationSpaces(ctx, p.Items)
-	return connectionOf[model.TranslationConnection](p), nil
+	return connections.Of[model.TranslationConnection](p), nil
 }
 
 // Translation is the resolver for the translation field.

@@ -1,4 +1,4 @@
-package graph
+package connections
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func spaces(n int) []*ent.Space {
 // literalSpaceConnection is how each builder presented a page before
 // connectionOf, field by field: connectionOf must present the same.
 func literalSpaceConnection(p pagination.Page[*ent.Space]) *model.SpaceConnection {
-	c := &model.SpaceConnection{Nodes: p.Items, PageInfo: pageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SpaceEdge, len(p.Items))}
+	c := &model.SpaceConnection{Nodes: p.Items, PageInfo: PageInfo(p), TotalCount: p.TotalCount, Edges: make([]*model.SpaceEdge, len(p.Items))}
 	for i, n := range p.Items {
 		c.Edges[i] = &model.SpaceEdge{Node: n, Cursor: p.Cursors[i]}
 	}
@@ -59,7 +59,7 @@ func TestConnectionPages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := spaceConnection(items, tt.args)
+			c, err := Paginate[model.SpaceConnection](items, catalog.SpaceCursor, tt.args)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestConnectionErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := spaceConnection(items, tt.args)
+			c, err := Paginate[model.SpaceConnection](items, catalog.SpaceCursor, tt.args)
 			if c != nil {
 				t.Errorf("connection %+v with an error", c)
 			}
@@ -135,19 +135,19 @@ func TestConnectionErrors(t *testing.T) {
 // elements, which stay the engine's own (no copies).
 func TestConnectionOfValues(t *testing.T) {
 	items := []catalogReach{{ID: "a"}, {ID: "b"}, {ID: "c"}}
-	ptrs := pointers(items)
+	ptrs := Pointers(items)
 	for i := range items {
 		if ptrs[i] != &items[i] {
 			t.Fatalf("pointer %d is not to the element", i)
 		}
 	}
 	one := 1
-	c, err := connection[valueConnection](ptrs, indexCursor(ptrs), catalog.PageArgs{First: &one, After: nil})
+	c, err := Paginate[valueConnection](ptrs, IndexCursor(ptrs), catalog.PageArgs{First: &one, After: nil})
 	if err != nil {
 		t.Fatal(err)
 	}
 	after := c.PageInfo.EndCursor
-	c, err = connection[valueConnection](ptrs, indexCursor(ptrs), catalog.PageArgs{First: &one, After: after})
+	c, err = Paginate[valueConnection](ptrs, IndexCursor(ptrs), catalog.PageArgs{First: &one, After: after})
 	if err != nil {
 		t.Fatal(err)
 	}
