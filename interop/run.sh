@@ -7,7 +7,7 @@
 # Exits non-zero on any failure.
 #
 # Usage (from anywhere): bash interop/run.sh [AREA...]
-#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, openapi, errors (default: all)
+#   AREA: user, organizations, collections, spaces, sites, content, git, transconv, discussions, orgadmin, search, openapi, pagemodel, errors (default: all)
 # Env: INTEROP_KEEP_TMP=1 keeps the temporary directory (database, server log).
 set -euo pipefail
 

@@ -18,7 +18,7 @@
 import { Api } from './lib/api.mjs';
 import { need, Runner } from './lib/harness.mjs';
 
-const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'git', 'transconv', 'discussions', 'orgadmin', 'search', 'openapi', 'errors'];
+const AREAS = ['user', 'organizations', 'collections', 'spaces', 'sites', 'content', 'git', 'transconv', 'discussions', 'orgadmin', 'search', 'openapi', 'pagemodel', 'errors'];
 
 function env(name) {
 	const v = process.env[name];

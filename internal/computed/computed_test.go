@@ -228,7 +228,7 @@ func TestOperations(t *testing.T) {
 		t.Errorf("a path parameter is required: %+v", p)
 	}
 	md := document.ToMarkdown(res.Document)
-	for _, want := range []string{"## `GET` /pets", "| `limit` | query | no | integer (int32) | How many items to return. |",
+	for _, want := range []string{"## `GET` `/pets`", "| `limit` | query | no | integer (int32) | How many items to return. |",
 		"| 200 | A page of pets. | `application/json`: array of Pet |", "**Deprecated.**", "# pets\n\nEverything about pets."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)

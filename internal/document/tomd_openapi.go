@@ -13,7 +13,7 @@ import (
 // renderOpenAPIOperation renders a generated operation.
 func renderOpenAPIOperation(op *OpenAPIOperation) string {
 	var parts []string
-	parts = append(parts, "## `"+strings.ToUpper(op.Method)+"` "+escapeText(op.Path, modeHeading, false, false))
+	parts = append(parts, "## `"+strings.ToUpper(op.Method)+"` "+codeSpan(op.Path, modeHeading))
 	if op.Deprecated {
 		parts = append(parts, "**Deprecated.**")
 	}

@@ -8,20 +8,9 @@
 // Pages and files are seeded through Quire's GraphQL endpoint (the 0.146.0
 // REST API has no operation that writes a page).
 import { eq, has, ids, ok } from '../lib/assert.mjs';
+import { graphql } from '../lib/graphql.mjs';
 
 const TOKEN = process.env.QUIRE_TOKEN;
-
-async function graphql(url, query, variables) {
-	const res = await fetch(`${url}/graphql`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
-		body: JSON.stringify({ query, variables }),
-		signal: AbortSignal.timeout(15_000),
-	});
-	const body = await res.json();
-	if (body.errors?.length) throw new Error(`GraphQL: ${JSON.stringify(body.errors)}`);
-	return body.data;
-}
 
 async function createPage(url, changeRequest, input) {
 	const data = await graphql(url, 'mutation($in: CreatePageInput!) { createPage(input: $in) { page { id } } }', {

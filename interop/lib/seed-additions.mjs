@@ -15,6 +15,26 @@
 // the seed text that documents it.
 export const SEED_ADDITIONS = [
 	{
+		// Seed, "Page" (document 2): `linkTitle` among the page's fields
+		// (0.167.0: a string of 1..100 characters on every page).
+		schema: ['RevisionPageBase'],
+		property: 'linkTitle',
+		definition: { type: 'string', minLength: 1, maxLength: 100 },
+	},
+	{
+		// Seed, "Page" (document 2): `metaLinks {canonical (content
+		// reference), alternates[]}` (0.167.0: each a page or URL reference).
+		schema: ['RevisionPageDocument', 'allOf', '2'],
+		property: 'metaLinks',
+		definition: {
+			type: 'object',
+			properties: {
+				canonical: { oneOf: [{ $ref: '#/components/schemas/ContentRefPage' }, { $ref: '#/components/schemas/ContentRefURL' }] },
+				alternates: { type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/ContentRefPage' }, { $ref: '#/components/schemas/ContentRefURL' }] } },
+			},
+		},
+	},
+	{
 		// Seed, "Site (object = site)": `appliedType | string enum | currently
 		// applied type (a frozen site shows a basic type)`. Later references
 		// (0.167.0) declare it as SiteType.
