@@ -51,8 +51,14 @@ func (s *Service) diff(ctx context.Context, p *plan) (*diff, error) {
 				return nil, err
 			}
 		}
-		w.textHash = hashOf(w.src.Title, w.src.Description, doc)
-		w.title, w.desc, w.doc = w.src.Title, w.src.Description, doc
+		if w.src.LinkTitle == "" {
+			w.textHash = hashOf(w.src.Title, w.src.Description, doc)
+		} else {
+			// Only with a link title, so that the hashes of pages without
+			// one stay those they were translated under.
+			w.textHash = hashOf(w.src.Title, w.src.Description, doc, w.src.LinkTitle)
+		}
+		w.title, w.desc, w.linkTitle, w.doc = w.src.Title, w.src.Description, w.src.LinkTitle, doc
 		if m := p.pageMaps[w.src.ID]; !w.create && !p.all && m != nil && m.TextHash == w.textHash {
 			continue // moved or changed otherwise: its text stays
 		}
@@ -68,6 +74,13 @@ func (s *Service) diff(ctx context.Context, p *plan) (*diff, error) {
 			}
 		})
 		sg.text(w.desc, func(x string) { w.desc = textcut.Runes(x, content.MaxDescription) })
+		if w.linkTitle != "" {
+			sg.text(w.linkTitle, func(x string) {
+				if x != "" {
+					w.linkTitle = textcut.Runes(x, content.MaxLinkTitle)
+				}
+			})
+		}
 		if doc != nil {
 			sg.document(doc)
 		}

@@ -7,10 +7,12 @@ import (
 	"testing"
 
 	"quire/internal/content"
+	"quire/internal/document"
 	"quire/internal/jobs"
 	"quire/internal/testing/testenv"
 	"quire/internal/translate"
 	"quire/internal/translate/fakelt"
+	"quire/internal/types"
 )
 
 // source writes a space to translate: a welcome page with marks, inline
@@ -28,13 +30,14 @@ func source(t *testing.T, e *testenv.Env, tok *testenv.Actor, org string) (space
 	}
 	file := res.IDs[0]
 	install := "Run the server and see the docs.\n"
-	res, err = svc.EditSpace(ctx, spaceID, &content.CreatePage{Title: "Install", Markdown: &install})
+	res, err = svc.EditSpace(ctx, spaceID, &content.CreatePage{Title: "Install", Markdown: &install, LinkTitle: "Install", Icon: "download", NoIndex: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	installID := res.IDs[0]
 	welcome := fmt.Sprintf("Welcome to **Quire**, the fast documentation platform.\n\nRun `quire serve` then read [the guide](https://example.com/guide) and [this page](page://%s).\n\n```go\ngo build ./cmd/quire\n```\n\n![logo](file://%s)\n", installID, file)
-	res, err = svc.EditSpace(ctx, spaceID, &content.CreatePage{Title: "Welcome", Markdown: &welcome, Position: &content.Position{Before: installID}})
+	res, err = svc.EditSpace(ctx, spaceID, &content.CreatePage{Title: "Welcome", Markdown: &welcome, Position: &content.Position{Before: installID},
+		MetaLinks: &types.PageMetaLinks{Canonical: &document.ContentRef{Kind: document.RefPage, Page: installID}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,6 +127,16 @@ func TestTranslationRuns(t *testing.T) {
 				if !strings.Contains(md, want) {
 					t.Errorf("translated page lacks %q:\n%s", want, md)
 				}
+			}
+			// The page properties follow: the link title translated, the
+			// icon and flags copied, meta links pointing at result pages.
+			inst := e.Do(team.Reader.Token, "GET", "/v1/spaces/"+result+"/content/page/"+ids["Installez"], nil).JSON()
+			if inst["linkTitle"] != "Installez" || inst["icon"] != "download" || inst["noIndex"] != true {
+				t.Errorf("translated page properties: linkTitle %v icon %v noIndex %v", inst["linkTitle"], inst["icon"], inst["noIndex"])
+			}
+			welcomePage := e.Do(team.Reader.Token, "GET", "/v1/spaces/"+result+"/content/page/"+ids["Bienvenue"], nil).JSON()
+			if got := testenv.Path(welcomePage, "metaLinks", "canonical", "page"); got != ids["Installez"] {
+				t.Errorf("translated canonical link %v, want the result's page %s", got, ids["Installez"])
 			}
 			files := e.Do(team.Reader.Token, "GET", "/v1/spaces/"+result+"/content/files", nil).JSON()
 			copied := testenv.Path(files, "items", 0, "id")

@@ -9,6 +9,7 @@ import (
 	"quire/internal/catalog"
 	"quire/internal/content"
 	"quire/internal/document"
+	"quire/internal/types"
 )
 
 // deletedBySource reports a result page whose source page is gone.
@@ -53,8 +54,17 @@ func pageOps(works []*work, pageMaps map[string]*ent.TranslationPage, pageID, fi
 		if w.create {
 			op := &content.CreatePage{ID: w.resultID, Type: p.Type, Parent: parent, Position: pos, Title: w.title,
 				Slug: p.Slug, Emoji: p.Emoji, Description: w.desc, Hidden: p.Hidden, Link: link,
-				Layout: p.Layout, Cover: cover, Variables: p.Variables}
+				Layout: p.Layout, Cover: cover, Variables: p.Variables, LinkTitle: w.linkTitle, Icon: p.Icon}
+			if p.Type != content.TypeLink {
+				op.NoIndex, op.NoRobotsIndex = p.NoIndex, p.NoRobotsIndex
+			}
 			if p.Type == content.TypeDocument {
+				op.MetaLinks = remapMetaLinks(p.MetaLinks, srcSpace, pageID, fileID)
+			}
+			if p.Computed != nil {
+				// A computed page's document is generated, in every language.
+				op.Computed = p.Computed
+			} else if p.Type == content.TypeDocument {
 				doc := w.doc
 				if doc == nil {
 					doc = &document.Document{Data: map[string]any{}, Nodes: []document.Node{}}
@@ -69,11 +79,20 @@ func pageOps(works []*work, pageMaps map[string]*ent.TranslationPage, pageID, fi
 			continue
 		}
 		up := &content.UpdatePage{Page: w.resultID, Emoji: &p.Emoji, Hidden: &p.Hidden, Link: link,
-			Layout: catalog.Some(p.Layout), Cover: catalog.Some(cover), Variables: catalog.Some(p.Variables)}
+			Layout: catalog.Some(p.Layout), Cover: catalog.Some(cover), Variables: catalog.Some(p.Variables), Icon: &p.Icon}
+		if p.Type != content.TypeLink {
+			up.NoIndex, up.NoRobotsIndex = &p.NoIndex, &p.NoRobotsIndex
+		}
+		if p.Type == content.TypeDocument {
+			up.MetaLinks = catalog.Some(remapMetaLinks(p.MetaLinks, srcSpace, pageID, fileID))
+			if r := resPages[w.resultID]; p.Computed != nil || (r != nil && r.Computed != nil) {
+				up.Computed = catalog.Some(p.Computed)
+			}
+		}
 		if w.translate {
-			title, desc := w.title, w.desc
-			up.Title, up.Description = &title, &desc
-			if p.Type == content.TypeDocument && w.doc != nil {
+			title, desc, linkTitle := w.title, w.desc, w.linkTitle
+			up.Title, up.Description, up.LinkTitle = &title, &desc, &linkTitle
+			if p.Type == content.TypeDocument && p.Computed == nil && w.doc != nil {
 				up.Document = w.doc
 			}
 		}
@@ -170,6 +189,22 @@ func remapRef(r document.ContentRef, srcSpace string, pageID, fileID map[string]
 }
 
 // remapMap remaps the references of a page's cover ({ref, refDark}).
+// remapMetaLinks points a page's meta links at the result's pages.
+func remapMetaLinks(m *types.PageMetaLinks, srcSpace string, pageID, fileID map[string]string) *types.PageMetaLinks {
+	if m == nil {
+		return nil
+	}
+	out := &types.PageMetaLinks{}
+	if m.Canonical != nil {
+		c := remapRef(*m.Canonical, srcSpace, pageID, fileID)
+		out.Canonical = &c
+	}
+	for _, a := range m.Alternates {
+		out.Alternates = append(out.Alternates, remapRef(a, srcSpace, pageID, fileID))
+	}
+	return out
+}
+
 func remapMap(m map[string]any, srcSpace string, pageID, fileID map[string]string) map[string]any {
 	if m == nil {
 		return nil

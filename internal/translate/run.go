@@ -85,6 +85,7 @@ type work struct {
 	translate bool
 	title     string
 	desc      string
+	linkTitle string
 	doc       *document.Document
 	textHash  string
 	firstTime bool
