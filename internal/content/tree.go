@@ -81,6 +81,10 @@ type Tree struct {
 	Files []*TreeFile
 	// Variables are the space-level variables; nil keeps the current ones.
 	Variables map[string]any
+	// Reusables are the reusable contents, when ReplaceReusables is set;
+	// otherwise the current ones are kept.
+	Reusables        []*TreeReusable
+	ReplaceReusables bool
 }
 
 // TreeOptions change how WriteTree writes a tree.
@@ -256,6 +260,7 @@ type preparedTree struct {
 	files []*preparedFile
 	// Keys of the tree's pages and files.
 	pageKeys, fileKeys map[string]bool
+	reusables          *preparedReusables
 }
 
 // prepareTree checks a tree and converts its Markdown: everything that
@@ -263,6 +268,10 @@ type preparedTree struct {
 // transaction.
 func prepareTree(tree *Tree) (*preparedTree, error) {
 	p := &preparedTree{pageKeys: map[string]bool{}, fileKeys: map[string]bool{}}
+	var err error
+	if p.reusables, err = prepareReusables(tree); err != nil {
+		return nil, err
+	}
 	if len(tree.Files) > MaxTreeFiles {
 		return nil, apierr.Invalid("files", "A tree holds at most %d files (%d given)", MaxTreeFiles, len(tree.Files))
 	}
@@ -322,7 +331,6 @@ func prepareTree(tree *Tree) (*preparedTree, error) {
 		}
 		return out, nil
 	}
-	var err error
 	if p.pages, err = walk(tree.Pages, "", 1, true); err != nil {
 		return nil, err
 	}
@@ -446,6 +454,8 @@ func (p *preparedTree) isKeyRef(r document.ContentRef) bool {
 		return r.Page != "" && p.pageKeys[r.Page]
 	case document.RefFile:
 		return p.fileKeys[r.File]
+	case document.RefReusableContent:
+		return r.Space == "" && p.reusables.keys[r.ReusableContent]
 	}
 	return false
 }

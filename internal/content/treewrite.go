@@ -3,7 +3,6 @@ package content
 import (
 	"bytes"
 	"image"
-	"maps"
 	"net/http"
 	"sort"
 	"strconv"
@@ -27,15 +26,18 @@ type treeWriter struct {
 	base    *state
 
 	pageIDs, fileIDs map[string]string // keys → ids
+	reusableIDs      map[string]string
 	matched          int
 
-	newPages []*ent.PageVersion
-	newFiles []*ent.FileVersion
-	blobs    pending
+	newPages     []*ent.PageVersion
+	newFiles     []*ent.FileVersion
+	newReusables []*ent.ReusableContentVersion
+	blobs        pending
 }
 
 func newTreeWriter(spaceID string, now time.Time, base *state) *treeWriter {
-	return &treeWriter{spaceID: spaceID, now: now, base: base, pageIDs: map[string]string{}, fileIDs: map[string]string{}}
+	return &treeWriter{spaceID: spaceID, now: now, base: base, pageIDs: map[string]string{}, fileIDs: map[string]string{},
+		reusableIDs: map[string]string{}}
 }
 
 // placed is a page of the tree once its place and id are known.
@@ -51,7 +53,11 @@ type placed struct {
 
 // build returns the next state; vars nil keeps the current variables.
 func (w *treeWriter) build(prep *preparedTree, vars map[string]any) (*state, error) {
-	next := &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{}, reusables: w.reusables(prep), vars: w.base.vars}
+	reusables, err := w.reusables(prep)
+	if err != nil {
+		return nil, err
+	}
+	next := &state{pages: map[string]*ent.PageVersion{}, files: map[string]*ent.FileVersion{}, reusables: reusables, vars: w.base.vars}
 	if vars != nil {
 		next.vars = vars
 	}
@@ -415,13 +421,15 @@ func (w *treeWriter) resolveKey(prep *preparedTree, r document.ContentRef) (docu
 		r.Page, r.Space = w.pageIDs[r.Page], ""
 	case document.RefFile:
 		r.File = w.fileIDs[r.File]
+	case document.RefReusableContent:
+		r.ReusableContent = w.reusableIDs[r.ReusableContent]
 	}
 	return r, true
 }
 
 // pending lists what the write adds.
 func (w *treeWriter) pending(next *state) *pending {
-	return &pending{pages: w.newPages, files: w.newFiles, blobs: w.blobs.blobs, inherit: map[string]string{}}
+	return &pending{pages: w.newPages, files: w.newFiles, reusables: w.newReusables, blobs: w.blobs.blobs, inherit: map[string]string{}}
 }
 
 func cloneGit(g *types.GitBlob) *types.GitBlob {
@@ -437,10 +445,4 @@ func sameGit(a, b *types.GitBlob) bool {
 		return a == b
 	}
 	return *a == *b
-}
-
-// reusables returns the reusable contents of the next state: a tree
-// without any keeps the current ones.
-func (w *treeWriter) reusables(*preparedTree) map[string]*ent.ReusableContentVersion {
-	return maps.Clone(w.base.reusables)
 }
