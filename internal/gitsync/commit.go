@@ -76,7 +76,7 @@ func flatten(snap *snapshot, t *object.Tree, prefix string, out map[string]treeE
 
 // commitFiles writes files (by path relative to root) into the head's tree
 // of snap, in place of those below root that owned lists (the pages of the
-// content the branch holds) and of the assets, and a commit of that tree
+// content the branch holds), of the assets and of the includes, and a commit of that tree
 // on top of the head. It returns the commit's hash, or the zero hash when
 // the tree would not change.
 func commitFiles(snap *snapshot, root string, owned map[string]bool, files map[string][]byte, author, committer object.Signature, message string) (plumbing.Hash, *writer, error) {
@@ -98,7 +98,7 @@ func commitFiles(snap *snapshot, root string, owned map[string]bool, files map[s
 		prefix = root + "/"
 	}
 	for p, e := range all {
-		if rel, ok := strings.CutPrefix(p, prefix); ok && e.mode != filemode.Submodule && (owned[rel] || strings.HasPrefix(rel, assetsDir+"/")) {
+		if rel, ok := strings.CutPrefix(p, prefix); ok && e.mode != filemode.Submodule && (owned[rel] || strings.HasPrefix(rel, assetsDir+"/") || strings.HasPrefix(rel, includesDir+"/")) {
 			delete(all, p)
 		}
 	}

@@ -22,14 +22,17 @@ type exporter struct {
 	readme, summary string
 	pages           map[string]string // page id → file path, relative to the content root
 	assets          map[string]string // file id → file path
+	includes        map[string]string // reusable content id → file path
 	out             map[string][]byte
 }
 
 // export returns the files of rev, by path relative to the content root.
-// docs holds the documents by page version, data the files' bytes by id.
-func export(spaceID string, rev *content.Revision, docs map[string]*document.Document, data map[string][]byte, readme, summary string) (map[string][]byte, error) {
-	x := &exporter{spaceID: spaceID, readme: readme, summary: summary,
-		pages: map[string]string{}, assets: map[string]string{}, out: map[string][]byte{}}
+// docs holds the documents by page version, data the files' bytes by id,
+// reusables the reusable contents' documents by hash.
+func export(spaceID string, rev *content.Revision, docs map[string]*document.Document, data map[string][]byte,
+	reusables map[string]*document.Document, readme, summary string) (map[string][]byte, error) {
+	x := &exporter{spaceID: spaceID, readme: readme, summary: summary, pages: map[string]string{},
+		assets: map[string]string{}, includes: map[string]string{}, out: map[string][]byte{}}
 	taken := map[string]bool{strings.ToLower(summary): true}
 	claim := func(p string) string {
 		base, ext := strings.TrimSuffix(p, path.Ext(p)), path.Ext(p)
@@ -56,6 +59,14 @@ func export(spaceID string, rev *content.Revision, docs map[string]*document.Doc
 	})
 	for _, f := range rev.Files {
 		x.assets[f.ID] = claim(assetsDir + "/" + assetName(f.Name))
+	}
+	x.includeNames(rev.ReusableContents, claim)
+	for _, r := range rev.ReusableContents {
+		b, err := includeFile(r.Title, reusables[r.DocumentHash])
+		if err != nil {
+			return nil, fmt.Errorf("reusable content %s: %w", r.ID, err)
+		}
+		x.out[x.includes[r.ID]] = b
 	}
 	var err error
 	content.Walk(rev.Pages, func(p *content.Page) {
@@ -120,6 +131,7 @@ func (x *exporter) page(p *content.Page, doc *document.Document) (string, error)
 	b.WriteString("\n")
 	if doc != nil && len(doc.Nodes) > 0 {
 		from := path.Dir(x.pages[p.ID])
+		doc, lines := x.markIncludes(doc, from)
 		body := document.ToMarkdown(document.MapRefs(doc, func(r document.ContentRef) (document.ContentRef, bool) {
 			u, ok := x.link(r, from)
 			if !ok {
@@ -128,7 +140,7 @@ func (x *exporter) page(p *content.Page, doc *document.Document) (string, error)
 			return document.ContentRef{Kind: document.RefURL, URL: u}, true
 		}))
 		b.WriteString("\n")
-		b.WriteString(strings.TrimRight(body, "\n"))
+		b.WriteString(strings.TrimRight(unmarkIncludes(body, lines), "\n"))
 		b.WriteString("\n")
 	}
 	return b.String(), nil

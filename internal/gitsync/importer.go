@@ -34,6 +34,8 @@ type importer struct {
 	sources map[*content.TreePage]*repoFile
 	files   map[string]*content.TreeFile
 	order   []string // file keys in the order they were met
+	// reusables holds the keys of the project's reusable contents.
+	reusables map[string]bool
 }
 
 func newImporter(p *project, lim Limits, firstSlug string) *importer {
@@ -45,7 +47,10 @@ func newImporter(p *project, lim Limits, firstSlug string) *importer {
 // directories), then every page's content, then the files.
 func (im *importer) tree() (*content.Tree, error) {
 	var roots []*content.TreePage
-	var err error
+	reusables, err := im.includes()
+	if err != nil {
+		return nil, err
+	}
 	if f := im.p.find(im.p.summary); f != nil {
 		raw, rerr := im.p.read(f, document.MaxMarkdownSize)
 		if rerr != nil {
@@ -78,7 +83,7 @@ func (im *importer) tree() (*content.Tree, error) {
 			im.file(k)
 		}
 	}
-	tree := &content.Tree{Pages: roots}
+	tree := &content.Tree{Pages: roots, Reusables: reusables, ReplaceReusables: true}
 	for _, k := range im.order {
 		f := im.files[k]
 		rf := im.p.files[k]
@@ -284,6 +289,7 @@ func (im *importer) convert(tp *content.TreePage, f *repoFile) error {
 			doc.Nodes = doc.Nodes[1:]
 		}
 	}
+	im.embed(doc, path.Dir(f.path))
 	if tp.Title == "" {
 		base := strings.TrimSuffix(path.Base(f.path), path.Ext(f.path))
 		if strings.EqualFold(base, "README") && path.Dir(f.path) != "." {

@@ -335,6 +335,14 @@ func (j *job) exportSpace() error {
 	if err != nil {
 		return err
 	}
+	var hashes []string
+	for _, r := range rev.ReusableContents {
+		hashes = append(hashes, r.DocumentHash)
+	}
+	reusables, err := j.s.content.ReusableDocuments(j.ctx, hashes)
+	if err != nil {
+		return err
+	}
 	data := map[string][]byte{}
 	for _, f := range rev.Files {
 		_, b, err := j.s.content.FileContent(j.ctx, rev.ID, f.ID)
@@ -374,7 +382,7 @@ func (j *job) exportSpace() error {
 			return err
 		}
 	}
-	files, err := export(a.Space, rev, docs, data, readme, summary)
+	files, err := export(a.Space, rev, docs, data, reusables, readme, summary)
 	if err != nil {
 		return err
 	}
