@@ -316,7 +316,7 @@ func (m *merger) mergeKept(id string, b, o, t Page) Page {
 		m.conflict(id, KindContent, "content changed differently on both sides")
 	}
 	if p.Meta, ok = merge3(b.Meta, o.Meta, t.Meta); !ok {
-		m.conflict(id, KindMeta, "page properties (emoji, description, visibility, layout, cover, variables...) changed differently on both sides")
+		m.conflict(id, KindMeta, "page properties (emoji, icon, link title, description, visibility, indexing, meta links, layout, cover, variables) changed differently on both sides")
 	}
 	return p
 }
