@@ -161,7 +161,7 @@ func TestComputedPages(t *testing.T) {
 			testenv.Path(body, "properties", 0, "required") != true || testenv.Path(body, "properties", 1, "schema", "circular") != true {
 			t.Fatalf("create body: %v", body)
 		}
-		if md := cxStr(ops["markdown"]); !strings.Contains(md, "# pets") || !strings.Contains(md, "## `GET` /pets") ||
+		if md := cxStr(ops["markdown"]); !strings.Contains(md, "# pets") || !strings.Contains(md, "## `GET` `/pets`") ||
 			!strings.Contains(md, "| `limit` | query | no | integer | How many. |") || !strings.Contains(md, "### Request body") {
 			t.Fatalf("operations markdown:\n%s", md)
 		}
@@ -227,7 +227,7 @@ func TestComputedPagesREST(t *testing.T) {
 		if n := cxList(testenv.Path(get("?computed=false"), "document", "nodes")); len(n) != 0 {
 			t.Fatalf("computed=false: %v", n)
 		}
-		if md := cxStr(get("?format=markdown")["markdown"]); !strings.Contains(md, "## `POST` /pets") {
+		if md := cxStr(get("?format=markdown")["markdown"]); !strings.Contains(md, "## `POST` `/pets`") {
 			t.Fatalf("markdown:\n%s", md)
 		}
 		r := e.DoUnchecked(team.Reader.Token, "GET", path+"?computed=maybe", nil)
