@@ -4,6 +4,7 @@ package metrics
 import (
 	"database/sql"
 	"net/http"
+	"regexp"
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -63,9 +64,15 @@ func New() *Metrics {
 		Help: "Background job runs by job and result: ran (this process held the lease), skipped (another did), failed.",
 	}, []string{"job", "result"})
 	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(liveHeap)), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+// liveHeap adds go_gc_heap_live_bytes to the Go collector's figures: the
+// heap the last collection found live. Unlike the heap in use, which with
+// a high GOGC swings up to several times the live heap between
+// collections, it grows only when memory is kept.
+var liveHeap = collectors.GoRuntimeMetricsRule{Matcher: regexp.MustCompile(`^/gc/heap/live:bytes$`)}
 
 // WatchDB registers database pool figures.
 func (m *Metrics) WatchDB(db *sql.DB) {

@@ -21,6 +21,7 @@ type Sample struct {
 	At         time.Duration // since the load started
 	RSS        int64         // bytes, from /proc/PID/status (VmRSS)
 	HeapInuse  int64         // go_memstats_heap_inuse_bytes
+	HeapLive   int64         // go_gc_heap_live_bytes: what the last collection found live
 	Goroutines int64         // go_goroutines
 	// ListWorkers is the goroutines kept to marshal GraphQL lists
 	// (quire_graphql_list_workers): a pool that fills up to a bound as
@@ -29,11 +30,13 @@ type Sample struct {
 	DBOpen      int64 // go_sql_open_connections: the pool's open connections
 	Requests    int64 // requests the server has answered (quire_http_request_duration_seconds_count)
 	Server5xx   int64 // of those, answered with a 5xx
-	// HeapLow and GoroutinesLow are the least heap in use and goroutines
-	// (besides the list workers) seen in the interval, the server scraped every few seconds: the heap
-	// just after a collection (with GOGC=400 the heap in use at any one
-	// moment swings up to five times the live heap) and the goroutines
-	// with the fewest requests under way. The rule compares these.
+	// HeapLow and GoroutinesLow are the least live heap and goroutines
+	// (besides the list workers) seen in the interval, the server scraped
+	// every few seconds: the live heap of the quietest collection (with
+	// GOGC=400 the heap in use at any one moment swings up to five times
+	// the live heap, and an interval may see no collection at all) and the
+	// goroutines with the fewest requests under way. The rule compares
+	// these.
 	HeapLow       int64
 	GoroutinesLow int64
 	Interval      int           // requests the load completed in the interval
@@ -81,6 +84,8 @@ func readMetrics(r io.Reader, s *Sample) error {
 		switch name {
 		case "go_memstats_heap_inuse_bytes":
 			s.HeapInuse = int64(v)
+		case "go_gc_heap_live_bytes":
+			s.HeapLive = int64(v)
 		case "go_goroutines":
 			s.Goroutines = int64(v)
 		case "quire_graphql_list_workers":
@@ -100,7 +105,7 @@ func readMetrics(r io.Reader, s *Sample) error {
 	if err := sc.Err(); err != nil {
 		return err
 	}
-	for _, n := range []string{"go_memstats_heap_inuse_bytes", "go_goroutines", "quire_graphql_list_workers", "go_sql_open_connections"} {
+	for _, n := range []string{"go_memstats_heap_inuse_bytes", "go_gc_heap_live_bytes", "go_goroutines", "quire_graphql_list_workers", "go_sql_open_connections"} {
 		if !seen[n] {
 			return fmt.Errorf("/metrics has no %s", n)
 		}
@@ -128,11 +133,11 @@ func rss(pid int) (int64, error) {
 
 // Table prints the samples as a markdown table.
 func Table(w io.Writer, samples []Sample) {
-	fmt.Fprintln(w, "| at | RSS MiB | heap in use MiB (interval low) | goroutines | besides list workers (interval low) | list workers | DB conns open | requests (server) | 5xx (server) | requests in interval | p50 ms | p99 ms |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| at | RSS MiB | heap in use MiB | live heap MiB (interval low) | goroutines | besides list workers (interval low) | list workers | DB conns open | requests (server) | 5xx (server) | requests in interval | p50 ms | p99 ms |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, s := range samples {
-		fmt.Fprintf(w, "| %s | %.1f | %.1f (%.1f) | %d | %d | %d | %d | %d | %d | %d | %.1f | %.1f |\n",
-			s.At.Round(time.Second), mib(s.RSS), mib(s.HeapInuse), mib(s.HeapLow), s.Goroutines, s.GoroutinesLow, s.ListWorkers,
+		fmt.Fprintf(w, "| %s | %.1f | %.1f | %.1f (%.1f) | %d | %d | %d | %d | %d | %d | %d | %.1f | %.1f |\n",
+			s.At.Round(time.Second), mib(s.RSS), mib(s.HeapInuse), mib(s.HeapLive), mib(s.HeapLow), s.Goroutines, s.GoroutinesLow, s.ListWorkers,
 			s.DBOpen, s.Requests, s.Server5xx, s.Interval, ms(s.P50), ms(s.P99))
 	}
 }

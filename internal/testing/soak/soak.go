@@ -60,7 +60,7 @@ type Result struct {
 // Passed reports whether the soak met every rule.
 func (r *Result) Passed() bool { return len(r.Failures) == 0 }
 
-// Flat is the memory rule: the last sample's RSS and low of heap in use
+// Flat is the memory rule: the last sample's RSS and low of live heap
 // are at most 20% + 16 MiB above the first sample's (taken after the
 // warm-up), and its low of goroutines besides the GraphQL list workers (a
 // pool bounded by graph/lists.MaxIdle) at most 20 more.
@@ -71,7 +71,7 @@ func Flat(first, last Sample) []string {
 		out = append(out, fmt.Sprintf("RSS grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.RSS), mib(last.RSS), mib(bound(first.RSS))))
 	}
 	if last.HeapLow > bound(first.HeapLow) {
-		out = append(out, fmt.Sprintf("heap in use (low) grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.HeapLow), mib(last.HeapLow), mib(bound(first.HeapLow))))
+		out = append(out, fmt.Sprintf("live heap (low) grew from %.1f MiB to %.1f MiB (bound %.1f MiB)", mib(first.HeapLow), mib(last.HeapLow), mib(bound(first.HeapLow))))
 	}
 	if last.GoroutinesLow > first.GoroutinesLow+20 {
 		out = append(out, fmt.Sprintf("goroutines (low) grew from %d to %d (bound %d)", first.GoroutinesLow, last.GoroutinesLow, first.GoroutinesLow+20))
@@ -79,7 +79,7 @@ func Flat(first, last Sample) []string {
 	return out
 }
 
-// lows tracks the least heap in use and goroutines between samples.
+// lows tracks the least live heap and goroutines between samples.
 type lows struct {
 	mu               sync.Mutex
 	heap, goroutines int64 // 0: nothing seen yet
@@ -88,8 +88,8 @@ type lows struct {
 func (l *lows) see(s Sample) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.heap == 0 || s.HeapInuse < l.heap {
-		l.heap = s.HeapInuse
+	if l.heap == 0 || s.HeapLive < l.heap {
+		l.heap = s.HeapLive
 	}
 	if g := s.Goroutines - s.ListWorkers; l.goroutines == 0 || g < l.goroutines {
 		l.goroutines = g

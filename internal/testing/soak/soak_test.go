@@ -75,7 +75,7 @@ func TestShortSoak(t *testing.T) {
 				t.Fatalf("the soak passed without exercising everything: %d samples, %d merged, %d deleted, %d comments, %d deleted, events %v", len(res.Samples), res.Merged, res.Deleted, res.Comments, res.Uncommented, res.Events)
 			}
 			for _, s := range res.Samples {
-				if s.RSS == 0 || s.HeapInuse == 0 || s.HeapLow == 0 || s.Goroutines == 0 || s.GoroutinesLow == 0 || s.DBOpen == 0 || s.Interval == 0 {
+				if s.RSS == 0 || s.HeapInuse == 0 || s.HeapLive == 0 || s.HeapLow == 0 || s.Goroutines == 0 || s.GoroutinesLow == 0 || s.DBOpen == 0 || s.Interval == 0 {
 					t.Fatalf("sample with a zero figure: %+v", s)
 				}
 			}
@@ -123,6 +123,7 @@ func TestReadMetrics(t *testing.T) {
 go_goroutines 42
 quire_graphql_list_workers 7
 go_memstats_heap_inuse_bytes 1.2345e+07
+go_gc_heap_live_bytes 4.5e+06
 go_sql_open_connections{db_name="quire"} 3
 quire_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{spaceId}",status="200"} 10
 quire_http_request_duration_seconds_count{method="POST",route="/graphql",status="503"} 2
@@ -133,7 +134,7 @@ quire_http_request_duration_seconds_sum{method="GET",route="/v1/spaces/{spaceId}
 	if err := readMetrics(strings.NewReader(text), &s); err != nil {
 		t.Fatal(err)
 	}
-	want := Sample{Goroutines: 42, ListWorkers: 7, HeapInuse: 12345000, DBOpen: 3, Requests: 13, Server5xx: 2}
+	want := Sample{Goroutines: 42, ListWorkers: 7, HeapInuse: 12345000, HeapLive: 4500000, DBOpen: 3, Requests: 13, Server5xx: 2}
 	if s != want {
 		t.Fatalf("readMetrics = %+v, want %+v", s, want)
 	}
@@ -143,16 +144,17 @@ quire_http_request_duration_seconds_sum{method="GET",route="/v1/spaces/{spaceId}
 }
 
 // The interval's low of goroutines leaves out the GraphQL list workers,
-// whose pool fills as the load needs it.
+// whose pool fills as the load needs it, and its low of heap is of the
+// live heap, not the heap in use.
 func TestLowsLeaveOutListWorkers(t *testing.T) {
 	var l lows
-	l.see(Sample{Goroutines: 60, HeapInuse: 30})
-	l.see(Sample{Goroutines: 90, ListWorkers: 40, HeapInuse: 20})
-	heap, g := l.take(Sample{Goroutines: 120, ListWorkers: 30, HeapInuse: 25})
+	l.see(Sample{Goroutines: 60, HeapInuse: 90, HeapLive: 30})
+	l.see(Sample{Goroutines: 90, ListWorkers: 40, HeapInuse: 80, HeapLive: 20})
+	heap, g := l.take(Sample{Goroutines: 120, ListWorkers: 30, HeapInuse: 10, HeapLive: 25})
 	if heap != 20 || g != 50 {
 		t.Fatalf("lows = heap %d, goroutines %d; want 20, 50", heap, g)
 	}
-	if heap, g := l.take(Sample{Goroutines: 70, ListWorkers: 5, HeapInuse: 9}); heap != 9 || g != 65 {
+	if heap, g := l.take(Sample{Goroutines: 70, ListWorkers: 5, HeapInuse: 40, HeapLive: 9}); heap != 9 || g != 65 {
 		t.Fatalf("after take, lows = heap %d, goroutines %d; want 9, 65", heap, g)
 	}
 }
