@@ -83,6 +83,10 @@ type Env struct {
 	Space map[string]any
 	// Page holds the page's variables (page.vars).
 	Page map[string]any
+	// Claims holds the claims of the visitor reading the page
+	// (visitor.claims), for a reader that knows them; nil leaves visitor a
+	// name that depends on who reads the page, as described above.
+	Claims map[string]any
 }
 
 // maxNodes bounds the size of one expression's syntax tree.
@@ -106,6 +110,9 @@ func Document(doc *document.Document, env Env, mode Mode) (*document.Document, e
 		"space": map[string]any{"vars": orEmpty(env.Space)},
 		"page":  map[string]any{"vars": orEmpty(env.Page)},
 	}, cache: map[string]result{}}
+	if env.Claims != nil {
+		ev.vars["visitor"] = map[string]any{"claims": env.Claims}
+	}
 	return &document.Document{Data: copyMap(doc.Data), Nodes: ev.nodes(doc.Nodes)}, nil
 }
 
@@ -227,6 +234,9 @@ func (ev *evaluator) run(src string) (r result) {
 			env[k] = v
 		}
 		for name, tree := range names.foreign {
+			if _, known := ev.vars[name]; known {
+				continue // visitor, when its claims are known
+			}
 			// A name read only as a whole stays undefined, which
 			// AllowUndefinedVariables makes nil.
 			if v := tree.value(); v != nil {

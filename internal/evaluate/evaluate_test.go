@@ -317,3 +317,30 @@ func TestFormat(t *testing.T) {
 		t.Error("Truthy")
 	}
 }
+
+// TestVisitorClaims evaluates visitor.claims for a reader that knows them,
+// and leaves them to DeterministicOnly as depending on the reader.
+func TestVisitorClaims(t *testing.T) {
+	withClaims := env
+	withClaims.Claims = map[string]any{"plan": "pro", "name": "Ada"}
+	nodes := []document.Node{
+		para(text("hi "), expression(`visitor.claims.name`), text(" "), expression(`visitor.claims.missing ?? "-"`)),
+		ifBlock(`visitor.claims.plan == "pro"`, para(text("pro"))),
+		ifBlock(`visitor.claims.plan == "free"`, para(text("free"))),
+	}
+	for _, tc := range []struct {
+		mode evaluate.Mode
+		want string
+	}{
+		{evaluate.All, "hi Ada -|pro|"},
+		{evaluate.DeterministicOnly, `hi {visitor.claims.name} {visitor.claims.missing ?? "-"}|<if visitor.claims.plan == "pro">pro|</if><if visitor.claims.plan == "free">free|</if>`},
+	} {
+		out, err := evaluate.Document(&document.Document{Nodes: nodes}, withClaims, tc.mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := render(t, out); got != tc.want {
+			t.Errorf("mode %v: got %q, want %q", tc.mode, got, tc.want)
+		}
+	}
+}
