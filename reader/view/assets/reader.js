@@ -78,12 +78,12 @@
     return s;
   }
 
-  // The excerpt arrives as HTML with <mark>s; reading it through a
-  // DOMParser document (which runs nothing) and keeping its text shows
-  // the words without trusting the markup.
+  // The excerpt arrives as escaped text with the matches in <mark>s. It is
+  // never parsed as HTML: the tags are dropped, the entities the server's
+  // escaping produces are decoded, and the result is set as text.
+  var ENT = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": "\"", "&#34;": "\"", "&#39;": "'" };
   function plain(html) {
-    if (!html) return "";
-    return new DOMParser().parseFromString(String(html), "text/html").body.textContent || "";
+    return String(html || "").replace(/<[^>]*>/g, "").replace(/&(lt|gt|amp|quot|#34|#39);/g, function (e) { return ENT[e]; });
   }
 
   function show(results) {
