@@ -78,3 +78,14 @@ func TestAssetBudgets(t *testing.T) {
 		}
 	}
 }
+
+// The script must keep working under the reader's CSP (no eval) and never
+// turn server text into markup.
+func TestScriptAvoidsMarkupAndEval(t *testing.T) {
+	js, _ := assetFS.ReadFile("assets/reader.js")
+	for _, bad := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "DOMParser"} {
+		if strings.Contains(string(js), bad) {
+			t.Errorf("reader.js uses %s", bad)
+		}
+	}
+}

@@ -316,3 +316,22 @@ func TestRenderErrors(t *testing.T) {
 		t.Error("a nil page is not an error")
 	}
 }
+
+func TestDefaultThemeAttribute(t *testing.T) {
+	for theme, want := range map[string]string{"dark": "dark", "light": "light", "": ""} {
+		p := fullPage()
+		p.Site.DefaultTheme = theme
+		_, doc := render(t, p)
+		// No attribute means "follow the system": the stylesheets' dark
+		// rules under prefers-color-scheme apply only then.
+		got, ok := attrOf(all(doc, tag("html"))[0], "data-theme")
+		if got != want || ok != (want != "") {
+			t.Errorf("DefaultTheme %q: data-theme %q (present %v)", theme, got, ok)
+		}
+	}
+	p := fullPage()
+	p.Site.ThemeToggle = false
+	if _, doc := render(t, p); len(all(doc, with("button", "class", "theme-toggle"))) != 0 {
+		t.Error("toggle shown on a site without it")
+	}
+}
