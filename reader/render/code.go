@@ -61,10 +61,10 @@ func (r *renderer) code(n *document.Node) {
 		r.attr("class", "language-"+lang)
 	}
 	r.w(">")
-	var tokens [][]chroma.Token
+	var highlighted []string
 	if size <= maxHighlightBlock && r.highlighted+size <= maxHighlightDocument {
 		r.highlighted += size
-		tokens = highlight(syntax, lines)
+		highlighted = highlightCached(syntax, lines)
 	}
 	numbers := dataBool(n, "lineNumbers")
 	for i, l := range lines {
@@ -79,10 +79,8 @@ func (r *renderer) code(n *document.Node) {
 			r.w("</span>")
 		}
 		r.w(`<span class="cl">`)
-		if tokens != nil {
-			for _, t := range tokens[i] {
-				r.token(t)
-			}
+		if highlighted != nil {
+			r.w(highlighted[i])
 		} else {
 			r.esc(l)
 		}
@@ -91,20 +89,20 @@ func (r *renderer) code(n *document.Node) {
 	r.w("</code></pre></figure>\n")
 }
 
-// token writes one token in the span of its class.
-func (r *renderer) token(t chroma.Token) {
+// writeToken writes one token, escaped, in the span of its class.
+func writeToken(b *strings.Builder, t chroma.Token) {
 	v := strings.TrimSuffix(t.Value, "\n")
 	if v == "" {
 		return
 	}
 	cls := tokenClass(t.Type)
 	if cls == "" {
-		r.esc(v)
+		escapeTo(b, v)
 		return
 	}
-	r.w(`<span class="` + cls + `">`)
-	r.esc(v)
-	r.w("</span>")
+	b.WriteString(`<span class="` + cls + `">`)
+	escapeTo(b, v)
+	b.WriteString("</span>")
 }
 
 // tokenClass is chroma's short class of a token type, or of the nearest
@@ -119,10 +117,10 @@ func tokenClass(t chroma.TokenType) string {
 	return ""
 }
 
-// highlight tokenizes the code's lines for syntax, one list of tokens per
-// line; nil when there is no lexer for it or the lexer does not account
-// for the text exactly (the code is then shown plain).
-func highlight(syntax string, lines []string) (out [][]chroma.Token) {
+// highlight returns the HTML of the code's lines highlighted for syntax;
+// nil when there is no lexer for it or the lexer does not account for the
+// text exactly (the code is then shown plain).
+func highlight(syntax string, lines []string) (out []string) {
 	if syntax == "" || len(lines) == 0 {
 		return nil
 	}
@@ -153,7 +151,15 @@ func highlight(syntax string, lines []string) (out [][]chroma.Token) {
 	if len(split) < len(lines) {
 		return nil
 	}
-	return split[:len(lines)]
+	out = make([]string, len(lines))
+	for i := range lines {
+		var lb strings.Builder
+		for _, t := range split[i] {
+			writeToken(&lb, t)
+		}
+		out[i] = lb.String()
+	}
+	return out
 }
 
 // languageClass keeps a syntax name usable in a class: letters, digits and

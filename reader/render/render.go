@@ -79,11 +79,15 @@ func Document(doc *document.Document, opt Options) (res Result, err error) {
 	// The reader knows who reads: every expression is evaluated, those on
 	// visitor claims included. What cannot be evaluated (an expression
 	// that does not compile) stays in the document and is left out below.
-	ev, err := evaluate.Document(doc, opt.Env, evaluate.All)
-	if err != nil {
-		return Result{}, fmt.Errorf("evaluate document: %w", err)
+	// Evaluation copies the document; most pages hold no expression and
+	// render as they are (the renderer never modifies a document).
+	ev := doc
+	if hasExpressions(doc.Nodes, 0) {
+		if ev, err = evaluate.Document(doc, opt.Env, evaluate.All); err != nil {
+			return Result{}, fmt.Errorf("evaluate document: %w", err)
+		}
 	}
-	r := &renderer{links: opt.Links, ids: map[string]bool{}}
+	r := &renderer{links: opt.Links, ids: map[string]bool{}, next: map[string]int{}}
 	r.b.Grow(estimateSize(ev.Nodes))
 	defer func() {
 		// The renderer is written not to panic; should an odd document
@@ -97,11 +101,30 @@ func Document(doc *document.Document, opt Options) (res Result, err error) {
 	return Result{HTML: template.HTML(r.b.String()), Outline: r.outline, Text: r.plainText()}, nil
 }
 
+// hasExpressions reports whether nodes hold an expression inline or an if
+// block.
+func hasExpressions(nodes []document.Node, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Type == document.InlineExpression || n.Type == document.BlockIf {
+			return true
+		}
+		if hasExpressions(n.Nodes, depth+1) || hasExpressions(n.Fragments, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
 // renderer holds the state of one rendering.
 type renderer struct {
 	b       strings.Builder
 	links   Links
 	ids     map[string]bool // id attributes emitted, to keep them unique
+	next    map[string]int  // the next suffix to try for an id
 	outline []Heading
 	text    strings.Builder // the start of the plain text
 	inLink  int             // > 0 inside <a>: no nested links
@@ -226,10 +249,15 @@ func (r *renderer) uniqueID(id string) string {
 	if id == "" {
 		id = "section"
 	}
+	// next remembers where the suffixes of id go on, so that many
+	// headings with one title cost linear time, not quadratic.
 	out := id
-	for n := 2; r.ids[out]; n++ {
+	n := max(r.next[id], 2)
+	for r.ids[out] {
 		out = id + "-" + strconv.Itoa(n)
+		n++
 	}
+	r.next[id] = n
 	r.ids[out] = true
 	return out
 }
