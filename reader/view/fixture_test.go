@@ -35,7 +35,7 @@ func fullPage() *Page {
 			SearchURL: "/search",
 			LogoLight: "/logo.png",
 			HeaderLinks: []Link{
-				{Title: "Blog", Href: "https://example.com/blog"},
+				{Title: "Blog", Href: "https://example.com/blog", Style: "button-primary"},
 				{Title: "Products", Children: []Link{{Title: "One", Href: "/one"}, {Title: "Two", Href: "/two"}}},
 			},
 			Announcement:  &Announcement{Message: "New release", Style: "warning", Link: &Link{Title: "Read", Href: "/news"}},

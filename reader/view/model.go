@@ -131,6 +131,10 @@ type Link struct {
 	Title    string
 	Href     string
 	Children []Link
+	// Style is how a header link is drawn: "button-primary",
+	// "button-secondary" or "" (a plain link), as the site's header
+	// customization says. Other links ignore it.
+	Style string
 }
 
 // LinkGroup is a titled list of links (a footer column).

@@ -180,8 +180,15 @@ func writeCommon(b *strings.Builder, s *customization.Settings) {
 // made readable against what it sits on.
 func writeMode(b *strings.Builder, m *mode, st customization.Styling) {
 	link := readable(m.primary, m.bg, 4.5)
+	// Surfaces that carry text on the primary color (buttons, step
+	// numbers, a bold header) use a shade of it that reaches AA with its
+	// text color: a mid-tone primary reaches 4.5:1 with neither white nor
+	// black.
+	on := onColor(m.primary)
+	fill := readable(m.primary, on, 4.5)
 	prop(b, "--primary", m.primary.String())
-	prop(b, "--on-primary", onColor(m.primary).String())
+	prop(b, "--primary-fill", fill.String())
+	prop(b, "--on-primary", on.String())
 	prop(b, "--link", link.String())
 	// Accent links draw in the text color with a primary underline; default
 	// links in the (readable) primary color. Both stay underlined, so links
@@ -210,7 +217,7 @@ func writeMode(b *strings.Builder, m *mode, st customization.Styling) {
 	case customization.ThemeMuted:
 		hbg = tintBG
 	case customization.ThemeBold, customization.ThemeGradient:
-		hbg, hfg = m.primary, onColor(m.primary)
+		hbg, hfg = fill, on
 	}
 	if m.headerBG != nil {
 		hbg, hfg = *m.headerBG, onColor(*m.headerBG)
@@ -223,11 +230,11 @@ func writeMode(b *strings.Builder, m *mode, st customization.Styling) {
 	if st.Theme == customization.ThemeGradient && m.headerBG == nil {
 		// The far end stays close enough to the primary that the same
 		// header text color reads on both.
-		end := mix(m.primary, m.tint, 0.5)
+		end := mix(fill, m.tint, 0.5)
 		if contrast(hfg, end) < 4.5 {
-			end = m.primary
+			end = fill
 		}
-		prop(b, "--header-img", "linear-gradient(90deg,"+m.primary.String()+","+end.String()+")")
+		prop(b, "--header-img", "linear-gradient(90deg,"+fill.String()+","+end.String()+")")
 	} else {
 		prop(b, "--header-img", "none")
 	}

@@ -69,11 +69,27 @@ func TestThemeCSSKeepsTextReadable(t *testing.T) {
 		if !ok || contrast(link, bg) < 4.5 {
 			t.Errorf("%s: link %q contrast %.2f", sel, v["--link"], contrast(link, bg))
 		}
-		p, _ := parseColor(v["--primary"])
+		p, _ := parseColor(v["--primary-fill"])
 		on, _ := parseColor(v["--on-primary"])
 		if contrast(p, on) < 4.5 {
 			t.Errorf("%s: text on primary contrast %.2f", sel, contrast(p, on))
 		}
+	}
+}
+
+// A mid-tone primary reads with neither white nor black at 4.5:1: the
+// surfaces that carry text on it get a deeper shade.
+func TestThemeCSSMidTonePrimary(t *testing.T) {
+	s := customization.Defaults()
+	s.Styling.PrimaryColor = customization.ThemedColor{Light: "#808080", Dark: "#808080"}
+	s.Styling.Theme = customization.ThemeGradient
+	light := varsIn(t, string(ThemeCSS(&s)), ":root")
+	fill, _ := parseColor(light["--primary-fill"])
+	on, _ := parseColor(light["--on-primary"])
+	hbg, _ := parseColor(light["--header-bg"])
+	hfg, _ := parseColor(light["--header-fg"])
+	if contrast(fill, on) < 4.5 || contrast(hbg, hfg) < 4.5 {
+		t.Errorf("fill %s on %s: %.2f; header %s on %s: %.2f", fill, on, contrast(fill, on), hfg, hbg, contrast(hbg, hfg))
 	}
 }
 
@@ -116,7 +132,7 @@ func TestThemeCSSOptions(t *testing.T) {
 	s.Styling.Depth = customization.DepthFlat
 	css := string(ThemeCSS(&s))
 	light := varsIn(t, css, ":root")
-	if light["--header-bg"] != light["--primary"] || light["--shadow"] != "none" {
+	if light["--header-bg"] != light["--primary-fill"] || light["--shadow"] != "none" {
 		t.Errorf("bold header %q, flat shadow %q", light["--header-bg"], light["--shadow"])
 	}
 	if !strings.Contains(css, ".sidebar a[aria-current=page]{") {

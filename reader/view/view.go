@@ -16,11 +16,12 @@ var templateFS embed.FS
 // tmpl is parsed once: a template that does not parse is a build mistake,
 // caught by every test of this package, not something a request can cause.
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"asset":     AssetName,
-	"emoji":     emoji,
-	"hintStyle": hintStyle,
-	"hintLabel": hintLabel,
-	"showNav":   showNav,
+	"asset":       AssetName,
+	"buttonStyle": buttonStyle,
+	"emoji":       emoji,
+	"hintStyle":   hintStyle,
+	"hintLabel":   hintLabel,
+	"showNav":     showNav,
 }).ParseFS(templateFS, "templates/*.html"))
 
 // bufs keeps render buffers between requests: a page is tens of
@@ -73,6 +74,16 @@ func hintStyle(s string) string {
 		return s
 	}
 	return "info"
+}
+
+// buttonStyle is the class of a header link drawn as a button, "" for a
+// plain link or an unknown style.
+func buttonStyle(s string) string {
+	switch s {
+	case "button-primary", "button-secondary":
+		return "button " + s
+	}
+	return ""
 }
 
 // hintLabel names the style in words, so that the banner's meaning does

@@ -120,6 +120,9 @@ func TestRenderPageFrame(t *testing.T) {
 	if got := texts(all(doc, with("details", "class", "dropdown"))); len(got) != 3 {
 		t.Errorf("dropdowns %q", got)
 	}
+	if b := all(doc, with("a", "class", "button button-primary")); len(b) != 1 || text(b[0]) != "Blog" {
+		t.Errorf("header button %q", texts(b))
+	}
 	if a := all(doc, with("div", "class", "announcement hint-warning")); len(a) != 1 || !strings.Contains(text(a[0]), "Warning: New release") {
 		t.Errorf("announcement %q", texts(a))
 	}
@@ -167,6 +170,7 @@ func TestRenderEscapesHostileText(t *testing.T) {
 	p.Site.HeaderLinks[0].Href = "javascript:alert(1)"
 	p.Sidebar[0].Href = "javascript:alert(1)"
 	p.Site.Announcement.Style = `x" onclick="alert(1)`
+	p.Site.HeaderLinks[1].Style = `x" onclick="alert(1)`
 	out, doc := render(t, p)
 	checkCSP(t, doc)
 	if strings.Contains(out, evil) {
