@@ -89,3 +89,10 @@ func TestScriptAvoidsMarkupAndEval(t *testing.T) {
 		}
 	}
 }
+
+func TestScriptNamesThemeCookie(t *testing.T) {
+	js, _ := assetFS.ReadFile("assets/reader.js")
+	if !strings.Contains(string(js), `KEY = "`+ThemeCookie+`"`) {
+		t.Errorf("reader.js does not store the theme under %q", ThemeCookie)
+	}
+}

@@ -24,6 +24,12 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"showNav":     showNav,
 }).ParseFS(templateFS, "templates/*.html"))
 
+// ThemeCookie is the cookie reader.js sets when a reader switches the
+// color mode ("light" or "dark"). On sites with the toggle the door may
+// open pages in that mode (Site.DefaultTheme), so that they do not switch
+// after the script runs.
+const ThemeCookie = "quire-theme"
+
 // bufs keeps render buffers between requests: a page is tens of
 // kilobytes, and growing a fresh buffer for each is most of Render's
 // allocations.

@@ -26,6 +26,9 @@
       var next = isDark() ? "light" : "dark";
       root.setAttribute("data-theme", next);
       try { localStorage.setItem(KEY, next); } catch (e) { /* storage off */ }
+      // The cookie lets the server open later pages in the chosen mode
+      // (data-theme on <html>) instead of switching after this script runs.
+      document.cookie = KEY + "=" + next + ";path=/;max-age=31536000;samesite=lax";
       sync();
     });
   }
