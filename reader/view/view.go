@@ -21,7 +21,7 @@ var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
 	"emoji":       emoji,
 	"hintStyle":   hintStyle,
 	"hintLabel":   hintLabel,
-	"showNav":     showNav,
+	"treeHTML":    treeHTML,
 }).ParseFS(templateFS, "templates/*.html"))
 
 // ThemeCookie is the cookie reader.js sets when a reader switches the
