@@ -43,6 +43,10 @@ type Options struct {
 	// Env holds the space and page variables and the visitor's claims:
 	// expressions and if blocks are evaluated with it for this visitor.
 	Env evaluate.Env
+	// ReservedIDs are id attributes the page around the content uses
+	// already; a heading whose anchor is one of them gets a suffix (-2),
+	// so that ids stay unique in the whole page.
+	ReservedIDs []string
 }
 
 // Heading is an entry of a page's outline ("On this page").
@@ -88,6 +92,9 @@ func Document(doc *document.Document, opt Options) (res Result, err error) {
 		}
 	}
 	r := &renderer{links: opt.Links, ids: map[string]bool{}, next: map[string]int{}}
+	for _, id := range opt.ReservedIDs {
+		r.ids[id] = true
+	}
 	r.b.Grow(estimateSize(ev.Nodes))
 	defer func() {
 		// The renderer is written not to panic; should an odd document

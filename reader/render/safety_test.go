@@ -174,3 +174,37 @@ func TestNilDocument(t *testing.T) {
 		t.Errorf("got %+v, %v", res, err)
 	}
 }
+
+func TestEscapeTo(t *testing.T) {
+	var b strings.Builder
+	escapeTo(&b, "a<b>&\"'\x00\xff z")
+	if got := b.String(); got != "a&lt;b&gt;&amp;&#34;&#39;\uFFFD z" {
+		t.Errorf("escaped %q", got)
+	}
+}
+
+// TestReservedIDs keeps heading ids clear of the ids of the page around
+// the content.
+func TestReservedIDs(t *testing.T) {
+	res, _ := render(t, fromMarkdown(t, "# Main\n\n# Main"), Options{ReservedIDs: []string{"main"}})
+	if len(res.Outline) != 2 || res.Outline[0].ID != "main-2" || res.Outline[1].ID != "main-3" {
+		t.Errorf("outline %+v", res.Outline)
+	}
+}
+
+// TestSamePageAnchorWithoutLinks links to a section of the page when no
+// Links is given, and to nothing else but URLs.
+func TestSamePageAnchorWithoutLinks(t *testing.T) {
+	res, err := Document(fromMarkdown(t, "[intro](#intro) [page](page://p1) [ex](https://example.com)"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := parseHTML(t, string(res.HTML))
+	var hrefs []string
+	for _, a := range find(root, "a") {
+		hrefs = append(hrefs, attr(a, "href"))
+	}
+	if strings.Join(hrefs, " ") != "#intro https://example.com" {
+		t.Errorf("links %v: %s", hrefs, res.HTML)
+	}
+}

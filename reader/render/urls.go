@@ -47,7 +47,8 @@ func checkURL(u string, schemes ...string) bool {
 // resolve returns the href of a reference the reader may follow. Links
 // decides what a reference points to for this reader; whatever it answers
 // is checked again, so that a URL stored in a document can never become a
-// javascript: link. Without Links only plain URLs resolve.
+// javascript: link. Without Links only plain URLs and anchors on the same
+// page resolve.
 func (r *renderer) resolve(ref document.ContentRef) (string, bool) {
 	var href string
 	if r.links != nil {
@@ -56,8 +57,13 @@ func (r *renderer) resolve(ref document.ContentRef) (string, bool) {
 			return "", false
 		}
 		href = h
-	} else if ref.Kind == document.RefURL {
-		href = ref.URL
+	} else {
+		switch {
+		case ref.Kind == document.RefURL:
+			href = ref.URL
+		case ref.Kind == document.RefAnchor && ref.Page == "" && ref.Space == "":
+			href = "#" + ref.Anchor // a section of this page
+		}
 	}
 	if !safeURL(href) {
 		return "", false
