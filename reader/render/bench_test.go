@@ -59,3 +59,29 @@ func TestLinearHeadings(t *testing.T) {
 		t.Errorf("2000 headings make %.0f allocations, 500 make %.0f", a4, a1)
 	}
 }
+
+// TestConcurrent renders one document from many goroutines, as page views
+// do: the document is only read and the highlighting cache is shared.
+func TestConcurrent(t *testing.T) {
+	doc := fromMarkdown(t, "# T\n\n```go\nfunc main() {}\n```\n\n[a](page://p1) {% hint style=\"info\" %}\nx\n{% endhint %}")
+	want, err := Document(doc, Options{Links: testLinks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan string, 8)
+	for range 8 {
+		go func() {
+			res, err := Document(doc, Options{Links: testLinks})
+			if err != nil || res.HTML != want.HTML {
+				errs <- "a concurrent rendering differs"
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range 8 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
