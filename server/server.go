@@ -40,6 +40,7 @@ import (
 	"quire/internal/ratelimit"
 	"quire/internal/requestid"
 	"quire/internal/translate"
+	"quire/reader"
 	"quire/rest"
 	"quire/server/app"
 )
@@ -99,6 +100,7 @@ type Server struct {
 	gql      *handler.Server
 	api      *rest.API
 	mux      *http.ServeMux
+	door     *reader.Door
 	limiter  *ratelimit.Limiter // nil: no rate limits
 	callers  *auth.CallerCache  // nil: every request looks its caller up
 	jobs     *jobs.Runner
@@ -183,7 +185,18 @@ func NewServer(cfg Config) *Server {
 	// login options (asked before signing in).
 	mux.Handle("/v1/openapi.json", s.api)
 	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.limitAnonymous(s.anonymous(s.api, loaders.NewSequential)))
+	// Published sites, for their readers: by path on Quire's public host,
+	// and every path not routed above on a site's custom hostname.
+	door := reader.New(r, reader.Config{PublicURL: cfg.PublicURL, Log: cfg.Log})
+	s.door = door
+	readers := s.limitAnonymous(s.anonymous(door, loaders.NewSequential))
+	mux.Handle(reader.Prefix, readers)
+	mux.Handle(reader.AssetsPrefix, door.Assets())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if door.CustomHost(r) {
+			readers.ServeHTTP(w, r)
+			return
+		}
 		rest.WriteError(w, r, cfg.Log, apierr.NotFoundf("No route matches %s %s", r.Method, r.URL.Path))
 	})
 	s.mux = mux
@@ -327,6 +340,12 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.Route
 			tmpl = "/graphiql/assets/"
 		case strings.HasPrefix(p, "/openapi/"):
 			tmpl = "/openapi/"
+		case strings.HasPrefix(p, reader.Prefix):
+			tmpl = reader.Prefix
+		case strings.HasPrefix(p, reader.AssetsPrefix):
+			tmpl = reader.AssetsPrefix
+		case s.door != nil && s.door.CustomHost(r):
+			tmpl = "custom hostname"
 		case strings.HasPrefix(p, "/v1/"):
 			tmpl = "/v1/unmatched"
 		default:

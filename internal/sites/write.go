@@ -190,6 +190,15 @@ func (s *Service) UpdateSite(ctx context.Context, orgID, siteID string, in Updat
 			if in.Hostname.Value == nil {
 				u.ClearHostname()
 			} else {
+				// A hostname selects the site its readers are served: it
+				// belongs to one site of one organization.
+				taken, err := tx.Site.Query().Where(site.Hostname(*in.Hostname.Value), site.IDNEQ(st.ID)).Exist(ctx)
+				if err != nil {
+					return fmt.Errorf("check hostname: %w", err)
+				}
+				if taken {
+					return apierr.Invalid("hostname", "hostname %q is already used by another site", *in.Hostname.Value)
+				}
 				u.SetHostname(*in.Hostname.Value)
 			}
 		}

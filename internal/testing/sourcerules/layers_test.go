@@ -15,7 +15,8 @@ import (
 //
 //	0  ent, internal/...: the entities and the engines, below every door
 //	1  graph/...: the GraphQL door and the resolver layer
-//	2  rest: the REST door, which reads through the resolver layer
+//	2  rest, reader/...: the REST door and the reader door (published
+//	   sites), which read through the resolver layer and not each other
 //	3  server/...: the HTTP server and the wiring of engines and doors
 //	4  cmd/...: the commands
 //
@@ -32,7 +33,8 @@ func layer(pkg string) (int, bool) {
 		return 0, true
 	case pkg == "quire/graph" || strings.HasPrefix(pkg, "quire/graph/"):
 		return 1, true
-	case pkg == "quire/rest" || strings.HasPrefix(pkg, "quire/rest/"):
+	case pkg == "quire/rest" || strings.HasPrefix(pkg, "quire/rest/"),
+		pkg == "quire/reader" || strings.HasPrefix(pkg, "quire/reader/"):
 		return 2, true
 	case pkg == "quire/server" || strings.HasPrefix(pkg, "quire/server/"):
 		return 3, true
@@ -42,7 +44,17 @@ func layer(pkg string) (int, bool) {
 	return 0, false
 }
 
-var layerNames = []string{"ent and internal (engines)", "graph", "rest", "server", "cmd"}
+// doorOf names the door of layer 2 a package belongs to, "" for none.
+func doorOf(pkg string) string {
+	for _, d := range []string{"rest", "reader"} {
+		if pkg == "quire/"+d || strings.HasPrefix(pkg, "quire/"+d+"/") {
+			return d
+		}
+	}
+	return ""
+}
+
+var layerNames = []string{"ent and internal (engines)", "graph", "rest and reader", "server", "cmd"}
 
 // TestImportsRunDownTheLayers fails for every import, in a non-test file,
 // of a package of a higher layer: an engine importing a door, a door the
@@ -84,6 +96,9 @@ func TestImportsRunDownTheLayers(t *testing.T) {
 				t.Errorf("%s imports %s: test and benchmark support is for tests and the benchmark commands only", rel, dep)
 				continue
 			}
+			if door, other := doorOf(pkg), doorOf(dep); door != "" && other != "" && door != other {
+				t.Errorf("%s imports %s: the %s door and the %s door read through the resolver layer, not through each other", rel, dep, door, other)
+			}
 			to, ok := layer(dep)
 			if ok && to > from {
 				t.Errorf("%s (%s) imports %s (%s): imports run down the layers only", rel, layerNames[from], dep, layerNames[to])
@@ -110,6 +125,8 @@ func TestLayerOf(t *testing.T) {
 		{"quire/internal/testing/testenv", 0, false},
 		{"quire/graph/gqlguard", 1, true},
 		{"quire/rest", 2, true},
+		{"quire/reader", 2, true},
+		{"quire/reader/view", 2, true},
 		{"quire/server/app", 3, true},
 		{"quire/cmd/quire", 4, true},
 		{"quire/interop", 0, false},

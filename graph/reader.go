@@ -1,0 +1,94 @@
+package graph
+
+import (
+	"context"
+
+	"quire/ent"
+	"quire/internal/apierr"
+	"quire/internal/content"
+	"quire/internal/customization"
+	"quire/internal/document"
+	"quire/internal/loaders"
+	"quire/internal/search"
+	"quire/internal/sites"
+)
+
+// The reader door (published sites as HTML) reads through these methods,
+// as REST reads through the others: who may read a site, and which of the
+// organization's content that opens, is decided by sites.Visit. Every
+// method below takes the Visit and refuses a space it does not serve.
+
+// VisitSite opens a published site at an address for a reader (see
+// sites.Service.Visit).
+// Errors: NotFound, Unauthorized.
+func (r *Resolver) VisitSite(ctx context.Context, addr sites.Address, shareKey *string, verified bool) (*sites.Visit, error) {
+	return r.Sites.Visit(ctx, addr, shareKey, verified)
+}
+
+// visitSpace is a space the visit serves.
+func visitSpace(v *sites.Visit, spaceID string) (*ent.Space, error) {
+	sp, ok := v.Spaces[spaceID]
+	if !ok {
+		return nil, apierr.NotFoundf("No published space matches this address")
+	}
+	return sp, nil
+}
+
+// VisitContent returns the published content of a space the visit serves:
+// its current revision (pages without their documents), once per space
+// and request.
+// Errors: NotFound.
+func (r *Resolver) VisitContent(ctx context.Context, v *sites.Visit, spaceID string) (*content.Revision, error) {
+	sp, err := visitSpace(v, spaceID)
+	if err != nil {
+		return nil, err
+	}
+	return loaders.Memo(ctx, sp.RevisionID, "visit.revision", func() (*content.Revision, error) {
+		return r.Content.Revision(ctx, sp.RevisionID)
+	})
+}
+
+// VisitDocument returns the document of a page of published content as
+// its readers see it before their claims are applied: a computed page's
+// generated document, with the reusable contents it embeds inlined. The
+// reader evaluates expressions and conditions with the visitor's claims.
+// Errors: NotFound.
+func (r *Resolver) VisitDocument(ctx context.Context, v *sites.Visit, p *content.Page) (*document.Document, error) {
+	if _, err := visitSpace(v, p.Space); err != nil {
+		return nil, err
+	}
+	yes := true
+	return r.pageDocument(ctx, p, nil, &yes, &yes)
+}
+
+// VisitSettings returns the customization a site space shows its readers.
+func (r *Resolver) VisitSettings(ctx context.Context, v *sites.Visit, ss *ent.SiteSpace) (customization.Settings, error) {
+	return v.Settings(ctx, ss)
+}
+
+// VisitSearch searches the spaces a visit serves (see
+// search.Service.SearchPublished).
+// Errors: BadRequest (query).
+func (r *Resolver) VisitSearch(ctx context.Context, v *sites.Visit, query string, limit int) ([]*search.PageHit, error) {
+	spaces := make([]*ent.Space, 0, len(v.Spaces))
+	seen := map[string]bool{}
+	for _, ss := range v.Tree.SiteSpaces {
+		if sp, ok := v.Spaces[ss.SpaceID]; ok && !seen[sp.ID] {
+			seen[sp.ID] = true
+			spaces = append(spaces, sp)
+		}
+	}
+	return r.Search.SearchPublished(ctx, spaces, query, limit)
+}
+
+// VisitFileURL is the signed download link of a file of published
+// content.
+func (r *Resolver) VisitFileURL(f *content.File) string {
+	return r.Downloads.FileURL(f.Revision, f.ID)
+}
+
+// VisitPDFURL is the signed link to the PDF export of a page of
+// published content.
+func (r *Resolver) VisitPDFURL(rev *content.Revision, title, pageID string) string {
+	return r.Downloads.PDFURL(rev.ID, title, pageID)
+}
