@@ -68,7 +68,9 @@ func (s *Service) Visit(ctx context.Context, addr Address, shareKey *string, ver
 			org, err = l.OrganizationByID.Load(ctx, st.OrganizationID)()
 			return err
 		},
-		func() error { return readParts(ctx, []string{st.ID}, Want{Structure: true, Spaces: true, ShareLinks: keyed}) },
+		func() error {
+			return readParts(ctx, []string{st.ID}, Want{Structure: true, Spaces: true, ShareLinks: keyed})
+		},
 	)
 	if err != nil {
 		return nil, err
