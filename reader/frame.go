@@ -36,6 +36,11 @@ func (s *visit) frame(pl *place, t *tree) *view.Page {
 		Copyright: set.Footer.Copyright, PrivacyPolicy: urlOnly(set.PrivacyPolicy.URL),
 		ThemeToggle: set.Themes.Toggeable, DefaultTheme: string(set.Themes.Default),
 	}
+	// A reader who switched the theme has it from the first paint: the
+	// script keeps the choice in a cookie as well.
+	if set.Themes.Toggeable && s.chosenTheme != "" {
+		p.Site.DefaultTheme = s.chosenTheme
+	}
 	if l := set.Header.Logo; l != nil {
 		p.Site.LogoLight, p.Site.LogoDark = urlOnly(l.Light), urlOnly(l.Dark)
 	}
@@ -68,7 +73,7 @@ func (s *visit) frame(pl *place, t *tree) *view.Page {
 		if it.Condition != "" && !s.shows(&it.Condition) {
 			continue
 		}
-		l := view.Link{Title: it.Title}
+		l := view.Link{Title: it.Title, Style: string(it.Style)}
 		if it.To != nil {
 			l.Href = ref(*it.To)
 		}

@@ -173,3 +173,31 @@ func gitEditURL(gs types.GitSync, path string) string {
 	}
 	return base + "/" + strings.Join(segs, "/")
 }
+
+var _ render.Titles = (*links)(nil)
+
+// Title is the title of what a reference points to, for the cards of
+// content references: a page's or a space's title, a file's name.
+func (l *links) Title(ref document.ContentRef) (string, bool) {
+	switch ref.Kind {
+	case document.RefPage:
+		t := l.t
+		if ref.Space != "" && ref.Space != l.pl.space.ID {
+			t = l.others[ref.Space]
+		}
+		if t != nil {
+			if p, ok := t.byID[ref.Page]; ok {
+				return p.Title, true
+			}
+		}
+	case document.RefSpace:
+		if sp, ok := l.s.v.Spaces[ref.Space]; ok {
+			return sp.Title, true
+		}
+	case document.RefFile:
+		if f, ok := l.files[ref.File]; ok {
+			return f.Name, true
+		}
+	}
+	return "", false
+}

@@ -67,7 +67,7 @@ func (s *visit) page(w http.ResponseWriter, r *http.Request) {
 		s.markdown(w, r, pg, doc, env)
 		return
 	}
-	res, err := render.Document(doc, render.Options{Links: s.links(pl, t), Env: env})
+	res, err := render.Document(doc, render.Options{Links: s.links(pl, t), Env: env, ReservedIDs: view.ReservedIDs})
 	if err != nil {
 		s.d.fail(w, r, err)
 		return

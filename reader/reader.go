@@ -119,6 +119,9 @@ func (d *Door) serveSite(w http.ResponseWriter, r *http.Request, req request) {
 		return
 	}
 	s := &visit{c: ctx, d: d, v: v, req: req, claims: unsignedClaims(r.URL.Query())}
+	if c, err := r.Cookie(view.ThemeCookie); err == nil && (c.Value == "light" || c.Value == "dark") {
+		s.chosenTheme = c.Value
+	}
 	if len(req.rest) == 1 && !req.markdown {
 		switch req.rest[0] {
 		case "robots.txt":

@@ -58,7 +58,8 @@ func respondHTML(w http.ResponseWriter, r *http.Request, p *view.Page, public bo
 func respond(w http.ResponseWriter, r *http.Request, status int, contentType string, body []byte, public bool) {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
-	h.Set("Vary", "Accept-Encoding")
+	// The theme a reader chose (a cookie) is in the page.
+	h.Set("Vary", "Accept-Encoding, Cookie")
 	if public {
 		h.Set("Cache-Control", "public, max-age=60")
 	} else {

@@ -22,6 +22,8 @@ type visit struct {
 	// claims are the visitor's claims: the unsigned ones from the query
 	// (visitor.* parameters), under "unsigned".
 	claims map[string]any
+	// chosenTheme is the theme the reader chose ("light", "dark"), "" for none.
+	chosenTheme string
 	// lk resolves the references of the page shown.
 	lk *links
 }
