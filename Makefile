@@ -81,9 +81,14 @@ interop:
 test-relay:
 	bash web/relay/run.sh
 
-## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot
-test-browser:
+## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot; then test-browser-reader
+test-browser: test-browser-reader
 	cd web/graphiql && npm ci --no-audit --no-fund && npm test
+
+## test-browser-reader: a published site in headless Chromium (navigation, search, theme, share link, no JavaScript, 390px screen), axe-core, Lighthouse (accessibility and performance >= 95) and linkinator against a real server
+.PHONY: test-browser-reader
+test-browser-reader:
+	cd web/reader && npm ci --no-audit --no-fund && npm test
 
 ## bench-sites: published site profile, REST and GraphQL against a one-statement SQL baseline, on SQLite and a throwaway PostgreSQL (loopback, bounded)
 bench-sites:
