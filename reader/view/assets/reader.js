@@ -39,6 +39,22 @@
   var menu = document.querySelector(".menu");
   if (menu && window.matchMedia && matchMedia("(min-width: 60rem)").matches) menu.open = true;
 
+  // A table or code block wider than the column scrolls sideways (CSS);
+  // keyboard users can scroll it only if it takes focus, so one that
+  // overflows joins the tab order, and leaves it when the screen grows.
+  var tables = document.querySelectorAll(".content table, .content pre");
+  function scrollables() {
+    for (var i = 0; i < tables.length; i++) {
+      var t = tables[i];
+      if (t.scrollWidth > t.clientWidth + 1) t.setAttribute("tabindex", "0");
+      else if (t.getAttribute("tabindex") === "0") t.removeAttribute("tabindex");
+    }
+  }
+  if (tables.length) {
+    scrollables();
+    window.addEventListener("resize", scrollables);
+  }
+
   // Search as you type: a combobox over the header search box.
   var form = document.querySelector("form.search");
   var input = form && form.querySelector("input[name=q]");
