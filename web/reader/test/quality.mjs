@@ -101,4 +101,34 @@ export async function brokenLinks(env) {
   log(`linkinator checked ${checked.length} links, skipped ${result.links.length - checked.length}`);
   check('linkinator crawled the site', checked.filter((l) => l.url.startsWith(env.site)).length >= 15, `${checked.length}`);
   check('linkinator finds no broken internal link', broken.length === 0, `${broken.length} broken`);
+  await agentFiles(env);
+}
+
+// agentFiles checks what robots and language models read besides the
+// pages: robots.txt names the sitemap, and every URL in the sitemap and in
+// llms.txt answers 200.
+async function agentFiles(env) {
+  const get = async (url) => {
+    const res = await fetch(url);
+    return { status: res.status, type: res.headers.get('content-type') || '', body: await res.text() };
+  };
+  const robots = await get(`${env.site}/robots.txt`);
+  check('robots.txt names the sitemap', robots.status === 200 && robots.body.includes(`Sitemap: ${env.site}/sitemap.xml`), robots.body.slice(0, 200));
+  const sitemap = await get(`${env.site}/sitemap.xml`);
+  const locs = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replaceAll('&amp;', '&'));
+  const llms = await get(`${env.site}/llms.txt`);
+  const mds = [...llms.body.matchAll(/\]\((http[^)\s]+)\)/g)].map((m) => m[1]);
+  check('the sitemap lists the pages of both sections', sitemap.status === 200 && locs.length >= 17, `${sitemap.status}, ${locs.length} URLs`);
+  check('llms.txt links the pages as Markdown', llms.status === 200 && mds.length >= 17 && mds.every((u) => u.endsWith('.md')), `${llms.status}, ${mds.length} links`);
+  const bad = [];
+  for (const url of [...locs, ...mds]) {
+    if (!url.startsWith(env.site)) {
+      bad.push(`${url} (not on the site)`);
+      continue;
+    }
+    const r = await get(url);
+    const want = url.endsWith('.md') ? 'text/markdown' : 'text/html';
+    if (r.status !== 200 || !r.type.startsWith(want)) bad.push(`${url} (${r.status} ${r.type})`);
+  }
+  check('every URL of the sitemap and llms.txt answers 200 with its type', bad.length === 0, bad.join(', '));
 }
