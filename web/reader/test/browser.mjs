@@ -9,7 +9,8 @@
 // variants, a space of nested pages with every kind of block) and a
 // share-link site through the API, then drives Debian's Chromium
 // ($CHROMIUM, default /usr/bin/chromium): reader flows with playwright-core
-// (reader.mjs), axe-core, Lighthouse and linkinator (quality.mjs).
+// (reader.mjs); axe-core, Lighthouse, linkinator, robots.txt, the sitemap
+// and llms.txt (quality.mjs).
 // Screenshots and the Lighthouse report go to test-artifacts/.
 // Bounded in time; the server and the browser are stopped in every case.
 import { spawn, spawnSync } from 'node:child_process';
