@@ -49,7 +49,14 @@ func (t Target) request(ctx context.Context, u string, b []byte) (*http.Request,
 	if b != nil {
 		body = b
 	}
-	return testclient.NewRequest(ctx, t.Method, u, t.Token, body)
+	req, err := testclient.NewRequest(ctx, t.Method, u, t.Token, body)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range t.Header {
+		req.Header[k] = v
+	}
+	return req, nil
 }
 
 // ParseCounts parses a comma-separated list of connection counts in

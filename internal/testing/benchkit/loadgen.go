@@ -31,6 +31,9 @@ type Target struct {
 	// random site each); ok false stops the worker (a list of prepared
 	// objects is used up). Only the built-in load generator supports it.
 	Vary func(w, n int) (url string, body []byte, ok bool)
+	// Header are extra request headers (Accept-Encoding, ...); only the
+	// built-in load generator and Send send them.
+	Header http.Header
 }
 
 // Result is what one load run measured.
