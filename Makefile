@@ -94,6 +94,11 @@ test-browser-reader:
 bench-sites:
 	scripts/bench-sites.sh $(BENCH_SITES_FLAGS)
 
+## bench-reader: page views of a published 500-page site, quire serve (as released) against a static file server over a crawl of the same pages, at 1, 10 and 50 connections on SQLite and a throwaway PostgreSQL; fails when SQL statements per page view differ between sites of 10 to 10,000 pages
+.PHONY: bench-reader
+bench-reader:
+	scripts/bench-reader.sh $(BENCH_READER_FLAGS)
+
 ## soak: a real quire serve over a throwaway PostgreSQL under a steady mix of reads and writes for SOAK_DURATION (10m) at SOAK_RATE requests/s (100) on SOAK_WORKERS (32); fails on any error, a missing write, or growth of memory or goroutines
 .PHONY: soak
 soak:
