@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"quire/ent"
+	"quire/graph/model"
 	"quire/internal/apierr"
 	"quire/internal/content"
 	"quire/internal/customization"
@@ -21,8 +22,8 @@ import (
 // VisitSite opens a published site at an address for a reader (see
 // sites.Service.Visit).
 // Errors: NotFound, Unauthorized.
-func (r *Resolver) VisitSite(ctx context.Context, addr sites.Address, shareKey *string, verified bool) (*sites.Visit, error) {
-	return r.Sites.Visit(ctx, addr, shareKey, verified)
+func (r *Resolver) VisitSite(ctx context.Context, addr sites.Address, shareKey *string, visitorToken string) (*sites.Visit, error) {
+	return r.Sites.Visit(ctx, addr, shareKey, visitorToken)
 }
 
 // visitSpace is a space the visit serves.
@@ -91,4 +92,12 @@ func (r *Resolver) VisitFileURL(f *content.File) string {
 // published content.
 func (r *Resolver) VisitPDFURL(rev *content.Revision, title, pageID string) string {
 	return r.Downloads.PDFURL(rev.ID, title, pageID)
+}
+
+// visitorKey presents a site's visitor key.
+func visitorKey(k *sites.VisitorKey, err error) (*model.SiteVisitorKey, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &model.SiteVisitorKey{Object: "site-visitor-key", Key: k.Key, CreatedAt: k.CreatedAt}, nil
 }

@@ -115,6 +115,24 @@ func (r *mutationResolver) DeleteSiteShareLink(ctx context.Context, site string,
 	return &model.DeletePayload{ID: id, Deleted: deleted}, nil
 }
 
+// RotateSiteVisitorKey is the resolver for the rotateSiteVisitorKey field.
+func (r *mutationResolver) RotateSiteVisitorKey(ctx context.Context, site string) (*model.SiteVisitorKey, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return visitorKey(r.Sites.RotateVisitorKey(ctx, st.OrganizationID, st.ID))
+}
+
+// SiteVisitorKey is the resolver for the siteVisitorKey field.
+func (r *queryResolver) SiteVisitorKey(ctx context.Context, site string) (*model.SiteVisitorKey, error) {
+	st, err := r.siteOf(ctx, site)
+	if err != nil {
+		return nil, err
+	}
+	return visitorKey(r.Sites.VisitorKey(ctx, st.OrganizationID, st.ID))
+}
+
 // Object is the resolver for the object field.
 func (r *siteShareLinkResolver) Object(ctx context.Context, obj *ent.SiteShareLink) (string, error) {
 	return "share-link", nil

@@ -103,22 +103,39 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	d.serveSite(w, r, req)
 }
 
+// VisitorCookie is the cookie holding a reader's visitor token on a
+// visitor-auth site, once verified (scoped to the site's path).
+const VisitorCookie = "quire-visitor"
+
 // serveSite opens the site and serves what the request asks of it.
 func (d *Door) serveSite(w http.ResponseWriter, r *http.Request, req request) {
 	ctx := r.Context()
-	v, err := d.r.VisitSite(ctx, req.addr, req.shareKey, false)
+	token, fromQuery := r.URL.Query().Get("jwt_token"), true
+	if token == "" {
+		fromQuery = false
+		if c, err := r.Cookie(VisitorCookie); err == nil {
+			token = c.Value
+		}
+	}
+	v, err := d.r.VisitSite(ctx, req.addr, req.shareKey, token)
 	if err != nil {
 		switch apierr.CodeOf(err) {
 		case apierr.NotFound:
 			d.plainError(w, r, http.StatusNotFound, "No published site matches this address.")
 		case apierr.Unauthorized:
-			d.plainError(w, r, http.StatusUnauthorized, "This site is only for signed-in readers.")
+			d.plainError(w, r, http.StatusUnauthorized, "This site is only for signed-in readers. Sign in through the link you were given to read it.")
 		default:
 			d.fail(w, r, err)
 		}
 		return
 	}
-	s := &visit{c: ctx, d: d, v: v, req: req, claims: unsignedClaims(r.URL.Query())}
+	if fromQuery && v.Claims != nil {
+		// The token is good: keep it in a cookie and leave the URL, so
+		// that it stays out of the history and of referrers.
+		d.keepVisitor(w, r, req, token)
+		return
+	}
+	s := &visit{c: ctx, d: d, v: v, req: req, claims: visitorClaims(v.Claims, r.URL.Query())}
 	if c, err := r.Cookie(view.ThemeCookie); err == nil && (c.Value == "light" || c.Value == "dark") {
 		s.chosenTheme = c.Value
 	}
@@ -163,4 +180,26 @@ func (d *Door) plainError(w http.ResponseWriter, r *http.Request, status int, ms
 		AssetBase: AssetsPrefix, Robots: "noindex", Settings: defaultSettings()}
 	p.Layout = view.Layout{}
 	respondHTML(w, r, p, false)
+}
+
+// keepVisitor sets the visitor cookie for the site and redirects to the
+// URL asked for, without its jwt_token.
+func (d *Door) keepVisitor(w http.ResponseWriter, r *http.Request, req request, token string) {
+	path := "/"
+	secure := r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
+	if u, err := url.Parse(req.base); err == nil {
+		if u.Path != "" {
+			path = u.Path
+		}
+		secure = secure || u.Scheme == "https"
+	}
+	http.SetCookie(w, &http.Cookie{Name: VisitorCookie, Value: token, Path: path, HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode})
+	q := r.URL.Query()
+	q.Del("jwt_token")
+	to := r.URL.Path
+	if len(q) > 0 {
+		to += "?" + q.Encode()
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }

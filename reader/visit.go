@@ -222,6 +222,17 @@ const (
 	maxClaimLen       = 256
 )
 
+// visitorClaims are the claims of the visitor: those of their token
+// (signed), and the unsigned ones from the query under "unsigned".
+func visitorClaims(signed map[string]any, q url.Values) map[string]any {
+	out := make(map[string]any, len(signed)+1)
+	for k, v := range signed {
+		out[k] = v
+	}
+	out["unsigned"] = unsignedClaims(q)
+	return out
+}
+
 // unsignedClaims reads the visitor's unsigned claims from the query:
 // visitor.{name}={value}, a value read as a boolean or a number when it
 // is one.
@@ -247,7 +258,7 @@ func unsignedClaims(q url.Values) map[string]any {
 			}
 		}
 	}
-	return map[string]any{"unsigned": unsigned}
+	return unsigned
 }
 
 // notFound answers a path the site serves nothing at with its 404 page.

@@ -32,6 +32,12 @@ func (a *API) publishedProfiles() *Kind[*model.PublishedContentSite, *PublishedC
 	return presentsKeyed(a.presentPublished)
 }
 
+func visitorKeys() *Kind[*model.SiteVisitorKey, *VisitorKey] {
+	return presents(func(_ context.Context, k *model.SiteVisitorKey) (*VisitorKey, error) {
+		return &VisitorKey{Object: k.Object, Key: k.Key, CreatedAt: k.CreatedAt}, nil
+	})
+}
+
 func (a *API) adaptiveSchemas() *Kind[*model.SiteAdaptiveSchema, *AdaptiveSchema] {
 	return presents(func(_ context.Context, s *model.SiteAdaptiveSchema) (*AdaptiveSchema, error) {
 		return &AdaptiveSchema{Object: s.Object, JSONSchema: json.RawMessage(s.JSONSchema), UpdatedAt: s.UpdatedAt}, nil
@@ -210,6 +216,13 @@ type AdaptiveSchema struct {
 	Object     string          `json:"object"`
 	JSONSchema json.RawMessage `json:"jsonSchema"`
 	UpdatedAt  time.Time       `json:"updatedAt"`
+}
+
+// VisitorKey is a visitor-auth site's key (a Quire extension).
+type VisitorKey struct {
+	Object    string    `json:"object"`
+	Key       string    `json:"key"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // TemplateCondition is an example condition.

@@ -77,6 +77,24 @@ func (a *API) customizationRoutes() []Route {
 			return a.r.Mutation().UpdateSiteAdaptiveSchema(ctx, st.ID, types.JSON(in.JSONSchema))
 		}).Present(schemas),
 
+		// Quire extensions: the key a visitor-auth site's backend signs its
+		// readers' tokens with.
+		route("GET", s+"/visitor-key", "Get a docs site's visitor key (Quire extension)", func(ctx context.Context, req *Request, _ *NoInput) (*model.SiteVisitorKey, error) {
+			st, err := a.site(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			return a.r.Query().SiteVisitorKey(ctx, st.ID)
+		}).Present(visitorKeys()),
+
+		route("POST", s+"/visitor-key", "Replace a docs site's visitor key (Quire extension)", func(ctx context.Context, req *Request, _ *NoInput) (*model.SiteVisitorKey, error) {
+			st, err := a.site(ctx, req)
+			if err != nil {
+				return nil, err
+			}
+			return a.r.Mutation().RotateSiteVisitorKey(ctx, st.ID)
+		}).Present(visitorKeys()),
+
 		route("GET", s+"/adaptive-schema/template-conditions", "List example conditions from the visitor attributes schema", func(ctx context.Context, req *Request, _ *NoInput) ([]*model.SiteTemplateCondition, error) {
 			st, err := a.site(ctx, req)
 			if err != nil {

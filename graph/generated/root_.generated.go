@@ -891,6 +891,7 @@ type ComplexityRoot struct {
 		RemoveUserFromSpace                      func(childComplexity int, space string, user string) int
 		RequestReviewersForChangeRequest         func(childComplexity int, changeRequest string, input model.RequestReviewersInput) int
 		RestoreSpace                             func(childComplexity int, id string) int
+		RotateSiteVisitorKey                     func(childComplexity int, site string) int
 		RunTranslation                           func(childComplexity int, id string) int
 		SetMemberSso                             func(childComplexity int, organization string, user string) int
 		SetVariables                             func(childComplexity int, changeRequest string, variables types.JSON, revision *string) int
@@ -1233,6 +1234,7 @@ type ComplexityRoot struct {
 		OrganizationsForEmailDomain func(childComplexity int, emailDomain string) int
 		Revision                    func(childComplexity int, id string) int
 		Site                        func(childComplexity int, id string) int
+		SiteVisitorKey              func(childComplexity int, site string) int
 		Space                       func(childComplexity int, id string, shareKey *string) int
 		SpaceGitInfo                func(childComplexity int, space string) int
 		SsoLogins                   func(childComplexity int, organization string) int
@@ -1614,6 +1616,12 @@ type ComplexityRoot struct {
 		App       func(childComplexity int) int
 		Location  func(childComplexity int) int
 		Published func(childComplexity int) int
+	}
+
+	SiteVisitorKey struct {
+		CreatedAt func(childComplexity int) int
+		Key       func(childComplexity int) int
+		Object    func(childComplexity int) int
 	}
 
 	Space struct {
@@ -5981,6 +5989,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Mutation.RestoreSpace(childComplexity, args["id"].(string)), true
 
+	case "Mutation.rotateSiteVisitorKey":
+		if e.ComplexityRoot.Mutation.RotateSiteVisitorKey == nil {
+			break
+		}
+
+		args, err := ec.field_Mutation_rotateSiteVisitorKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Mutation.RotateSiteVisitorKey(childComplexity, args["site"].(string)), true
+
 	case "Mutation.runTranslation":
 		if e.ComplexityRoot.Mutation.RunTranslation == nil {
 			break
@@ -8047,6 +8067,18 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 
 		return e.ComplexityRoot.Query.Site(childComplexity, args["id"].(string)), true
 
+	case "Query.siteVisitorKey":
+		if e.ComplexityRoot.Query.SiteVisitorKey == nil {
+			break
+		}
+
+		args, err := ec.field_Query_siteVisitorKey_args(ctx, rawArgs)
+		if err != nil {
+			return 0, false
+		}
+
+		return e.ComplexityRoot.Query.SiteVisitorKey(childComplexity, args["site"].(string)), true
+
 	case "Query.space":
 		if e.ComplexityRoot.Query.Space == nil {
 			break
@@ -9768,6 +9800,27 @@ func (e *executableSchema) Complexity(ctx context.Context, typeName, field strin
 		}
 
 		return e.ComplexityRoot.SiteUrls.Published(childComplexity), true
+
+	case "SiteVisitorKey.createdAt":
+		if e.ComplexityRoot.SiteVisitorKey.CreatedAt == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorKey.CreatedAt(childComplexity), true
+
+	case "SiteVisitorKey.key":
+		if e.ComplexityRoot.SiteVisitorKey.Key == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorKey.Key(childComplexity), true
+
+	case "SiteVisitorKey.object":
+		if e.ComplexityRoot.SiteVisitorKey.Object == nil {
+			break
+		}
+
+		return e.ComplexityRoot.SiteVisitorKey.Object(childComplexity), true
 
 	case "Space.changeRequest":
 		if e.ComplexityRoot.Space.ChangeRequest == nil {
@@ -11940,6 +11993,27 @@ extend type Mutation {
   createSiteShareLink(site: ID!, name: String!): SiteShareLink!
   updateSiteShareLink(site: ID!, id: ID!, input: UpdateSiteShareLinkInput!): SiteShareLink!
   deleteSiteShareLink(site: ID!, id: ID!): DeletePayload!
+}
+
+"""
+The key a visitor-auth site's own backend signs its readers' tokens with
+(HS256, with an exp claim). A reader arrives at the site with the token in
+?jwt_token=; its claims are their visitor claims. A Quire extension.
+"""
+type SiteVisitorKey {
+  object: String!
+  key: String!
+  createdAt: DateTime!
+}
+
+extend type Query {
+  "A docs site's visitor key, made the first time it is asked for (site admins)."
+  siteVisitorKey(site: ID!): SiteVisitorKey!
+}
+
+extend type Mutation {
+  "Replaces a docs site's visitor key: tokens signed with the old one, and the sessions they opened, are refused."
+  rotateSiteVisitorKey(site: ID!): SiteVisitorKey!
 }
 `, BuiltIn: false},
 	{Name: "../schema/content.graphql", Input: `# Content of spaces: revisions, with their pages, files and links.
@@ -17199,6 +17273,18 @@ func (ec *executionContext) childFields_SiteUrls(ctx context.Context, field grap
 		return ec.fieldContext_SiteUrls_published(ctx, field)
 	}
 	return nil, fmt.Errorf("no field named %q was found under type SiteUrls", field.Name)
+}
+
+func (ec *executionContext) childFields_SiteVisitorKey(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {
+	switch field.Name {
+	case "object":
+		return ec.fieldContext_SiteVisitorKey_object(ctx, field)
+	case "key":
+		return ec.fieldContext_SiteVisitorKey_key(ctx, field)
+	case "createdAt":
+		return ec.fieldContext_SiteVisitorKey_createdAt(ctx, field)
+	}
+	return nil, fmt.Errorf("no field named %q was found under type SiteVisitorKey", field.Name)
 }
 
 func (ec *executionContext) childFields_Space(ctx context.Context, field graphql.CollectedField) (*graphql.FieldContext, error) {

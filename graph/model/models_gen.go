@@ -1094,6 +1094,15 @@ type SiteUrls struct {
 	Published *string `json:"published,omitempty"`
 }
 
+// The key a visitor-auth site's own backend signs its readers' tokens with
+// (HS256, with an exp claim). A reader arrives at the site with the token in
+// ?jwt_token=; its claims are their visitor claims. A Quire extension.
+type SiteVisitorKey struct {
+	Object    string    `json:"object"`
+	Key       string    `json:"key"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
 type SortSiteStructureInput struct {
 	Item     *SiteStructureItemPointer `json:"item"`
 	Position *SiteStructurePosition    `json:"position"`

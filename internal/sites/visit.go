@@ -34,6 +34,9 @@ type Visit struct {
 	Spaces map[string]*ent.Space
 	// URLs are the published URLs of the site and its items, by id.
 	URLs map[string]string
+	// Claims are the claims of the reader's visitor token on a
+	// visitor-auth site (see VisitorKey), nil on the others.
+	Claims map[string]any
 }
 
 // notFound is the answer for every site a reader may not read, whatever
@@ -45,12 +48,13 @@ func notFound() error { return apierr.NotFoundf("No published site matches this 
 // its organization is not blocked, and its visibility admits the reader:
 // public and unlisted sites to anyone, share-link sites to a reader with
 // the key of an active share link, visitor-auth sites to a reader whose
-// visitor token was verified (verified says so). It reads the site, its
+// visitor token (a JWT signed with the site's visitor key) is valid. It
+// reads the site, its
 // structure and its spaces in a constant number of statements whatever
 // the size of the site.
 // Errors: NotFound (unknown, unpublished, blocked, wrong or revoked share
 // key), Unauthorized (a visitor-auth site without a verified visitor).
-func (s *Service) Visit(ctx context.Context, addr Address, shareKey *string, verified bool) (*Visit, error) {
+func (s *Service) Visit(ctx context.Context, addr Address, shareKey *string, visitorToken string) (*Visit, error) {
 	st, err := s.siteAt(ctx, addr)
 	if err != nil {
 		return nil, err
@@ -92,8 +96,8 @@ func (s *Service) Visit(ctx context.Context, addr Address, shareKey *string, ver
 			return nil, err
 		}
 	case "visitor-auth":
-		if !verified {
-			return nil, apierr.New(apierr.Unauthorized, "Sign in to read this site")
+		if v.Claims, err = s.visitorClaims(ctx, st.ID, visitorToken); err != nil {
+			return nil, err
 		}
 	default:
 		return nil, notFound()
