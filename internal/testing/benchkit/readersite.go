@@ -17,8 +17,9 @@ import (
 	"quire/server/app"
 )
 
-// ReaderTree is a space of pages document pages as a docs team writes
-// them: root groups of about 25 pages, in which every fifth page has the
+// ReaderTree is a space of pages pages (groups included, as a space's
+// limit counts them) as a docs team writes them: root groups of 25
+// document pages, in which every fifth page has the
 // next four below it and the last of those one more level below, each
 // page 3 to 8 KB of Markdown with headings, paragraphs, lists, a table and
 // code blocks. The same pages and seed give the same tree.
@@ -26,10 +27,13 @@ func ReaderTree(pages int, seed uint64) *content.Tree {
 	r := rand.New(rand.NewPCG(seed, 17))
 	tree := &content.Tree{}
 	var group, top, mid *content.TreePage
-	for i := range pages {
+	for i, n := 0, 0; n < pages; i, n = i+1, n+1 {
 		if i%25 == 0 {
 			group = &content.TreePage{Type: "group", Title: fmt.Sprintf("%s %d", pick(r, topics), i/25+1)}
 			tree.Pages = append(tree.Pages, group)
+			if n++; n == pages {
+				break
+			}
 		}
 		md := readerMarkdown(r)
 		p := &content.TreePage{Title: fmt.Sprintf("%s %s %d", pick(r, verbs), pick(r, topics), i+1),
