@@ -130,11 +130,12 @@ func alignClass(n *document.Node) string {
 
 var headingLevel = map[string]int{document.BlockHeading1: 1, document.BlockHeading2: 2, document.BlockHeading3: 3}
 
-// heading renders heading-1..3 as h2..h4 (the page title is the h1), with
+// heading renders heading-1..3 as h2..h4 (the page title is the h1; a
+// page whose highest heading is a heading-2 has it as h2), with
 // the anchor links and search use, made unique within the page, and a link
 // to itself.
 func (r *renderer) heading(n *document.Node, depth int) {
-	level := headingLevel[n.Type]
+	level := max(headingLevel[n.Type]-r.shift, 1)
 	tag := "h" + strconv.Itoa(level+1)
 	id := r.uniqueID(document.HeadingAnchor(n))
 	r.b.WriteByte('<')

@@ -91,7 +91,7 @@ func Document(doc *document.Document, opt Options) (res Result, err error) {
 			return Result{}, fmt.Errorf("evaluate document: %w", err)
 		}
 	}
-	r := &renderer{links: opt.Links, ids: map[string]bool{}, next: map[string]int{}}
+	r := &renderer{links: opt.Links, ids: map[string]bool{}, next: map[string]int{}, shift: topHeading(ev.Nodes) - 1}
 	for _, id := range opt.ReservedIDs {
 		r.ids[id] = true
 	}
@@ -135,6 +135,9 @@ type renderer struct {
 	outline []Heading
 	text    strings.Builder // the start of the plain text
 	inLink  int             // > 0 inside <a>: no nested links
+	// shift lowers every heading's level so that the page's highest one
+	// is the first below the page's title (h2): outlines skip no level.
+	shift int
 	// highlighted counts the bytes of code given to the highlighter, which
 	// stops past a budget (see code.go).
 	highlighted int
@@ -288,4 +291,19 @@ func oneOf(s string, allowed ...string) string {
 		}
 	}
 	return ""
+}
+
+// topHeading is the highest level (1 to 3) of the top-level headings of a
+// document, 1 when it has none.
+func topHeading(nodes []document.Node) int {
+	top := 4
+	for i := range nodes {
+		if l, ok := headingLevel[nodes[i].Type]; ok && l < top {
+			top = l
+		}
+	}
+	if top == 4 {
+		return 1
+	}
+	return top
 }
