@@ -15,7 +15,9 @@ import (
 
 // adaptive is a document whose parts depend on the visitor's claims.
 func adaptive() *document.Document {
-	para := func(s string) document.Node { return document.NewBlock(document.BlockParagraph, nil, document.NewText(s)) }
+	para := func(s string) document.Node {
+		return document.NewBlock(document.BlockParagraph, nil, document.NewText(s))
+	}
 	return &document.Document{Data: map[string]any{}, Nodes: []document.Node{
 		para("For everyone."),
 		document.NewBlock(document.BlockIf, map[string]any{"expression": `visitor.claims.plan == "pro"`}, para("For pro readers.")),
@@ -83,7 +85,10 @@ func TestVisitorAuth(t *testing.T) {
 			"expired":     sign(key, time.Now().Add(-time.Hour), jwt.MapClaims{}),
 			"another key": sign("not-the-key-of-this-site-at-all-0000", time.Now().Add(time.Hour), jwt.MapClaims{}),
 			"garbage":     "abc.def.ghi",
-			"no exp":      func() string { s, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{}).SignedString([]byte(key)); return s }(),
+			"no exp": func() string {
+				s, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{}).SignedString([]byte(key))
+				return s
+			}(),
 		} {
 			if r := get(t, e, url+"?jwt_token="+bad, ""); r.Status != http.StatusUnauthorized {
 				t.Errorf("%s token: %d", name, r.Status)
