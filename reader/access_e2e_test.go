@@ -61,7 +61,7 @@ func TestWhoMayRead(t *testing.T) {
 			t.Fatalf("share link URL %q", shared)
 		}
 		sh := get(t, e, shared+"/guides/installation", "")
-		if sh.Status != http.StatusOK || sh.Header.Get("Cache-Control") != "private, no-cache" {
+		if sh.Status != http.StatusOK || sh.Header.Get("Cache-Control") != "private, no-cache" || sh.Header.Get("X-Robots-Tag") != "noindex" {
 			t.Fatalf("share link: %d %q", sh.Status, sh.Header.Get("Cache-Control"))
 		}
 		// Its links keep the key.

@@ -42,7 +42,7 @@ func (s *visit) robots(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(&b, "User-agent: %s\nDisallow: /\n\n", ua)
 		}
 	}
-	if s.v.Site.Visibility == "public" && s.req.shareKey == nil {
+	if s.indexed() {
 		fmt.Fprintf(&b, "User-agent: *\nAllow: /\n\nSitemap: %s/sitemap.xml\n", s.req.base)
 	} else {
 		b.WriteString("User-agent: *\nDisallow: /\n")
@@ -178,7 +178,7 @@ func (s *visit) markdown(w http.ResponseWriter, r *http.Request, pg *content.Pag
 		s.notFound(w, r)
 		return
 	}
-	if s.v.Site.Visibility == "unlisted" || pg.NoIndex || pg.NoRobotsIndex {
+	if !s.indexed() || pg.NoIndex || pg.NoRobotsIndex {
 		w.Header().Set("X-Robots-Tag", "noindex")
 	}
 	respond(w, r, http.StatusOK, "text/markdown; charset=utf-8", []byte(s.pageMarkdown(pg, doc, env)), s.public())

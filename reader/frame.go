@@ -104,7 +104,7 @@ func (s *visit) frame(pl *place, t *tree) *view.Page {
 		}
 		p.Site.FooterGroups = append(p.Site.FooterGroups, fg)
 	}
-	if st.Visibility == "unlisted" {
+	if !s.indexed() {
 		p.Robots = "noindex"
 	}
 	if pl == nil {

@@ -117,11 +117,11 @@ func (s *visit) fillPage(p *view.Page, pl *place, t *tree, pg *content.Page, res
 			}
 		}
 	}
-	if s.v.Site.Visibility == "unlisted" || pg.NoIndex || pg.NoRobotsIndex {
+	if !s.indexed() || pg.NoIndex || pg.NoRobotsIndex {
 		p.Robots = "noindex"
 	}
 	self := pageURL(pl.url, pg)
-	if s.v.Site.Visibility == "public" && s.req.shareKey == nil {
+	if s.indexed() {
 		p.Canonical = self
 	}
 	if pg.MetaLinks != nil {

@@ -45,6 +45,10 @@ func (s *visit) public() bool {
 	return vis == "public" || vis == "unlisted"
 }
 
+// indexed reports whether search engines may index the site's pages:
+// those of a public site, not reached through a share link.
+func (s *visit) indexed() bool { return s.v.Site.Visibility == "public" && s.req.shareKey == nil }
+
 // shows reports whether an item with this condition is shown to the
 // visitor.
 func (s *visit) shows(cond *string) bool {
