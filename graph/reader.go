@@ -9,7 +9,6 @@ import (
 	"quire/internal/content"
 	"quire/internal/customization"
 	"quire/internal/document"
-	"quire/internal/loaders"
 	"quire/internal/search"
 	"quire/internal/sites"
 )
@@ -36,17 +35,16 @@ func visitSpace(v *sites.Visit, spaceID string) (*ent.Space, error) {
 }
 
 // VisitContent returns the published content of a space the visit serves:
-// its current revision (pages without their documents), once per space
-// and request.
+// its current revision (pages without their documents), shared by every
+// request: callers must not modify it.
 // Errors: NotFound.
 func (r *Resolver) VisitContent(ctx context.Context, v *sites.Visit, spaceID string) (*content.Revision, error) {
 	sp, err := visitSpace(v, spaceID)
 	if err != nil {
 		return nil, err
 	}
-	return loaders.Memo(ctx, sp.RevisionID, "visit.revision", func() (*content.Revision, error) {
-		return r.Content.Revision(ctx, sp.RevisionID)
-	})
+	// A revision never changes: the engine keeps it for every request.
+	return r.Content.KeptRevision(ctx, sp.RevisionID)
 }
 
 // VisitDocument returns the document of a page of published content as
@@ -59,7 +57,19 @@ func (r *Resolver) VisitDocument(ctx context.Context, v *sites.Visit, p *content
 		return nil, err
 	}
 	yes := true
-	return r.pageDocument(ctx, p, nil, &yes, &yes)
+	if p.Computed != nil || p.Type != content.TypeDocument {
+		// Generated from a specification, which may change: read as the
+		// other doors read it.
+		return r.pageDocument(ctx, p, nil, &yes, &yes)
+	}
+	doc, err := r.Content.KeptDocument(ctx, p.Version, func() (*document.Document, error) {
+		return r.pageDocument(ctx, p, nil, nil, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Reusable contents change apart from the page: inlined on every view.
+	return r.Content.Dereference(ctx, p.Revision, doc)
 }
 
 // VisitSettings returns the customization a site space shows its readers.

@@ -120,10 +120,7 @@ func TestCustomHostname(t *testing.T) {
 		}
 		css := find(home.doc(t), func(n *html.Node) bool { return n.Data == "link" && attr(n, "rel") == "stylesheet" })
 		for _, l := range css {
-			href := attr(l, "href")
-			if strings.HasPrefix(href, "https://docs.acme.test") {
-				href = strings.TrimPrefix(href, "https://docs.acme.test")
-			}
+			href := strings.TrimPrefix(attr(l, "href"), "https://docs.acme.test")
 			if got := get(t, e, e.URL+href, "docs.acme.test"); got.Status != http.StatusOK || !strings.HasPrefix(got.Header.Get("Content-Type"), "text/css") {
 				t.Errorf("stylesheet %s on the hostname: %d", href, got.Status)
 			}

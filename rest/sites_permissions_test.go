@@ -115,6 +115,8 @@ func sitRoutes() []sitRoute {
 		write("POST", s+"/share-links", body(map[string]any{"name": "New"}), 201),
 		write("PATCH", s+"/share-links/{shareLinkId}", body(map[string]any{"active": false}), 200),
 		write("DELETE", s+"/share-links/{shareLinkId}", nil, 205),
+		{method: "GET", pattern: s + "/visitor-key", read: true, writersOnly: true, admin: 200},
+		write("POST", s+"/visitor-key", nil, 200),
 	}
 }
 

@@ -136,6 +136,10 @@ type Service struct {
 	// OpenAPI tells which OpenAPI specifications exist, for references of
 	// kind openapi. Without it they are taken to resolve.
 	OpenAPI OpenAPISpecs
+
+	// kept holds revisions and page documents read for published sites
+	// (see KeptRevision): they never change once written.
+	kept keptContent
 }
 
 // Clusters tells whether a change request of an organization may address

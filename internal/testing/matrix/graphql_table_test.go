@@ -134,7 +134,9 @@ var gqlRules = map[string]rule{
 	"Mutation.createSiteShareLink":      needs(creator).with(args("site", "siteId", "name", "New link")),
 	"Mutation.updateSiteShareLink": needs(creator).
 		with(args("site", "siteId", "id", "shareLinkId", "input", map[string]any{"name": "Link"})),
-	"Mutation.deleteSiteShareLink": needs(creator).spoils("siteId").with(args("site", "siteId", "id", "shareLinkId")),
+	"Mutation.deleteSiteShareLink":  needs(creator).spoils("siteId").with(args("site", "siteId", "id", "shareLinkId")),
+	"Query.siteVisitorKey":          needs(creator).with(args("site", "siteId")),
+	"Mutation.rotateSiteVisitorKey": needs(creator).with(args("site", "siteId")),
 
 	"Query.conversation":               readers.with(args("id", "conversationId")),
 	"Query.conversationIssue":          readers.with(args("id", "issueId")),

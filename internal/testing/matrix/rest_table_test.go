@@ -177,6 +177,8 @@ var restRules = map[string]rule{
 	"PUT " + sitePath + "/adaptive-schema": needs(creator).
 		with(fixed(map[string]any{"jsonSchema": adaptiveSchema})),
 	site + "/adaptive-schema/template-conditions": readers,
+	site + "/visitor-key":                         needs(creator),
+	"POST " + sitePath + "/visitor-key":           needs(creator),
 
 	// Conversations: reading needs a role (a guest's lists are empty),
 	// ingesting admin, muting edit.
