@@ -1,6 +1,10 @@
 package reader
 
 import (
+	"sort"
+	"strings"
+	"sync"
+
 	"quire/ent"
 	"quire/internal/content"
 	"quire/internal/customization"
@@ -123,7 +127,7 @@ func (s *visit) frame(pl *place, t *tree) *view.Page {
 		}
 	}
 	if t != nil {
-		p.Sidebar = s.sidebar(t.rev.Pages, pl, lk)
+		p.Sidebar = s.d.sidebars.get(s.sidebarKey(pl, t), func() []view.Nav { return s.sidebar(t.rev.Pages, pl, lk) })
 	}
 	return p
 }
@@ -177,6 +181,18 @@ func (s *visit) tabs(items []sites.Item, pl *place) []view.Tab {
 		}
 	}
 	return out
+}
+
+// sidebarKey names what a sidebar depends on: the site space's address and
+// the revisions of the site's spaces (link pages may point into any of
+// them).
+func (s *visit) sidebarKey(pl *place, t *tree) string {
+	ids := make([]string, 0, len(s.v.Spaces))
+	for _, sp := range s.v.Spaces {
+		ids = append(ids, sp.RevisionID)
+	}
+	sort.Strings(ids)
+	return pl.url + "\x00" + t.rev.ID + "\x00" + strings.Join(ids, ",")
 }
 
 // sidebar is the space's page tree, hidden pages left out.
@@ -241,4 +257,33 @@ func (s *visit) urlOf(id string) string {
 		return s.req.base + u[len(base):]
 	}
 	return u
+}
+
+// maxSidebars bounds the sidebars kept.
+const maxSidebars = 512
+
+// sidebars keeps the page trees built for the sidebar, by sidebarKey: a
+// tree is built from revisions, which never change, so one built once is
+// right for every later view. They are shared: marked copies what it
+// marks.
+type sidebars struct {
+	mu sync.Mutex
+	m  map[string][]view.Nav
+}
+
+func (c *sidebars) get(key string, build func() []view.Nav) []view.Nav {
+	c.mu.Lock()
+	navs, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return navs
+	}
+	navs = build()
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxSidebars {
+		c.m = map[string][]view.Nav{}
+	}
+	c.m[key] = navs
+	c.mu.Unlock()
+	return navs
 }

@@ -96,7 +96,7 @@ func (s *visit) fillPage(p *view.Page, pl *place, t *tree, pg *content.Page, res
 	if lay.Cover {
 		p.Cover = s.cover(pl, t, pg)
 	}
-	s.markSidebar(p.Sidebar, pageURL(pl.url, pg))
+	p.Sidebar, _ = marked(p.Sidebar, pageURL(pl.url, pg))
 	for _, a := range t.ancestors(pg) {
 		l := view.Link{Title: navTitle(a)}
 		if a.Type == content.TypeDocument {
@@ -201,17 +201,22 @@ func navTitle(p *content.Page) string {
 	return p.Title
 }
 
-// markSidebar marks the current page and opens its ancestors.
-func (s *visit) markSidebar(navs []view.Nav, href string) bool {
-	found := false
+// marked returns the sidebar with the page at href marked current and
+// the entries above it open. The sidebar is shared (see sidebars): only
+// the entries on the way to the page are copied.
+func marked(navs []view.Nav, href string) ([]view.Nav, bool) {
+	if href == "" {
+		return navs, false
+	}
 	for i := range navs {
-		n := &navs[i]
-		if n.Href == href && href != "" {
-			n.Current, found = true, true
-		}
-		if s.markSidebar(n.Children, href) {
-			n.Open, found = true, true
+		n := navs[i]
+		kids, below := marked(n.Children, href)
+		if hit := n.Href == href; hit || below {
+			out := append([]view.Nav(nil), navs...)
+			n.Current, n.Open, n.Children = hit, below, kids
+			out[i] = n
+			return out, true
 		}
 	}
-	return found
+	return navs, false
 }

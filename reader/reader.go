@@ -45,6 +45,7 @@ type Door struct {
 	publicHost string
 	log        *slog.Logger
 	assets     http.Handler
+	sidebars   sidebars
 }
 
 // New returns the door, reading through r.
