@@ -150,7 +150,7 @@ func TestOperationCostWithoutOperation(t *testing.T) {
 	}
 }
 
-// The README's examples, on Quire's schema.
+// The examples of docs/api.md's GraphQL "Limits", on Quire's schema.
 func TestOperationCostReadmeExamples(t *testing.T) {
 	schema := generated.NewExecutableSchema(generated.Config{}).Schema()
 	for _, tc := range []struct {

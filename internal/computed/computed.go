@@ -50,7 +50,7 @@ const (
 	DocInfo       = "info"
 )
 
-// Limits of a computed document. They are fixed; the README lists them.
+// Limits of a computed document. They are fixed; docs/api.md lists them.
 const (
 	// MaxOperations bounds the operations of one document.
 	MaxOperations = 200

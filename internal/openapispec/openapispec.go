@@ -24,7 +24,7 @@ import (
 // Kind is the kind of the processing job.
 const Kind = "openapi.process"
 
-// Limits of what a specification may be. They are fixed; the README's
+// Limits of what a specification may be. They are fixed; docs/api.md's
 // "Limits at a glance" lists them.
 const (
 	// MaxSlug is the longest slug.

@@ -3,7 +3,7 @@ package textcluster
 // Threshold is the least cosine similarity, between a text's TF-IDF vector
 // and a cluster's centroid (the sum of its texts' TF vectors, weighted by
 // IDF), for the text to join the cluster. It was chosen on the support
-// corpus of internal/conversations' tests (see its README figures).
+// corpus of internal/conversations' tests (see its figures in docs/testing.md).
 const Threshold = 0.14
 
 // Centroid is a cluster as Assign compares it: its position among the

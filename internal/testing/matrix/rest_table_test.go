@@ -4,7 +4,7 @@ import "fmt"
 
 // restRules is the REST half of the matrix: a row per route of the route
 // table, keyed "METHOD /pattern" (below /v1). Levels are those of the
-// README's "Authentication and permissions": reading needs read, content
+// "Authentication and permissions" of docs/api.md: reading needs read, content
 // edits edit, merging review, creating in an organization create, and
 // changing collections and spaces' settings, deleting, moving and
 // transferring admin; reading sites needs a role and changing them create.
