@@ -120,7 +120,8 @@ func (c *Checker) pageAnchors(page string) (map[string]bool, error) {
 	return as, nil
 }
 
-// Contents checks that a page has a table of contents: before its first
+// Contents checks that a page starts with its title (a first-level
+// heading on its first line) and has a table of contents: before its first
 // second-level heading, a link to each of its second-level headings.
 func (c *Checker) Contents(page string) ([]Problem, error) {
 	b, err := fs.ReadFile(c.FS, page)
@@ -130,6 +131,10 @@ func (c *Checker) Contents(page string) ([]Problem, error) {
 	text := string(b)
 	hs := Headings(text)
 	anchors := Anchors(text)
+	var ps []Problem
+	if len(hs) == 0 || hs[0].Line != 1 || hs[0].Level != 1 {
+		ps = append(ps, Problem{Page: page, Line: 1, Message: "the page does not start with its title (# Title)"})
+	}
 	first := 0
 	for _, h := range hs {
 		if h.Level == 2 {
@@ -138,7 +143,7 @@ func (c *Checker) Contents(page string) ([]Problem, error) {
 		}
 	}
 	if first == 0 {
-		return []Problem{{Page: page, Message: "no second-level headings, so no table of contents"}}, nil
+		return append(ps, Problem{Page: page, Message: "no second-level headings, so no table of contents"}), nil
 	}
 	listed := map[string]bool{}
 	for _, l := range Links(text) {
@@ -146,7 +151,6 @@ func (c *Checker) Contents(page string) ([]Problem, error) {
 			listed[strings.TrimPrefix(l.Target, "#")] = true
 		}
 	}
-	var ps []Problem
 	for i, h := range hs {
 		if h.Level == 2 && !listed[anchors[i]] {
 			ps = append(ps, Problem{Page: page, Line: h.Line,

@@ -87,7 +87,8 @@ func tree() fstest.MapFS {
 			"",
 			"[back](../README.md#x), [other](ops.md#backups), [up](../../outside.md)",
 		}, "\n"))},
-		"docs/ops.md": {Data: []byte("# Ops\n\n- [Backups](#backups)\n\n## Backups\n\n## Replicas\n")},
+		"docs/ops.md":      {Data: []byte("# Ops\n\n- [Backups](#backups)\n\n## Backups\n\n## Replicas\n")},
+		"docs/untitled.md": {Data: []byte("For nobody.\n\n## Only\n")},
 	}
 }
 
@@ -133,6 +134,21 @@ func TestContentsFindsMissingEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{`docs/ops.md:7: heading "Replicas" (#replicas) is missing from the table of contents`}
+	if got := messages(ps); !reflect.DeepEqual(got, want) {
+		t.Errorf("problems: %q, want %q", got, want)
+	}
+}
+
+func TestContentsFindsMissingTitle(t *testing.T) {
+	c := &doclinks.Checker{FS: tree()}
+	ps, err := c.Contents("docs/untitled.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`docs/untitled.md:1: the page does not start with its title (# Title)`,
+		`docs/untitled.md:3: heading "Only" (#only) is missing from the table of contents`,
+	}
 	if got := messages(ps); !reflect.DeepEqual(got, want) {
 		t.Errorf("problems: %q, want %q", got, want)
 	}

@@ -7,8 +7,9 @@
 //     file or directory that exists, resolved from the page that holds it;
 //   - every fragment, on the same page or on another Markdown page, names
 //     a heading of that page by GitHub's anchor (see Slug);
-//   - every page under docs/ has a table of contents: before its first
-//     second-level heading, a link to each of its second-level headings.
+//   - every page under docs/ starts with its title and has a table of
+//     contents: before its first second-level heading, a link to each of
+//     its second-level headings.
 //
 // Links inside fenced code blocks and inline code are not links, and
 // headings inside fenced code blocks are not headings.
