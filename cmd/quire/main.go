@@ -112,6 +112,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		return e.migrate(ctx, args[1:])
 	case "admin":
 		return e.admin(ctx, args[1:])
+	case "version", "-version", "--version":
+		return e.printVersion(args[1:])
 	case "-h", "-help", "--help":
 		fmt.Fprint(stderr, usageText)
 		return exitOK
