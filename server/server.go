@@ -59,6 +59,9 @@ type Config struct {
 	PublicURL string
 	Log       *slog.Logger
 	Metrics   *metrics.Metrics
+	// MetricsElsewhere leaves /metrics off this handler (404), for a
+	// process that serves it on a listener of its own.
+	MetricsElsewhere bool
 	// SigningKey signs download links (files, PDFs). Empty: a key generated
 	// once and kept in the database, shared by every process using it.
 	SigningKey string
@@ -165,7 +168,9 @@ func NewServer(cfg Config) *Server {
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	mux.Handle("/metrics", cfg.Metrics.Handler())
+	if !cfg.MetricsElsewhere {
+		mux.Handle("/metrics", cfg.Metrics.Handler())
+	}
 	// Signed download links carry their own authorization.
 	mux.Handle("/downloads/", dl.Handler())
 	// Single sign-on and the keys of members' claims need no token.

@@ -18,75 +18,8 @@ import (
 	"quire/internal/types"
 )
 
-const adminUsageText = `Usage:
-  quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
-      Create an organization, an admin user (or reuse the user with that
-      email) and an API token; prints {"organization":{"id":...},"user":{"id":...},"token":...}.
-  quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--verified] [--database-url URL]
-      Create a user, optionally a member of an organization, and an API
-      token; prints {"user":{"id":...},"token":...}. --verified marks the
-      email address verified (it lets the user join organizations of its
-      domain).
-  quire admin user verify (--user USER_ID | --email EMAIL) [--unverify] [--database-url URL]
-      Mark a user's email address verified (or, --unverify, not); prints
-      {"user":{"id":...,"email":...,"emailVerifiedAt":...}}.
-  quire admin token create --user USER_ID [--database-url URL]
-      Create an API token for a user; prints {"token":...,"tokenId":...}.
-  quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
-      Revoke an API token: requests with it get 401 from then on; prints
-      {"revoked":{"id":...,"user":{"id":...}}}.
-  quire admin jobs list [--subject TYPE:ID] [--org ORG_ID] [--limit N] [--json] [--database-url URL]
-      Background jobs, newest first: id, kind, state, progress, subject.
-  quire admin jobs show JOB_ID [--watch] [--json] [--database-url URL]
-      One job: state, attempts, progress (a bar), step and errors; --watch
-      follows a running job until it finishes.
-  quire admin jobs cancel JOB_ID [--database-url URL]
-      Stop a job: a pending one never runs, a running one stops at its next
-      progress report.
-  quire admin jobs retry JOB_ID [--database-url URL]
-      Run a finished (failed, cancelled or completed) job again.
-  quire admin org block ORG_ID --reason TEXT [--database-url URL]
-      Block an organization: every call of the API on what is in it gets
-      403 with the reason; the organization itself shows its block.
-  quire admin org unblock ORG_ID [--database-url URL]
-      Lift an organization's block.
-  quire admin org set ORG_ID [--use-case VALUE] [--community-type VALUE] [--database-url URL]
-      Set (or, with an empty value, clear) an organization's use case and
-      community type. Each prints {"organization":{"id":...,"blocked":...}}.
-`
-
 // guestRole is the --role value for a member without a role.
 const guestRole = "guest"
-
-// admin dispatches "quire admin ...".
-func (e *env) admin(ctx context.Context, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, adminUsageText)
-		return exitUsage
-	}
-	switch {
-	case args[0] == "bootstrap":
-		return e.adminBootstrap(ctx, args[1:])
-	case args[0] == "user" && len(args) > 1 && args[1] == "create":
-		return e.adminUserCreate(ctx, args[2:])
-	case args[0] == "user" && len(args) > 1 && args[1] == "verify":
-		return e.adminUserVerify(ctx, args[2:])
-	case args[0] == "token" && len(args) > 1 && args[1] == "create":
-		return e.adminTokenCreate(ctx, args[2:])
-	case args[0] == "token" && len(args) > 1 && args[1] == "revoke":
-		return e.adminTokenRevoke(ctx, args[2:])
-	case args[0] == "jobs":
-		return e.adminJobs(ctx, args[1:])
-	case args[0] == "org":
-		return e.adminOrg(ctx, args[1:])
-	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
-		fmt.Fprint(e.stderr, adminUsageText)
-		return exitOK
-	default:
-		fmt.Fprintf(e.stderr, "quire admin: unknown command %q\n\n%s", strings.Join(args[:min(len(args), 2)], " "), adminUsageText)
-		return exitUsage
-	}
-}
 
 // Output shapes.
 type idJSON struct {
@@ -197,11 +130,11 @@ func ensureMember(ctx context.Context, tx *ent.Tx, orgID, userID string, role *t
 
 // adminBootstrap implements "quire admin bootstrap".
 func (e *env) adminBootstrap(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin bootstrap", "quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	org := fs.String("org", "", "title of the organization to create (required)")
-	email := fs.String("email", "", "email of the admin user; an existing user with this email is reused (required)")
-	name := fs.String("name", "", "display name of a new user (default: the part of the email before @)")
+	fs := e.newFlagSet("quire admin bootstrap")
+	dbf := e.databaseFlags(fs)
+	org := fs.String("org", "", "`TITLE` of the organization to create (required)")
+	email := fs.String("email", "", "`EMAIL` of the admin user; an existing user with this email is reused (required)")
+	name := fs.String("name", "", "display `NAME` of a new user (default: the part of the email before @)")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
@@ -225,14 +158,13 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	d, err := openDB(*databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()
 	if err := d.Migrate(ctx); err != nil {
-		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
+		log.Error("migrate", "database", databaseLocation(*dbf.url), "error", err.Error())
 		return exitFailure
 	}
 
@@ -280,12 +212,12 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 
 // adminUserCreate implements "quire admin user create".
 func (e *env) adminUserCreate(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin user create", "quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--verified] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	email := fs.String("email", "", "email of the new user (required)")
-	name := fs.String("name", "", "display name (default: the part of the email before @)")
-	orgID := fs.String("org", "", "ID of an organization to make the user a member of (needs --role)")
-	roleFlag := fs.String("role", "", "member role in --org: "+strings.Join(types.Roles, ", ")+", or "+guestRole+" for a member without role")
+	fs := e.newFlagSet("quire admin user create")
+	dbf := e.databaseFlags(fs)
+	email := fs.String("email", "", "`EMAIL` of the new user (required)")
+	name := fs.String("name", "", "display `NAME` (default: the part of the email before @)")
+	orgID := fs.String("org", "", "`ORG_ID` of an organization to make the user a member of (needs --role)")
+	roleFlag := fs.String("role", "", "member `ROLE` in --org: "+strings.Join(types.Roles, ", ")+", or "+guestRole+" for a member without role")
 	verified := fs.Bool("verified", false, "mark the email address verified")
 	if code, done := e.parse(fs, args); done {
 		return code
@@ -313,9 +245,8 @@ func (e *env) adminUserCreate(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	d, err := openDB(*databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()
@@ -370,9 +301,9 @@ func (e *env) adminUserCreate(ctx context.Context, args []string) int {
 
 // adminTokenCreate implements "quire admin token create".
 func (e *env) adminTokenCreate(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin token create", "quire admin token create --user USER_ID [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	userID := fs.String("user", "", "ID of the user the token is for (required)")
+	fs := e.newFlagSet("quire admin token create")
+	dbf := e.databaseFlags(fs)
+	userID := fs.String("user", "", "`USER_ID` of the user the token is for (required)")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
@@ -382,9 +313,8 @@ func (e *env) adminTokenCreate(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	d, err := openDB(*databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()

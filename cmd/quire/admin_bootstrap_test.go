@@ -10,7 +10,7 @@ import (
 // not a domain name, and a display name too long or on several lines are
 // usage errors that name the rule, and nothing is made.
 func TestBootstrapRefusesWhatTheAPIRefuses(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	for _, c := range []struct {
 		args []string
 		want string
@@ -44,7 +44,7 @@ func TestBootstrapRefusesWhatTheAPIRefuses(t *testing.T) {
 // User creation checks the email address and display name as bootstrap
 // does.
 func TestUserCreateRefusesWhatTheAPIRefuses(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	bootstrap(t, url, "Org", "admin@example.com")
 	for _, args := range [][]string{
 		{"--email", "rita@localhost"},

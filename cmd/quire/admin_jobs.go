@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -48,83 +50,22 @@ func toJobJSON(in *jobs.Info) jobJSON {
 	return out
 }
 
-// adminJobs dispatches "quire admin jobs ...".
-func (e *env) adminJobs(ctx context.Context, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, adminUsageText)
-		return exitUsage
-	}
-	switch args[0] {
-	case "list":
-		return e.adminJobsList(ctx, args[1:])
-	case "show":
-		return e.adminJobsShow(ctx, args[1:])
-	case "cancel", "retry":
-		return e.adminJobsAct(ctx, args[0], args[1:])
-	}
-	fmt.Fprintf(e.stderr, "quire admin jobs: unknown command %q\n\n%s", args[0], adminUsageText)
-	return exitUsage
-}
-
 // openRunner opens the database and a runner that works no jobs: it reads
 // and changes them.
-func (e *env) openRunner(databaseURL string) (*jobs.Runner, func(), error) {
-	d, err := openDB(databaseURL)
+func (e *env) openRunner(log *slog.Logger, fs *flag.FlagSet, dbf *dbFlags) (*jobs.Runner, func(), error) {
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
 		return nil, nil, err
 	}
 	return jobs.NewRunner(d, jobs.Config{}), func() { d.Close() }, nil
 }
 
-func (e *env) adminJobsList(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin jobs list", "quire admin jobs list [--subject TYPE:ID] [--org ORG_ID] [--limit N] [--json] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	subject := fs.String("subject", "", "only the jobs started by this object, as type:id (for example space:S...)")
-	org := fs.String("org", "", "only the jobs of this organization")
-	limit := fs.Int("limit", 50, "at most this many jobs (1..500)")
-	asJSON := fs.Bool("json", false, "print a JSON array instead of a table")
-	if code, done := e.parse(fs, args); done {
-		return code
-	}
-	if *limit < 1 || *limit > 500 {
-		return e.usageError(fs, "--limit %d: must be from 1 to 500", *limit)
-	}
-	log := e.logger()
-	r, done, err := e.openRunner(*databaseURL)
-	if err != nil {
-		log.Error("open database", "error", err.Error())
-		return exitFailure
-	}
-	defer done()
-	list, err := r.List(ctx, jobs.ListOptions{Subject: *subject, Organization: *org, Limit: *limit})
-	if err != nil {
-		log.Error("list jobs", "error", err.Error())
-		return exitFailure
-	}
-	if *asJSON {
-		out := make([]jobJSON, len(list))
-		for i, in := range list {
-			out[i] = toJobJSON(in)
-		}
-		if err := e.printJSON(out); err != nil {
-			return exitFailure
-		}
-		return exitOK
-	}
-	fmt.Fprintf(e.stdout, "%-20s  %-16s  %-9s  %8s  %-20s  %s\n", "ID", "KIND", "STATE", "PROGRESS", "CREATED", "SUBJECT")
-	for _, in := range list {
-		fmt.Fprintf(e.stdout, "%-20s  %-16s  %-9s  %7.0f%%  %-20s  %s\n", in.ID, in.Kind, in.State, in.Progress*100,
-			in.CreatedAt.UTC().Format(time.RFC3339), in.Subject)
-	}
-	return exitOK
-}
-
 func (e *env) adminJobsShow(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin jobs show", "quire admin jobs show JOB_ID [--watch] [--json] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
+	fs := e.newFlagSet("quire admin jobs show")
+	dbf := e.databaseFlags(fs)
 	watch := fs.Bool("watch", false, "follow the job until it finishes")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
-	id, rest := splitID(args)
+	id, rest := splitID(fs, args)
 	if code, done := e.parse(fs, rest); done {
 		return code
 	}
@@ -132,9 +73,8 @@ func (e *env) adminJobsShow(ctx context.Context, args []string) int {
 		return e.usageError(fs, "give the id of a job")
 	}
 	log := e.logger()
-	r, done, err := e.openRunner(*databaseURL)
+	r, done, err := e.openRunner(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer done()
@@ -173,9 +113,9 @@ func (e *env) adminJobsShow(ctx context.Context, args []string) int {
 }
 
 func (e *env) adminJobsAct(ctx context.Context, verb string, args []string) int {
-	fs := e.newFlagSet("quire admin jobs "+verb, "quire admin jobs "+verb+" JOB_ID [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	id, rest := splitID(args)
+	fs := e.newFlagSet("quire admin jobs " + verb)
+	dbf := e.databaseFlags(fs)
+	id, rest := splitID(fs, args)
 	if code, done := e.parse(fs, rest); done {
 		return code
 	}
@@ -183,9 +123,8 @@ func (e *env) adminJobsAct(ctx context.Context, verb string, args []string) int 
 		return e.usageError(fs, "give the id of a job")
 	}
 	log := e.logger()
-	r, done, err := e.openRunner(*databaseURL)
+	r, done, err := e.openRunner(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer done()
@@ -213,18 +152,24 @@ func (e *env) adminJobsAct(ctx context.Context, verb string, args []string) int 
 }
 
 // splitID takes the job id from the front of args (before or after flags).
-func splitID(args []string) (string, []string) {
+func splitID(fs *flag.FlagSet, args []string) (string, []string) {
 	for i, a := range args {
-		if !strings.HasPrefix(a, "-") && (i == 0 || !needsValue(args[i-1])) {
+		if !strings.HasPrefix(a, "-") && (i == 0 || !needsValue(fs, args[i-1])) {
 			return a, append(append([]string{}, args[:i]...), args[i+1:]...)
 		}
 	}
 	return "", args
 }
 
-// needsValue tells whether flag a takes the next argument as its value.
-func needsValue(a string) bool {
-	return (a == "--database-url" || a == "-database-url") && !strings.Contains(a, "=")
+// needsValue tells whether argument a is a flag of fs that takes the next
+// argument as its value.
+func needsValue(fs *flag.FlagSet, a string) bool {
+	name := strings.TrimLeft(a, "-")
+	if !strings.HasPrefix(a, "-") || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	return f != nil && !isBool(f)
 }
 
 // printJob writes a job for a person to read.

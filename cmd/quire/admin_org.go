@@ -29,31 +29,13 @@ type orgOutput struct {
 	Organization orgState `json:"organization"`
 }
 
-// adminOrg dispatches "quire admin org block|unblock|set ORG_ID ...".
-func (e *env) adminOrg(ctx context.Context, args []string) int {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, adminUsageText)
-		return exitUsage
-	}
-	switch args[0] {
-	case "block":
-		return e.adminOrgBlock(ctx, args[1:])
-	case "unblock":
-		return e.adminOrgUnblock(ctx, args[1:])
-	case "set":
-		return e.adminOrgSet(ctx, args[1:])
-	}
-	fmt.Fprintf(e.stderr, "quire admin org: unknown command %q\n\n%s", args[0], adminUsageText)
-	return exitUsage
-}
-
 // adminOrgBlock implements "quire admin org block": every call on what is
 // in the organization is refused from then on, on every process sharing
 // the database.
 func (e *env) adminOrgBlock(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin org block", "quire admin org block ORG_ID --reason TEXT [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	reason := fs.String("reason", "", fmt.Sprintf("why the organization is blocked, 1 to %d characters, shown to its members (required)", orgs.BlockReasonMax))
+	fs := e.newFlagSet("quire admin org block")
+	dbf := e.databaseFlags(fs)
+	reason := fs.String("reason", "", fmt.Sprintf("`TEXT`: why the organization is blocked, 1 to %d characters, shown to its members (required)", orgs.BlockReasonMax))
 	id, rest := orgArgs(args)
 	if code, done := e.parse(fs, rest); done {
 		return code
@@ -64,15 +46,15 @@ func (e *env) adminOrgBlock(ctx context.Context, args []string) int {
 	if err := orgs.CheckBlockReason(strings.TrimSpace(*reason)); err != nil {
 		return e.usageError(fs, "--reason: %s", apiMessage(err))
 	}
-	return e.changeOrg(ctx, fs, *databaseURL, id, "block organization", func(c *ent.Client) (*ent.Organization, error) {
+	return e.changeOrg(ctx, fs, dbf, id, "block organization", func(c *ent.Client) (*ent.Organization, error) {
 		return orgs.Block(ctx, c, id, *reason)
 	})
 }
 
 // adminOrgUnblock implements "quire admin org unblock".
 func (e *env) adminOrgUnblock(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin org unblock", "quire admin org unblock ORG_ID [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
+	fs := e.newFlagSet("quire admin org unblock")
+	dbf := e.databaseFlags(fs)
 	id, rest := orgArgs(args)
 	if code, done := e.parse(fs, rest); done {
 		return code
@@ -80,7 +62,7 @@ func (e *env) adminOrgUnblock(ctx context.Context, args []string) int {
 	if id == "" {
 		return e.usageError(fs, "give the id of an organization")
 	}
-	return e.changeOrg(ctx, fs, *databaseURL, id, "unblock organization", func(c *ent.Client) (*ent.Organization, error) {
+	return e.changeOrg(ctx, fs, dbf, id, "unblock organization", func(c *ent.Client) (*ent.Organization, error) {
 		return orgs.Unblock(ctx, c, id)
 	})
 }
@@ -88,8 +70,8 @@ func (e *env) adminOrgUnblock(ctx context.Context, args []string) int {
 // adminOrgSet implements "quire admin org set": the organization's use
 // case and community type, which no API call changes.
 func (e *env) adminOrgSet(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin org set", "quire admin org set ORG_ID [--use-case VALUE] [--community-type VALUE] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
+	fs := e.newFlagSet("quire admin org set")
+	dbf := e.databaseFlags(fs)
 	var p orgs.Profile
 	fs.Func("use-case", "one of "+strings.Join(orgs.UseCases, ", ")+"; empty clears it", func(v string) error {
 		p.UseCase = &v
@@ -109,7 +91,7 @@ func (e *env) adminOrgSet(ctx context.Context, args []string) int {
 	if p.UseCase == nil && p.CommunityType == nil {
 		return e.usageError(fs, "give --use-case or --community-type")
 	}
-	return e.changeOrg(ctx, fs, *databaseURL, id, "set organization", func(c *ent.Client) (*ent.Organization, error) {
+	return e.changeOrg(ctx, fs, dbf, id, "set organization", func(c *ent.Client) (*ent.Organization, error) {
 		return orgs.SetProfile(ctx, c, id, p)
 	})
 }
@@ -117,11 +99,10 @@ func (e *env) adminOrgSet(ctx context.Context, args []string) int {
 // changeOrg opens the database, applies change and prints the
 // organization. A bad value is a usage error (2), an unknown organization
 // a failure (1).
-func (e *env) changeOrg(ctx context.Context, fs *flag.FlagSet, databaseURL, id, what string, change func(*ent.Client) (*ent.Organization, error)) int {
+func (e *env) changeOrg(ctx context.Context, fs *flag.FlagSet, dbf *dbFlags, id, what string, change func(*ent.Client) (*ent.Organization, error)) int {
 	log := e.logger()
-	d, err := openDB(databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()

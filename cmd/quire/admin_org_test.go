@@ -21,7 +21,7 @@ type orgResult struct {
 // quire admin org block, unblock and set change the organization, and
 // refuse bad input as usage errors without writing anything.
 func TestAdminOrg(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	boot := bootstrap(t, url, "Org", "admin@example.com")
 	id := boot.Organization.ID
 	d := openTestDB(t, url)

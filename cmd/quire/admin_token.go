@@ -21,10 +21,10 @@ type tokenRevokeOutput struct {
 // by its id or by its secret, stops working at once for every process
 // sharing the database.
 func (e *env) adminTokenRevoke(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin token revoke", "quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	tokenID := fs.String("token-id", "", "ID of the token to revoke (the tokenId printed when it was created)")
-	secret := fs.String("token", "", "secret of the token to revoke (qt_...)")
+	fs := e.newFlagSet("quire admin token revoke")
+	dbf := e.databaseFlags(fs)
+	tokenID := fs.String("token-id", "", "`ID` of the token to revoke (the tokenId printed when it was created)")
+	secret := fs.String("token", "", "`SECRET` of the token to revoke (qt_...)")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
@@ -34,9 +34,8 @@ func (e *env) adminTokenRevoke(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	d, err := openDB(*databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()

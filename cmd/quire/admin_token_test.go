@@ -20,7 +20,7 @@ type revokeResult struct {
 // anyone; the user's other tokens keep working.
 func TestTokenRevoke(t *testing.T) {
 	ctx := t.Context()
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	boot := bootstrap(t, url, "Org", "admin@example.com")
 	d := openTestDB(t, url)
 	var second struct {

@@ -22,10 +22,10 @@ type userVerifyOutput struct {
 // vouches for a user's email address (or withdraws it), which decides
 // whether the user may join the organizations of its domain.
 func (e *env) adminUserVerify(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire admin user verify", "quire admin user verify (--user USER_ID | --email EMAIL) [--unverify] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
-	userID := fs.String("user", "", "ID of the user")
-	email := fs.String("email", "", "email of the user")
+	fs := e.newFlagSet("quire admin user verify")
+	dbf := e.databaseFlags(fs)
+	userID := fs.String("user", "", "`USER_ID` of the user")
+	email := fs.String("email", "", "`EMAIL` of the user")
 	unverify := fs.Bool("unverify", false, "mark the email address not verified")
 	if code, done := e.parse(fs, args); done {
 		return code
@@ -36,9 +36,8 @@ func (e *env) adminUserVerify(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	d, err := openDB(*databaseURL)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()

@@ -9,7 +9,7 @@ import (
 // (user verify), and can be marked not verified again.
 func TestUserVerify(t *testing.T) {
 	ctx := t.Context()
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	bootstrap(t, url, "Org", "admin@example.com")
 	d := openTestDB(t, url)
 	var made userCreateOutput

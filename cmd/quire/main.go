@@ -1,11 +1,6 @@
-// Command quire runs the Quire server and its administration tasks.
-//
-//	quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]
-//	quire migrate [--status] [--database-url URL]
-//	quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
-//	quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
-//	quire admin token create --user USER_ID [--database-url URL]
-//	quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
+// Command quire runs the Quire server and its administration tasks:
+// "quire help" lists every command, flag and environment variable (see
+// commands.go, from which that help is made).
 //
 // Logs are JSON lines on stderr; admin commands print exactly one JSON object
 // on stdout.
@@ -59,31 +54,6 @@ const (
 	defaultDatabaseURL = "sqlite:data/quire.db"
 )
 
-const usageText = `Usage:
-  quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL]
-              [--request-timeout DURATION] [--upload-timeout DURATION]
-  quire migrate [--status] [--database-url URL]
-  quire admin bootstrap --org TITLE --email EMAIL [--name NAME] [--database-url URL]
-  quire admin user create --email EMAIL [--name NAME] [--org ORG_ID --role ROLE] [--database-url URL]
-  quire admin token create --user USER_ID [--database-url URL]
-  quire admin token revoke (--token-id ID | --token SECRET) [--database-url URL]
-  quire help
-
-Environment (flags win):
-  QUIRE_ADDR          listen address (default localhost:8080)
-  QUIRE_DATABASE_URL  sqlite:PATH or postgres://... (default sqlite:data/quire.db)
-  QUIRE_PUBLIC_URL    public base URL (default http:// + the listen address)
-  QUIRE_SIGNING_KEY   secret that signs download links (default: one generated
-                      once and kept in the database)
-  QUIRE_RATE_LIMIT, QUIRE_RATE_LIMIT_CONTENT, QUIRE_RATE_LIMIT_WINDOW
-                      points and content creations per user per window
-                      (default 5000, 500, 1h; 0 turns a limit off)
-  QUIRE_REQUEST_TIMEOUT  deadline of a request (default 10s)
-  QUIRE_UPLOAD_TIMEOUT   deadline of a GraphQL file upload (default 1m0s)
-
-Run "quire COMMAND --help" for a command's flags.
-`
-
 func main() {
 	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Getenv))
 }
@@ -92,6 +62,10 @@ func main() {
 type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// inspect makes a command stop where it would parse its flags,
+	// keeping its flag set in inspected (command.flagSet).
+	inspect   bool
+	inspected *flag.FlagSet
 }
 
 // run executes the command line args (without the program name) and returns
@@ -102,28 +76,53 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	e := &env{stdout: stdout, stderr: stderr, getenv: getenv}
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usageText)
+		usage(stderr, "")
 		return exitUsage
 	}
 	switch args[0] {
-	case "serve":
-		return e.serve(ctx, args[1:])
-	case "migrate":
-		return e.migrate(ctx, args[1:])
-	case "admin":
-		return e.admin(ctx, args[1:])
-	case "version", "-version", "--version":
-		return e.printVersion(args[1:])
-	case "-h", "-help", "--help":
-		fmt.Fprint(stderr, usageText)
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			// "quire help admin jobs" is "quire admin jobs --help".
+			return run(ctx, append(args[1:], "--help"), stdout, stderr, getenv)
+		}
+		usage(stderr, "")
 		return exitOK
-	case "help":
-		fmt.Fprint(stderr, usageText)
-		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "quire: unknown command %q\n\n%s", args[0], usageText)
+	case "-version", "--version":
+		return e.printVersion(args[1:])
+	}
+	c, rest := findCommand(args)
+	if c == nil {
+		return e.unknownCommand(args)
+	}
+	return c.run(e, ctx, rest)
+}
+
+// unknownCommand answers args that name no command: the help of the
+// group they start (such as "admin jobs"), or of everything.
+func (e *env) unknownCommand(args []string) int {
+	group := ""
+	for i := range args {
+		prefix := strings.Join(args[:i+1], " ")
+		for _, c := range commands {
+			if strings.HasPrefix(c.name, prefix+" ") {
+				group = prefix
+			}
+		}
+	}
+	if group != "" && len(strings.Fields(group)) == len(args)-1 {
+		switch args[len(args)-1] {
+		case "-h", "-help", "--help", "help":
+			usage(e.stderr, group)
+			return exitOK
+		}
+	}
+	if group != "" && len(strings.Fields(group)) == len(args) {
+		usage(e.stderr, group)
 		return exitUsage
 	}
+	fmt.Fprintf(e.stderr, "quire: unknown command %q\n\n", strings.Join(args[:min(len(args), len(strings.Fields(group))+1)], " "))
+	usage(e.stderr, group)
+	return exitUsage
 }
 
 // logger returns the JSON logger every command logs to, at the level
@@ -145,13 +144,21 @@ func (e *env) envOr(name, def string) string {
 	return def
 }
 
-// newFlagSet returns a flag set for a command, printing usage (the synopsis
-// then the flags) on stderr.
-func (e *env) newFlagSet(name, synopsis string) *flag.FlagSet {
+// newFlagSet returns the flag set of the command named name ("quire
+// admin user create"); its --help is made from the flags declared in it.
+func (e *env) newFlagSet(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "Usage:\n  %s\n\nFlags:\n", synopsis)
+		synopsis, summary := name, ""
+		if c := commandNamed(name); c != nil {
+			synopsis, summary = c.synopsis(fs), c.summary
+		}
+		fmt.Fprintf(e.stderr, "Usage:\n  %s\n", wrap(synopsis, 76, "    "))
+		if summary != "" {
+			fmt.Fprintf(e.stderr, "\n%s\n", wrap(summary, 78, ""))
+		}
+		fmt.Fprint(e.stderr, "\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	return fs
@@ -160,12 +167,16 @@ func (e *env) newFlagSet(name, synopsis string) *flag.FlagSet {
 // databaseURLFlag declares --database-url with its environment fallback.
 func (e *env) databaseURLFlag(fs *flag.FlagSet) *string {
 	return fs.String("database-url", e.envOr(envDatabaseURL, defaultDatabaseURL),
-		"database: sqlite:PATH or postgres://... (env "+envDatabaseURL+")")
+		"database `URL`: sqlite:PATH or postgres://... (env "+envDatabaseURL+")")
 }
 
 // parse parses args into fs. It returns done=true with the exit code when
 // the command must stop: after --help (0) or on a usage error (2).
 func (e *env) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
+	if e.inspect {
+		e.inspected = fs
+		return exitOK, true
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, true
@@ -183,11 +194,6 @@ func (e *env) usageError(fs *flag.FlagSet, format string, args ...any) int {
 	fmt.Fprintf(e.stderr, "%s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
 	fs.Usage()
 	return exitUsage
-}
-
-// openDB opens the database without metrics.
-func openDB(databaseURL string) (*db.DB, error) {
-	return db.Open(databaseURL, db.Options{})
 }
 
 // redactURL hides any password in a database URL so it can be logged.
@@ -218,24 +224,35 @@ func shellQuote(s string) string {
 
 // migrate implements "quire migrate".
 func (e *env) migrate(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire migrate", "quire migrate [--status] [--database-url URL]")
-	databaseURL := e.databaseURLFlag(fs)
+	fs := e.newFlagSet("quire migrate")
+	dbf := e.databaseFlags(fs)
 	status := fs.Bool("status", false, "print the applied and pending migrations as one JSON object, and change nothing")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}
 	log := e.logger()
 	start := time.Now()
-	d, err := openDB(*databaseURL)
+	var d *db.DB
+	var err error
+	if *status {
+		// Reading the status creates nothing, not even an empty file.
+		d, err = e.openExisting(log, fs, dbf)
+	} else {
+		var opts db.Options
+		if opts, err = dbf.options(fs, db.Options{SQLite: sqliteCreate(*dbf.url)}); err != nil {
+			log.Error("open database", "error", err.Error())
+			return exitFailure
+		}
+		d, err = e.openDatabase(log, *dbf.url, opts)
+	}
 	if err != nil {
-		log.Error("open database", "error", err.Error())
 		return exitFailure
 	}
 	defer d.Close()
 	if *status {
 		st, err := d.MigrationStatus(ctx)
 		if err != nil {
-			log.Error("migration status", "database", redactURL(*databaseURL), "error", err.Error())
+			log.Error("migration status", "database", databaseLocation(*dbf.url), "error", err.Error())
 			return exitFailure
 		}
 		if err := e.printJSON(st); err != nil {
@@ -246,10 +263,10 @@ func (e *env) migrate(ctx context.Context, args []string) int {
 	}
 	res, err := d.MigrateReport(ctx)
 	if err != nil {
-		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
+		log.Error("migrate", "database", databaseLocation(*dbf.url), "error", err.Error())
 		return exitFailure
 	}
-	log.Info("migrated", append(migratedAttrs(*databaseURL, d.Dialect, res),
+	log.Info("migrated", append(migratedAttrs(*dbf.url, d.Dialect, res),
 		"duration_ms", time.Since(start).Milliseconds())...)
 	return exitOK
 }
@@ -262,7 +279,7 @@ func migratedAttrs(databaseURL, dialect string, res db.Migrated) []any {
 	if applied == nil {
 		applied = []string{}
 	}
-	attrs := []any{"database", redactURL(databaseURL), "dialect", dialect, "version", res.Version, "applied", applied,
+	attrs := []any{"database", databaseLocation(databaseURL), "dialect", dialect, "version", res.Version, "applied", applied,
 		"jobs_version", res.JobsVersion}
 	if res.Baseline != "" {
 		attrs = append(attrs, "baseline_recorded", res.Baseline)

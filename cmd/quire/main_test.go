@@ -16,10 +16,22 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(testdb.Main(m)) }
 
-// newDBURL returns the URL of a fresh SQLite database.
+// newDBURL returns the URL of a fresh SQLite database, which does not
+// exist yet.
 func newDBURL(t *testing.T) string {
 	t.Helper()
 	return "sqlite:" + t.TempDir() + "/q.db"
+}
+
+// newMigratedDBURL returns the URL of a fresh, migrated SQLite database,
+// as the admin commands need.
+func newMigratedDBURL(t *testing.T) string {
+	t.Helper()
+	url := newDBURL(t)
+	if code, _, stderr := quire(t, "migrate", "--database-url", url); code != 0 {
+		t.Fatalf("migrate: exit %d\n%s", code, stderr)
+	}
+	return url
 }
 
 // quire runs the command line with no environment and returns its exit
@@ -82,7 +94,7 @@ func bootstrap(t *testing.T, url, org, email string, extra ...string) bootstrapR
 
 func TestBootstrap(t *testing.T) {
 	ctx := t.Context()
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	first := bootstrap(t, url, "My org", "ada@example.com")
 
 	d := openTestDB(t, url)
@@ -129,7 +141,7 @@ func TestBootstrap(t *testing.T) {
 }
 
 func TestBootstrapName(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	out := bootstrap(t, url, "Org", "grace@example.com", "--name", "Grace Hopper")
 	d := openTestDB(t, url)
 	u := d.Client.User.GetX(t.Context(), out.User.ID)
@@ -139,7 +151,7 @@ func TestBootstrapName(t *testing.T) {
 }
 
 func TestBootstrapUsage(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	for _, args := range [][]string{
 		{"admin", "bootstrap", "--database-url", url, "--email", "a@example.com"},
 		{"admin", "bootstrap", "--database-url", url, "--org", "Org"},
@@ -164,7 +176,7 @@ type userResult struct {
 
 func TestUserCreate(t *testing.T) {
 	ctx := t.Context()
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	boot := bootstrap(t, url, "Org", "admin@example.com")
 	d := openTestDB(t, url)
 
@@ -239,7 +251,7 @@ func TestUserCreate(t *testing.T) {
 
 func TestTokenCreate(t *testing.T) {
 	ctx := t.Context()
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	boot := bootstrap(t, url, "Org", "admin@example.com")
 	d := openTestDB(t, url)
 

@@ -13,7 +13,7 @@ import (
 // listener, so that a CPU profile can be taken under load (cmd/quirebench
 // --cpuprofile). Release builds have no such listener.
 func init() {
-	if addr := os.Getenv("QUIRE_PPROF_ADDR"); addr != "" {
+	if addr := os.Getenv(envPprofAddr); addr != "" {
 		go func() { _ = http.ListenAndServe(addr, nil) }()
 	}
 }

@@ -52,12 +52,12 @@ func (e *env) rateLimitFlags(fs *flag.FlagSet) *rateLimitFlags {
 		}
 	}
 	f.limit = fs.Int("rate-limit", intFrom("rate-limit", envRateLimit, ratelimit.DefaultLimit),
-		"points each user may spend per window on both doors: 1 per REST request, a GraphQL operation's cost; 0 turns it off (env "+envRateLimit+")")
+		"`N`: points each user may spend per window on both doors: 1 per REST request, a GraphQL operation's cost; 0 turns it off (env "+envRateLimit+")")
 	f.content = fs.Int("rate-limit-content", intFrom("rate-limit-content", envRateLimitContent, ratelimit.DefaultContentLimit),
-		"change requests and pages each user may create per window; 0 turns it off (env "+envRateLimitContent+")")
+		"`N`: change requests and pages each user may create per window; 0 turns it off (env "+envRateLimitContent+")")
 	f.anonymous = fs.Int("rate-limit-anonymous", intFrom("rate-limit-anonymous", envRateLimitAnon, ratelimit.DefaultAnonymousLimit),
-		"requests without a valid token each client address (the connection's) may send per window; 0 turns it off (env "+envRateLimitAnon+")")
-	f.window = fs.Duration("rate-limit-window", window, "length of a rate-limit window, whole seconds (env "+envRateLimitWindow+")")
+		"`N`: requests without a valid token each client address (the connection's) may send per window; 0 turns it off (env "+envRateLimitAnon+")")
+	f.window = fs.Duration("rate-limit-window", window, "`DURATION` of a rate-limit window, whole seconds (env "+envRateLimitWindow+")")
 	return f
 }
 

@@ -32,7 +32,7 @@ func TestRateLimitFlags(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{stderr: &bytes.Buffer{}, getenv: func(k string) string { return tc.env[k] }}
-			fs := e.newFlagSet("quire serve", "quire serve")
+			fs := e.newFlagSet("quire serve")
 			f := e.rateLimitFlags(fs)
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)

@@ -87,24 +87,26 @@ func fileRoots(list string) ([]string, error) {
 
 // serve implements "quire serve".
 func (e *env) serve(ctx context.Context, args []string) int {
-	fs := e.newFlagSet("quire serve", "quire serve [--addr HOST:PORT] [--database-url URL] [--public-url URL] [--request-timeout DURATION] [--upload-timeout DURATION] [--job-workers N] [--git-file-roots DIR[,DIR...]] [--git-fetch-private] [--translate-url URL] [--openapi-fetch-private]")
-	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address HOST:PORT; port 0 picks a free port (env "+envAddr+")")
-	databaseURL := e.databaseURLFlag(fs)
-	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base URL of the server (env "+envPublicURL+"; default http:// + the listen address)")
+	fs := e.newFlagSet("quire serve")
+	addr := fs.String("addr", e.envOr(envAddr, defaultAddr), "listen address `HOST:PORT`; port 0 picks a free port (env "+envAddr+")")
+	dbf := e.databaseFlags(fs)
+	metricsAddr := fs.String("metrics-addr", e.getenv(envMetricsAddr),
+		"serve /metrics on this address `HOST:PORT` only, apart from the API (whose /metrics then answers 404); empty: on the API's address (env "+envMetricsAddr+")")
+	publicURL := fs.String("public-url", e.getenv(envPublicURL), "public base `URL` of the server (env "+envPublicURL+"; default http:// + the listen address)")
 	limitFlags := e.rateLimitFlags(fs)
 	requestTimeout := fs.String("request-timeout", e.envOr(envRequestTimeout, server.DefaultRequestTimeout.String()),
-		"deadline of a request, such as 10s or 1m30s: past it the request is cancelled and answered 504 (env "+envRequestTimeout+")")
+		"deadline of a request, a `DURATION` such as 10s or 1m30s: past it the request is cancelled and answered 504 (env "+envRequestTimeout+")")
 	uploadTimeout := fs.String("upload-timeout", e.envOr(envUploadTimeout, server.DefaultUploadTimeout.String()),
-		"deadline of a GraphQL multipart request (a file upload) (env "+envUploadTimeout+")")
+		"`DURATION` of a GraphQL multipart request (a file upload) before it is answered 504 (env "+envUploadTimeout+")")
 	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
-		"background jobs this process works at a time; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
+		"background jobs this process works at a time, `N` from 0 to 1000; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
 	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
-		"directories (comma-separated) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
+		"directories (`DIRS`, comma-separated absolute paths) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
 	gitPrivateEnv, gitEnvErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envGitFetchPrivate, "false")))
 	gitPrivate := fs.Bool("git-fetch-private", gitPrivateEnv,
 		"let Git imports and exports reach repositories at loopback, private and link-local addresses, inside the server's network (env "+envGitFetchPrivate+"=true)")
 	translateURL := fs.String("translate-url", e.getenv(envTranslateURL),
-		"base URL of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
+		"base `URL` of the LibreTranslate server that translation runs use; empty: runs are refused (env "+envTranslateURL+"; its API key: env "+envTranslateKey+")")
 	privateEnv, envErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envOpenAPIFetchPrivate, "false")))
 	fetchPrivate := fs.Bool("openapi-fetch-private", privateEnv,
 		"let OpenAPI specifications be fetched from loopback, private and link-local addresses, inside the server's network (env "+envOpenAPIFetchPrivate+"=true)")
@@ -149,34 +151,72 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		return e.usageError(fs, "--public-url %q must start with http:// or https://", *publicURL)
 	}
 
+	m := metrics.New()
+	dbOpts, err := dbf.options(fs, db.Options{OnStatement: m.Statements.Inc, StatementTimeout: reqLimit + statementMargin,
+		SQLite: sqliteCreate(*dbf.url)})
+	if err != nil {
+		return e.usageError(fs, "%v", err)
+	}
+	*metricsAddr = strings.TrimSpace(*metricsAddr)
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := e.logger()
 	gcPercent := server.TuneGC(e.getenv)
 
-	m := metrics.New()
-	d, err := db.Open(*databaseURL, db.Options{OnStatement: m.Statements.Inc, StatementTimeout: reqLimit + statementMargin})
+	// The ports are bound before anything else, so that one taken fails
+	// the start at once, before a migration runs or a file is created.
+	ln, err := listen(log, "--addr", *addr)
 	if err != nil {
-		log.Error("open database", "error", err.Error())
+		return exitFailure
+	}
+	defer ln.Close()
+	var mln net.Listener
+	if *metricsAddr != "" {
+		if mln, err = listen(log, "--metrics-addr", *metricsAddr); err != nil {
+			return exitFailure
+		}
+		defer mln.Close()
+	}
+	if *publicURL == "" {
+		*publicURL = "http://" + publicHost(*addr, ln.Addr())
+	}
+	// Until the database is migrated and the engines are up, the port
+	// answers: /healthz ok, /readyz and everything else 503.
+	handler := &swapHandler{}
+	handler.set(startingHandler())
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	// The write timeout is the real handler's: set before Serve reads it.
+	srv.WriteTimeout = writeTimeoutFor(reqLimit, uploadLimit)
+	served := make(chan error, 2)
+	go func() { served <- srv.Serve(ln) }()
+	defer srv.Close() // after a failed start; a no-op after Shutdown
+	var msrv *http.Server
+	if mln != nil {
+		msrv = metricsServer(m, log)
+		go func() { served <- msrv.Serve(mln) }()
+		defer msrv.Close()
+	}
+	log.Info("bound", "addr", ln.Addr().String(), "metrics_addr", listenerAddr(mln))
+
+	d, err := e.openDatabase(log, *dbf.url, dbOpts)
+	if err != nil {
 		return exitFailure
 	}
 	defer d.Close()
 	m.WatchDB(d.SQL)
 	res, err := d.MigrateReport(ctx)
 	if err != nil {
-		log.Error("migrate", "database", redactURL(*databaseURL), "error", err.Error())
+		log.Error("migrate", "database", databaseLocation(*dbf.url), "error", err.Error())
 		return exitFailure
 	}
-	log.Info("migrated", append(migratedAttrs(*databaseURL, d.Dialect, res), "gogc", gcPercent)...)
-
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Error("listen", "addr", *addr, "error", err.Error())
-		return exitFailure
-	}
-	if *publicURL == "" {
-		*publicURL = "http://" + publicHost(*addr, ln.Addr())
-	}
+	log.Info("migrated", append(migratedAttrs(*dbf.url, d.Dialect, res), "gogc", gcPercent)...)
 
 	// The engines, connected once, serve both doors and the background jobs.
 	// The signing key is a secret: read from the environment only, never a flag.
@@ -185,25 +225,18 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		Git: gitsync.Config{FileRoots: roots, AllowPrivate: *gitPrivate}, Translator: translator,
 		OpenAPI: openapispec.Config{FetchPrivate: *fetchPrivate}})
 	qs := server.NewServer(server.Config{
-		DB:             d,
-		Engines:        eng,
-		PublicURL:      *publicURL,
-		Log:            log,
-		Metrics:        m,
-		RateLimits:     limits,
-		RequestTimeout: reqLimit,
-		UploadTimeout:  uploadLimit,
-		CacheCallers:   true,
+		DB:               d,
+		Engines:          eng,
+		PublicURL:        *publicURL,
+		Log:              log,
+		Metrics:          m,
+		MetricsElsewhere: mln != nil,
+		RateLimits:       limits,
+		RequestTimeout:   reqLimit,
+		UploadTimeout:    uploadLimit,
+		CacheCallers:     true,
 	})
 	defer qs.Close()
-	srv := &http.Server{
-		Handler:           qs,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeoutFor(reqLimit, uploadLimit),
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
 
 	// Background work gets its own context so that it stops only once the
 	// server has drained.
@@ -223,14 +256,13 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		})
 	}
 
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	handler.set(qs)
 
-	log.Info("listening", "addr", ln.Addr().String(), "public_url", *publicURL,
+	log.Info("listening", "addr", ln.Addr().String(), "metrics_addr", listenerAddr(mln), "public_url", *publicURL,
 		"rate_limit", limits.Limit, "rate_limit_content", limits.ContentLimit, "rate_limit_window", limits.Window.String(),
 		"request_timeout", reqLimit.String(), "upload_timeout", uploadLimit.String())
 	log.Info("to create a first organization, admin user and API token, run",
-		"command", "quire admin bootstrap --database-url "+shellQuote(redactURL(*databaseURL))+` --org "My org" --email you@example.com`)
+		"command", "quire admin bootstrap --database-url "+shellQuote(redactURL(*dbf.url))+` --org "My org" --email you@example.com`)
 
 	code := exitOK
 	select {
@@ -241,16 +273,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	case <-ctx.Done():
 		stop() // a second signal kills the process at once
 		log.Info("shutting down", "timeout", shutdownTimeout.String())
-		shCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-		err := srv.Shutdown(shCtx)
-		cancel()
-		if err != nil {
-			log.Error("shutdown: in-flight requests did not finish in time", "error", err.Error())
-			srv.Close()
-			code = exitFailure
-		}
-		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Error("serve", "error", err.Error())
+		if !shutdown(log, served, srv, msrv) {
 			code = exitFailure
 		}
 	}

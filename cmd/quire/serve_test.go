@@ -15,7 +15,7 @@ import (
 )
 
 func TestDatabaseURLFromEnv(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	var stdout, stderr bytes.Buffer
 	getenv := func(k string) string {
 		if k == "QUIRE_DATABASE_URL" {
@@ -39,7 +39,10 @@ func TestUsage(t *testing.T) {
 		code int
 	}{
 		{nil, 2},
-		{[]string{"help"}, 2},
+		{[]string{"help"}, 0},
+		{[]string{"help", "admin", "jobs"}, 0},
+		{[]string{"admin", "jobs", "--help"}, 0},
+		{[]string{"admin", "jobs"}, 2},
 		{[]string{"frobnicate"}, 2},
 		{[]string{"admin"}, 2},
 		{[]string{"admin", "user"}, 2},
@@ -179,7 +182,7 @@ func (b *lockedBuffer) String() string {
 }
 
 func TestServe(t *testing.T) {
-	url := newDBURL(t)
+	url := newMigratedDBURL(t)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var stdout, stderr lockedBuffer

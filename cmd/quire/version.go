@@ -66,7 +66,7 @@ func vcsStamp() (revision, when string) {
 
 // printVersion implements "quire version" and "quire --version".
 func (e *env) printVersion(args []string) int {
-	fs := e.newFlagSet("quire version", "quire version")
+	fs := e.newFlagSet("quire version")
 	if code, done := e.parse(fs, args); done {
 		return code
 	}

@@ -7,7 +7,9 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,10 +86,98 @@ type Options struct {
 	// OnRetry, when set, is told of each run of WithTx over this database
 	// that failed and is tried again (tests use it to act between runs).
 	OnRetry func(attempt int, err error)
+	// MaxConns bounds PostgreSQL's pool: open connections, all of which
+	// may stay idle (DefaultMaxConns when zero). SQLite keeps its own
+	// small pool, which suits its single writer.
+	MaxConns int
+	// SQLite says what Open may create when a SQLite file is missing.
+	SQLite SQLiteCreate
+}
+
+// DefaultMaxConns is PostgreSQL's pool size when Options.MaxConns is zero.
+const DefaultMaxConns = 32
+
+// MaxConnsLimit is the largest Options.MaxConns that Open takes.
+const MaxConnsLimit = 1000
+
+// SQLiteCreate is what Open may create for a SQLite database.
+type SQLiteCreate int
+
+const (
+	// CreateFileAndDir creates the file and any missing directories.
+	CreateFileAndDir SQLiteCreate = iota
+	// CreateFile creates the file, in a directory that must exist.
+	CreateFile
+	// MustExist creates nothing: the file must exist.
+	MustExist
+)
+
+// MissingError is Open's error for a SQLite file, or its directory, that
+// does not exist when it may not be created.
+type MissingError struct {
+	// Path is the absolute path of the missing file or directory.
+	Path string
+	// Dir tells that Path is the directory the file would go in.
+	Dir bool
+}
+
+func (e *MissingError) Error() string {
+	if e.Dir {
+		return fmt.Sprintf("directory %s of the SQLite database does not exist", e.Path)
+	}
+	return fmt.Sprintf("SQLite database %s does not exist", e.Path)
+}
+
+// SQLitePath returns the file path of a "sqlite:PATH" url, made absolute,
+// and false for any other url.
+func SQLitePath(url string) (string, bool) {
+	if !strings.HasPrefix(url, "sqlite:") {
+		return "", false
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(url, "sqlite:"), "//")
+	if path == "" {
+		return "", false
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	return path, true
+}
+
+// prepareSQLite checks, and as far as create allows makes, what a SQLite
+// database at path needs before it is opened.
+func prepareSQLite(path string, create SQLiteCreate) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	dir := filepath.Dir(abs)
+	switch create {
+	case MustExist:
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			return &MissingError{Path: abs}
+		} else if err != nil {
+			return fmt.Errorf("database %s: %w", abs, err)
+		}
+	case CreateFile:
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			return &MissingError{Path: dir, Dir: true}
+		} else if err != nil {
+			return fmt.Errorf("database directory %s: %w", dir, err)
+		}
+	default:
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create database directory: %w", err)
+		}
+	}
+	return nil
 }
 
 // Open opens url: "sqlite:PATH" or "postgres://...".
 func Open(url string, opts Options) (*DB, error) {
+	if opts.MaxConns < 0 || opts.MaxConns > MaxConnsLimit {
+		return nil, fmt.Errorf("database pool of %d connections: must be from 1 to %d", opts.MaxConns, MaxConnsLimit)
+	}
 	var (
 		sdb  *sql.DB
 		dial string
@@ -100,22 +190,29 @@ func Open(url string, opts Options) (*DB, error) {
 		if path == "" {
 			return nil, fmt.Errorf("database url %q has no path", url)
 		}
-		if dir := filepath.Dir(path); dir != "" {
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return nil, fmt.Errorf("create database directory: %w", err)
-			}
+		if err := prepareSQLite(path, opts.SQLite); err != nil {
+			return nil, err
 		}
 		dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(15000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		if opts.SQLite == MustExist {
+			// Should the file go between the check and the first
+			// connection, SQLite must not make an empty one.
+			dsn += "&mode=rw"
+		}
 		sdb, err = sql.Open("sqlite", dsn)
 		dial = dialect.SQLite
 	case strings.HasPrefix(url, "postgres://"), strings.HasPrefix(url, "postgresql://"):
 		sdb, err = sql.Open("postgres", withStatementTimeout(sessionUTC(url), opts.StatementTimeout))
 		dial = dialect.Postgres
 		if err == nil {
-			sdb.SetMaxOpenConns(32)
+			n := opts.MaxConns
+			if n == 0 {
+				n = DefaultMaxConns
+			}
+			sdb.SetMaxOpenConns(n)
 			// Every open connection may stay idle: a pool that keeps fewer
 			// closes sessions under load only to open new ones.
-			sdb.SetMaxIdleConns(32)
+			sdb.SetMaxIdleConns(n)
 		}
 	default:
 		return nil, fmt.Errorf("unsupported database url %q: use sqlite:PATH or postgres://", url)

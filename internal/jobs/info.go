@@ -90,6 +90,8 @@ func (r *Runner) Get(ctx context.Context, id string) (*Info, error) {
 type ListOptions struct {
 	Subject      string
 	Organization string
+	// ExcludeKinds leaves out the jobs of these kinds.
+	ExcludeKinds []string
 	// Limit bounds the list (default 50, at most 500).
 	Limit int
 }
@@ -106,6 +108,9 @@ func (r *Runner) List(ctx context.Context, o ListOptions) ([]*Info, error) {
 	}
 	if o.Organization != "" {
 		q.Where(job.OrganizationID(o.Organization))
+	}
+	if len(o.ExcludeKinds) > 0 {
+		q.Where(job.KindNotIn(o.ExcludeKinds...))
 	}
 	recs, err := q.Order(ent.Desc(job.FieldCreatedAt), ent.Desc(job.FieldID)).Limit(o.Limit).All(ctx)
 	if err != nil {
