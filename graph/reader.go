@@ -104,6 +104,14 @@ func (r *Resolver) VisitPDFURL(rev *content.Revision, title, pageID string) stri
 	return r.Downloads.PDFURL(rev.ID, title, pageID)
 }
 
+// VisitOpenAPIURL is the reader URL of an OpenAPI specification of the
+// visited site's organization that a page refers to (see
+// openapispec.Service.ReaderURL); ok is false for one its readers may
+// not follow.
+func (r *Resolver) VisitOpenAPIURL(ctx context.Context, v *sites.Visit, slug string) (string, bool, error) {
+	return r.OpenAPI.ReaderURL(ctx, v.Site.OrganizationID, slug)
+}
+
 // visitorKey presents a site's visitor key.
 func visitorKey(k *sites.VisitorKey, err error) (*model.SiteVisitorKey, error) {
 	if err != nil {

@@ -99,6 +99,9 @@ func (s *visit) frame(pl *place, t *tree) *view.Page {
 		}
 		p.Site.Announcement = ann
 	}
+	if s.banner != "" {
+		p.Site.Announcement = &view.Announcement{Message: s.banner, Style: "info"}
+	}
 	for _, g := range set.Footer.Groups {
 		fg := view.LinkGroup{Title: g.Title}
 		for _, c := range g.Links {

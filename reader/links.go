@@ -64,6 +64,13 @@ func (l *links) Ref(ref document.ContentRef) (string, bool) {
 		return href, true
 	case document.RefSpace:
 		return l.spaceURL(ref.Space)
+	case document.RefOpenAPI:
+		href, ok, err := l.s.d.r.VisitOpenAPIURL(l.s.ctx(), l.s.v, ref.Spec)
+		if err != nil {
+			// The reference renders as text; the page itself is fine.
+			l.s.d.log.WarnContext(l.s.ctx(), "OpenAPI reference not resolved", "error", err.Error())
+		}
+		return href, ok
 	}
 	return "", false
 }

@@ -19,6 +19,7 @@ import (
 	"quire/graph"
 	"quire/internal/apierr"
 	"quire/internal/requestid"
+	"quire/internal/sites"
 	"quire/reader/view"
 )
 
@@ -136,7 +137,16 @@ func (d *Door) serveSite(w http.ResponseWriter, r *http.Request, req request) {
 		d.keepVisitor(w, r, req, token)
 		return
 	}
-	s := &visit{c: ctx, d: d, v: v, req: req, claims: visitorClaims(v.Claims, r.URL.Query())}
+	d.serveVisit(w, r, req, v, "")
+}
+
+// serveVisit serves what a request asks of a site it may read: a page,
+// the search page, the agents' and robots' files, or the theme. banner,
+// when set, is announced above every page (a member's preview says what
+// it shows).
+func (d *Door) serveVisit(w http.ResponseWriter, r *http.Request, req request, v *sites.Visit, banner string) {
+	ctx := r.Context()
+	s := &visit{c: ctx, d: d, v: v, req: req, claims: visitorClaims(v.Claims, r.URL.Query()), banner: banner}
 	if c, err := r.Cookie(view.ThemeCookie); err == nil && (c.Value == "light" || c.Value == "dark") {
 		s.chosenTheme = c.Value
 	}

@@ -26,6 +26,8 @@ type visit struct {
 	chosenTheme string
 	// lk resolves the references of the page shown.
 	lk *links
+	// banner is announced above every page of a member's preview.
+	banner string
 }
 
 // place is the site space a request is in, and the page path below it.
@@ -41,13 +43,18 @@ func (s *visit) ctx() context.Context { return s.c }
 
 // public reports whether shared caches may keep the site's answers.
 func (s *visit) public() bool {
+	if s.v.Preview {
+		return false
+	}
 	vis := s.v.Site.Visibility
 	return vis == "public" || vis == "unlisted"
 }
 
 // indexed reports whether search engines may index the site's pages:
 // those of a public site, not reached through a share link.
-func (s *visit) indexed() bool { return s.v.Site.Visibility == "public" && s.req.shareKey == nil }
+func (s *visit) indexed() bool {
+	return !s.v.Preview && s.v.Site.Visibility == "public" && s.req.shareKey == nil
+}
 
 // shows reports whether an item with this condition is shown to the
 // visitor.

@@ -34,6 +34,18 @@ func (a *API) coreRoutes() []Route {
 			return a.r.Query().Viewer(ctx)
 		}).Present(users),
 
+		route("GET", "/users/{userId}", "Get a user: the caller, or someone who shares an organization with the caller", func(ctx context.Context, req *Request, _ *NoInput) (*ent.User, error) {
+			n, err := a.r.Query().Node(ctx, req.Param("userId"))
+			if err != nil {
+				return nil, err
+			}
+			u, ok := n.(*ent.User)
+			if !ok {
+				return nil, apierr.NotFoundf("User %q not found", req.Param("userId"))
+			}
+			return u, nil
+		}).Present(users),
+
 		route("GET", "/orgs", "List the caller's organizations", func(ctx context.Context, req *Request, in *ListParams) (*ListPage[*ent.Organization], error) {
 			conn, err := a.r.Query().Organizations(ctx, in.First(), in.After(), nil, nil)
 			if err != nil {

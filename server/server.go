@@ -197,6 +197,8 @@ func NewServer(cfg Config) *Server {
 	readers := s.limitAnonymous(s.anonymous(door, loaders.NewSequential))
 	mux.Handle(reader.Prefix, readers)
 	mux.Handle(reader.AssetsPrefix, door.Assets())
+	// Organization members' previews, where every urls.app points.
+	mux.Handle(reader.AppPrefix, s.members(door))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if door.CustomHost(r) {
 			readers.ServeHTTP(w, r)
@@ -349,6 +351,8 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.Route
 			tmpl = reader.Prefix
 		case strings.HasPrefix(p, reader.AssetsPrefix):
 			tmpl = reader.AssetsPrefix
+		case strings.HasPrefix(p, reader.AppPrefix):
+			tmpl = reader.AppPrefix
 		case s.door != nil && s.door.CustomHost(r):
 			tmpl = "custom hostname"
 		case strings.HasPrefix(p, "/v1/"):

@@ -76,6 +76,11 @@ func Lookup(ctx context.Context, client *ent.Client, secret string) (*ent.User, 
 	return c.User, nil
 }
 
+// SessionCookie is the cookie that holds a signed-in member's API token in
+// the members' area of the reader door (/app/): set by its sign-in form
+// and by single sign-on started for it.
+const SessionCookie = "quire-session"
+
 // BearerToken extracts the token of an "Authorization: Bearer <token>" header.
 func BearerToken(header string) string {
 	const prefix = "bearer "

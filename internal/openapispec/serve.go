@@ -179,3 +179,22 @@ func writeError(w http.ResponseWriter, err error) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": status, "message": e.Message}})
 }
+
+// ReaderURL is where readers of a published site follow a reference to
+// an organization's specification: its latest version's address (see
+// PublishedURL), when the specification is public and has a version; ok
+// is false otherwise, so that a private specification is never linked to
+// its readers.
+func (s *Service) ReaderURL(ctx context.Context, orgID, slug string) (string, bool, error) {
+	sp, err := s.Client.OpenAPISpec.Query().Where(openapispec.OrganizationID(orgID), openapispec.Slug(slug)).Only(ctx)
+	if ent.IsNotFound(err) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if sp.Visibility != "public" || sp.LastVersionID == nil {
+		return "", false, nil
+	}
+	return *s.PublishedURL(sp), true, nil
+}

@@ -36,6 +36,14 @@ func PublishedURLs(publicURL string, t *Tree, shareKey *string) map[string]strin
 	if shareKey != nil {
 		base += "/~share/" + *shareKey
 	}
+	return URLsUnder(base, t)
+}
+
+// URLsUnder maps the ids of a site, its sections and its site spaces to
+// their URLs below base, the site's root.
+func URLsUnder(base string, t *Tree) map[string]string {
+	out := map[string]string{}
+	st := t.Site
 	out[st.ID] = base
 	child := func(parent, path string, isDefault bool) string {
 		if isDefault {

@@ -37,6 +37,8 @@ type Visit struct {
 	// Claims are the claims of the reader's visitor token on a
 	// visitor-auth site (see VisitorKey), nil on the others.
 	Claims map[string]any
+	// Preview: a member's preview (see PreviewSite), not a reader's visit.
+	Preview bool
 }
 
 // notFound is the answer for every site a reader may not read, whatever

@@ -19,6 +19,7 @@ import (
 	"quire/ent/samlprovider"
 	"quire/ent/samlrequest"
 	"quire/internal/apierr"
+	"quire/internal/auth"
 	"quire/internal/db"
 	"quire/internal/requestid"
 )
@@ -175,7 +176,14 @@ func (s *Service) start(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return fmt.Errorf("record SAML request: %w", err)
 	}
-	u, err := req.Redirect(req.ID, sp)
+	relay := req.ID
+	if r.URL.Query().Get("to") == "app" {
+		// Signing in to the members' area: the identity provider returns
+		// the relay state as it got it, and the assertion consumer
+		// service answers with a session cookie instead of a token.
+		relay = appRelay + req.ID
+	}
+	u, err := req.Redirect(relay, sp)
 	if err != nil {
 		return fmt.Errorf("redirect to the identity provider: %w", err)
 	}
@@ -219,7 +227,7 @@ func (s *Service) acs(w http.ResponseWriter, r *http.Request) error {
 		return apierr.Invalid("SAMLResponse", "The request is not a form")
 	}
 	id := r.PathValue("providerId")
-	reqID := r.PostForm.Get("RelayState")
+	reqID, toApp := strings.CutPrefix(r.PostForm.Get("RelayState"), appRelay)
 	if reqID == "" || len(reqID) > 200 {
 		return apierr.Invalid("RelayState", "RelayState is missing: start the sign-in again from its start URL")
 	}
@@ -257,10 +265,22 @@ func (s *Service) acs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
+	if toApp {
+		// SameSite=Lax: the cookie is set by this cross-site post's answer
+		// and sent with the redirect that follows, a top-level GET.
+		http.SetCookie(w, &http.Cookie{Name: auth.SessionCookie, Value: out.Token, Path: "/app", HttpOnly: true,
+			SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil || strings.HasPrefix(s.PublicURL, "https://")})
+		http.Redirect(w, r, strings.TrimRight(s.PublicURL, "/")+"/app/o/"+url.PathEscape(out.Organization.ID), http.StatusSeeOther)
+		return nil
+	}
+	w.Header().Set("Content-Type", "application/json")
 	return json.NewEncoder(w).Encode(out)
 }
+
+// appRelay prefixes the relay state of a sign-in to the members' area
+// (GET .../start?to=app).
+const appRelay = "app."
 
 // Attribute names identity providers give email addresses and names under.
 var (

@@ -187,6 +187,22 @@ func TestSAMLSignIn(t *testing.T) {
 			t.Errorf("Bob's user: %+v %v", u, err)
 		}
 
+		// Started for the members' area (?to=app), the sign-in ends there,
+		// with a session cookie instead of a token in the answer.
+		resp, page = b2.Get(service["startURL"].(string) + "?to=app")
+		if resp.StatusCode != 200 {
+			t.Fatalf("start for the members' area: %d", resp.StatusCode)
+		}
+		acs, answer = ssotest.Form(t, page)
+		resp, body = b2.Post(acs, answer)
+		if resp.StatusCode != 200 || resp.Request.URL.Path != "/app/o/"+team.Org.ID ||
+			!strings.Contains(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(body, ">Handbook</a>") {
+			t.Errorf("members' area after single sign-on: %d at %s: %.300s", resp.StatusCode, resp.Request.URL, body)
+		}
+		if strings.Contains(body, `"token"`) {
+			t.Errorf("the members' area sign-in shows the token: %.300s", body)
+		}
+
 		// Once the organization enforces single sign-on, members who did
 		// not sign in through it are refused its content (admins are not).
 		if r := e.Do(adm, "PATCH", org, map[string]any{"sso": true}); r.Status != 200 {

@@ -18,6 +18,8 @@ const (
 	KindSearch       Kind = "search"       // the site's search page
 	KindNotFound     Kind = "notfound"     // 404
 	KindUnauthorized Kind = "unauthorized" // 401: a visitor-auth site without a valid token
+	KindIndex        Kind = "index"        // a member's list of what an object holds (/app/)
+	KindSignIn       Kind = "signin"       // the members' sign-in form (/app/sign-in)
 )
 
 // Page is everything one HTML response of the reader shows.
@@ -70,6 +72,14 @@ type Page struct {
 
 	// Search page.
 	Search *Search
+
+	// Index is what an index page lists (KindIndex).
+	Index *Index
+	// SignIn is the members' sign-in form (KindSignIn).
+	SignIn *SignIn
+	// SignOutURL is where a signed-in member's sign-out form posts, "" on
+	// readers' pages.
+	SignOutURL string
 
 	// Message is the text of an error page (404, 401).
 	Message string
@@ -189,4 +199,32 @@ type SearchResult struct {
 	Href    string
 	Space   string        // the site space's title, when the site has several
 	Excerpt template.HTML // escaped text with the matches in <mark>
+}
+
+// Index lists what an object holds, for a signed-in member: the heading
+// and lead are the Page's.
+type Index struct {
+	Groups []IndexGroup
+}
+
+// IndexGroup is a titled list of an index page.
+type IndexGroup struct {
+	Title string
+	Items []IndexItem
+	// More: the list was cut (the page says so).
+	More bool
+}
+
+// IndexItem is an entry of an index page; Href "" is plain text.
+type IndexItem struct {
+	Title, Href, Note string
+}
+
+// SignIn is the members' sign-in form: it posts an API token to Action,
+// with Next, the page to return to.
+type SignIn struct {
+	Action string
+	Next   string
+	// Error is why the last attempt failed, "" for none.
+	Error string
 }

@@ -11,7 +11,10 @@ import "fmt"
 var restRules = map[string]rule{
 	"GET /openapi.json": public,
 	"GET /user":         anyone,
-	"GET /orgs":         anyone,
+	// Users are seen by themselves and by members (with a role, not
+	// guests) of an organization they share.
+	"GET /users/{userId}": readers,
+	"GET /orgs":           anyone,
 
 	"GET /orgs/{organizationId}":             members,
 	"GET /orgs/{organizationId}/collections": members,
