@@ -55,6 +55,14 @@ func TestOpenAPIReferences(t *testing.T) {
 		if !strings.Contains(p.Body, "the internal API") || !strings.Contains(p.Body, "a missing one") {
 			t.Errorf("references readers may not follow lost their text")
 		}
+		// Members open the specification's urls.app in the members' area.
+		got := rest(t, e, admin, "GET", "/v1/orgs/"+org+"/openapi/pets", nil, http.StatusOK)
+		app := str(got["urls"].(map[string]any)["app"])
+		m := newMember(t, e)
+		m.signIn(admin, "/app/")
+		if p := m.get(app); p.Status != 200 || !strings.Contains(p.Body, "Versions") {
+			t.Errorf("GET %s: %d %.300s", app, p.Status, p.Body)
+		}
 		// The link leads to the specification.
 		if spec := get(t, e, want, ""); spec.Status != http.StatusFound {
 			t.Errorf("GET %s: %d", want, spec.Status)
