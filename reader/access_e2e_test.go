@@ -125,6 +125,11 @@ func TestCustomHostname(t *testing.T) {
 				t.Errorf("stylesheet %s on the hostname: %d", href, got.Status)
 			}
 		}
+		// /app/ on a site's hostname is the site's path, not the members'
+		// area (this site has no page there).
+		if r := get(t, e, e.URL+"/app/o/"+team.Org.ID, "docs.acme.test"); r.Status != http.StatusNotFound || r.Header.Get("Location") != "" {
+			t.Errorf("/app/ on a site's hostname: %d %s", r.Status, r.Header.Get("Location"))
+		}
 		// The API stays where it is, on any host.
 		if r := get(t, e, e.URL+"/healthz", "docs.acme.test"); r.Status != http.StatusOK {
 			t.Errorf("/healthz on a site's hostname: %d", r.Status)

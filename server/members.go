@@ -15,8 +15,9 @@ const maxSignInForm = 16 << 10
 // members serves the members' area under reader.AppPrefix: the sign-in
 // form, which exchanges an API token for a session cookie, sign-out, and
 // every other page for a signed-in member, authenticated by the cookie
-// as the API authenticates a bearer token.
-func (s *Server) members(door *reader.Door) http.Handler {
+// as the API authenticates a bearer token. On a site's custom hostname
+// the path is the site's (readers).
+func (s *Server) members(door *reader.Door, readers http.Handler) http.Handler {
 	toSignIn := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		http.Redirect(w, r, reader.SignInPath+"?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
@@ -28,6 +29,11 @@ func (s *Server) members(door *reader.Door) http.Handler {
 	}, loaders.NewSequential)
 	signIn := s.limitAnonymous(http.HandlerFunc(s.signIn(door)))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if door.CustomHost(r) {
+			// A site's own /app/ path on its custom hostname.
+			readers.ServeHTTP(w, r)
+			return
+		}
 		switch r.URL.Path {
 		case reader.SignInPath:
 			if r.Method == http.MethodPost {

@@ -198,7 +198,7 @@ func NewServer(cfg Config) *Server {
 	mux.Handle(reader.Prefix, readers)
 	mux.Handle(reader.AssetsPrefix, door.Assets())
 	// Organization members' previews, where every urls.app points.
-	mux.Handle(reader.AppPrefix, s.members(door))
+	mux.Handle(reader.AppPrefix, s.members(door, readers))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if door.CustomHost(r) {
 			readers.ServeHTTP(w, r)
