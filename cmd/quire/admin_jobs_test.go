@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -147,6 +148,77 @@ func TestAdminJobsShowRescue(t *testing.T) {
 		if shown.State != jobs.StateCompleted || shown.Attempt != 2 || len(shown.Errors) != 1 ||
 			shown.Errors[0].Attempt != 1 || !strings.Contains(shown.Errors[0].Message, jobs.StoppedMessage) {
 			t.Errorf("the rescued job = %+v, want completed at attempt 2 with the rescue's error", shown)
+		}
+	})
+}
+
+// jobs list leaves the periodic housekeeping jobs out unless --all, and
+// --watch prints the list again until --count or an interrupt.
+func TestAdminJobsListHousekeeping(t *testing.T) {
+	forEachDB(t, func(t *testing.T, url string) {
+		ctx := context.Background()
+		d := openTestDB(t, url)
+		if err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		r := jobs.NewRunner(d, jobs.Config{})
+		kinds := append([]string{"git.import"}, housekeepingKinds...)
+		for _, kind := range kinds {
+			r.Handle(kind, func(context.Context, jobs.Run) error { return nil }) // never run: no worker starts
+		}
+		ids := map[string]string{}
+		err := db.WithTx(ctx, d.Client, func(tx *ent.Tx) error {
+			for _, kind := range kinds {
+				id, err := r.Enqueue(ctx, tx, jobs.Request{Kind: kind, Subject: "space:S1"})
+				if err != nil {
+					return err
+				}
+				ids[kind] = id
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var list []jobJSON
+		quireJSON(t, &list, "admin", "jobs", "list", "--json", "--database-url", url)
+		if len(list) != 1 || list[0].ID != ids["git.import"] {
+			t.Errorf("jobs list = %+v; want the import alone", list)
+		}
+		quireJSON(t, &list, "admin", "jobs", "list", "--all", "--json", "--database-url", url)
+		if len(list) != 3 {
+			t.Errorf("jobs list --all = %+v; want 3 jobs", list)
+		}
+
+		code, stdout, stderr := quire(t, "admin", "jobs", "list", "--watch", "--count", "3", "--interval", "1ms", "--database-url", url)
+		if code != 0 || strings.Count(stdout, "ID  ") != 3 || strings.Count(stdout, ids["git.import"]) != 3 || strings.Contains(stdout, ids[housekeepingKinds[0]]) {
+			t.Errorf("jobs list --watch --count 3: exit %d\n%s\n%s", code, stdout, stderr)
+		}
+
+		// Without --count the watch ends when interrupted.
+		wctx, cancel := context.WithCancel(t.Context())
+		out := &lockedBuffer{}
+		done := make(chan int, 1)
+		go func() {
+			done <- run(wctx, []string{"admin", "jobs", "list", "--watch", "--json", "--interval", "1ms", "--database-url", url}, out, io.Discard, func(string) string { return "" })
+		}()
+		for strings.Count(out.String(), "\n") < 2 {
+			select {
+			case code := <-done:
+				t.Fatalf("watch ended by itself with %d", code)
+			default:
+				time.Sleep(time.Millisecond)
+			}
+		}
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("interrupted watch exited with %d", code)
+		}
+
+		for _, args := range [][]string{{"--interval", "0s"}, {"--count", "-1"}} {
+			if code, _, _ := quire(t, append([]string{"admin", "jobs", "list", "--database-url", url}, args...)...); code != 2 {
+				t.Errorf("jobs list %v: exit %d, want 2", args, code)
+			}
 		}
 	})
 }

@@ -189,11 +189,10 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		Handler:           handler,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeoutFor(reqLimit, uploadLimit),
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
-	// The write timeout is the real handler's: set before Serve reads it.
-	srv.WriteTimeout = writeTimeoutFor(reqLimit, uploadLimit)
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(ln) }()
 	defer srv.Close() // after a failed start; a no-op after Shutdown
