@@ -30,7 +30,7 @@ var commands []command
 
 func init() {
 	commands = []command{
-		{name: "serve", summary: "Migrate the database, then serve the API, the reader and /metrics, and work background jobs. The port is bound first: a taken port fails the start at once.",
+		{name: "serve", summary: "Bind --addr (and --metrics-addr), failing at once when a port is taken; migrate the database (/readyz answers 503 meanwhile); then serve the API, the reader and /metrics, and work background jobs, until SIGTERM or SIGINT.",
 			run: (*env).serve},
 		{name: "migrate", summary: "Apply pending schema migrations (creating a SQLite file, not its directory); --status prints the applied and pending migrations as JSON and changes nothing.",
 			run: (*env).migrate},
