@@ -30,7 +30,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
 DATE ?= $(shell if [ -n "$$SOURCE_DATE_EPOCH" ]; then date -u -d "@$$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ 2>/dev/null || date -u -r "$$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ; else date -u +%Y-%m-%dT%H:%M:%SZ; fi)
 STAMPS = VERSION='$(VERSION)' COMMIT='$(COMMIT)' DATE='$(DATE)' GO='$(GO)'
-.PHONY: release
+.PHONY: release image test-image
 release:
 	$(STAMPS) scripts/release.sh
 
@@ -38,6 +38,15 @@ release:
 .PHONY: release-host
 release-host:
 	$(STAMPS) scripts/release.sh --no-sums "$$($(GO) env GOOS)/$$($(GO) env GOARCH)"
+
+## image: the container image quire:$(VERSION) (Containerfile: FROM scratch, the host's linux release binary, CA certificates, user 65532, /data), built with podman on the vfs storage driver
+PODMAN ?= podman --storage-driver vfs
+image:
+	$(STAMPS) PODMAN='$(PODMAN)' IMAGE='quire:$(VERSION)' scripts/image.sh
+
+## test-image: build the image, check its metadata, export its files, and run its /quire on the host: version, then serve on a free loopback port until /readyz answers 200
+test-image:
+	$(STAMPS) PODMAN='$(PODMAN)' IMAGE='quire:$(VERSION)' scripts/image-test.sh
 
 ## test: the whole suite, on SQLite and on a throwaway PostgreSQL cluster (after vet; go test's own vet pass is off, since vet just ran); TEST_P packages at a time (default 2, one per core; the statement tests measure round trips, which a busier machine blurs)
 TEST_P ?= 2

@@ -7,8 +7,9 @@
 #   With no OS/ARCH, every release target (RELEASE_TARGETS, default
 #   linux/amd64 linux/arm64 darwin/arm64) is built, the dist/ binaries of
 #   an earlier release are removed first, and SHA256SUMS is written.
-#   With OS/ARCH arguments only those are built, SHA256SUMS is left alone
-#   unless asked for (make release-host and make image build this way).
+#   With OS/ARCH arguments only those are built, and SHA256SUMS is left
+#   alone (make release-host and make image build this way). --no-sums
+#   leaves it alone in every case.
 # Env: VERSION, COMMIT, DATE (make computes them; see the Makefile),
 #   GO (default go), DIST (default dist).
 set -euo pipefail
