@@ -106,14 +106,19 @@ interop:
 test-relay:
 	bash web/relay/run.sh
 
+# The Node checks (interop, test-relay, test-browser, test-browser-reader)
+# build quire themselves unless QUIRE_BIN names a binary (absolute, or from
+# the repository's root), and run npm ci unless QUIRE_NPM_READY=1 says the
+# caller did (.ci/run does both once, up front).
+
 ## test-browser: open GraphiQL in headless Chromium against a real server, run a query, save a screenshot; then test-browser-reader
 test-browser: test-browser-reader
-	cd web/graphiql && npm ci --no-audit --no-fund && npm test
+	cd web/graphiql && { [ "$$QUIRE_NPM_READY" = 1 ] || npm ci --no-audit --no-fund; } && npm test
 
 ## test-browser-reader: a published site in headless Chromium (navigation, search, theme, share link, no JavaScript, 390px screen), axe-core, Lighthouse (accessibility and performance >= 95) and linkinator against a real server
 .PHONY: test-browser-reader
 test-browser-reader:
-	cd web/reader && npm ci --no-audit --no-fund && npm test
+	cd web/reader && { [ "$$QUIRE_NPM_READY" = 1 ] || npm ci --no-audit --no-fund; } && npm test
 
 ## bench-sites: published site profile, REST and GraphQL against a one-statement SQL baseline, on SQLite and a throwaway PostgreSQL (loopback, bounded)
 bench-sites:

@@ -8,6 +8,9 @@
 # Usage (from anywhere): bash web/relay/run.sh
 # Env: RELAY_KEEP_TMP=1 keeps the temporary directories (database, server
 # log, generated fragments and artifacts).
+#   QUIRE_BIN=PATH runs that quire binary (absolute, or from the
+#   repository's root) instead of building one; QUIRE_NPM_READY=1 skips
+#   npm ci (the caller ran it; CI does, at its start).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -19,7 +22,7 @@ die() { log "$*"; exit 1; }
 
 command -v node >/dev/null || die "node is required (Node >= 20)"
 command -v npm >/dev/null || die "npm is required"
-command -v "$GO" >/dev/null || die "go is required"
+[ -n "${QUIRE_BIN:-}" ] || command -v "$GO" >/dev/null || die "go is required"
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 [ "$node_major" -ge 20 ] || die "Node >= 20 is required (found $(node --version))"
 
@@ -70,10 +73,20 @@ json() {
 		});' "$1"
 }
 
-# 1. Build the server.
-log "building quire"
-(cd "$ROOT" && timeout 900 "$GO" build -o "$TMP/quire" ./cmd/quire)
-QUIRE="$TMP/quire"
+# 1. Build the server, or take $QUIRE_BIN (a path from the repository's
+#    root): a binary built once for several checks (CI does).
+if [ -n "${QUIRE_BIN:-}" ]; then
+	case "$QUIRE_BIN" in
+	/*) QUIRE="$QUIRE_BIN" ;;
+	*) QUIRE="$ROOT/$QUIRE_BIN" ;;
+	esac
+	[ -f "$QUIRE" ] && [ -x "$QUIRE" ] || die "QUIRE_BIN $QUIRE is not an executable file"
+	log "using $QUIRE"
+else
+	log "building quire"
+	(cd "$ROOT" && timeout 900 "$GO" build -o "$TMP/quire" ./cmd/quire)
+	QUIRE="$TMP/quire"
+fi
 DB="sqlite:$TMP/q.db"
 
 # 2. Seed an organization with its admin (check.mjs creates the rest).
@@ -104,13 +117,19 @@ for _ in $(seq 1 150); do
 done
 [ -n "$healthy" ] || die "the server did not become healthy within 30 s"
 
-# 4. Install the pinned compiler when node_modules is missing or stale.
-stamp="$HERE/node_modules/.relay-lock"
-want="$(cksum <"$HERE/package-lock.json")"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$HERE/node_modules/relay-compiler" ]; then
-	log "npm ci"
-	(cd "$HERE" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
-	printf '%s' "$want" >"$stamp"
+# 4. Install the pinned compiler when node_modules is missing or stale,
+#    unless the caller installed it (QUIRE_NPM_READY=1: CI runs every
+#    npm ci at its start, while Go compiles).
+if [ "${QUIRE_NPM_READY:-}" = 1 ]; then
+	[ -d "$HERE/node_modules/relay-compiler" ] || die "QUIRE_NPM_READY=1, but $HERE/node_modules lacks the pinned packages"
+else
+	stamp="$HERE/node_modules/.relay-lock"
+	want="$(cksum <"$HERE/package-lock.json")"
+	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ] || [ ! -d "$HERE/node_modules/relay-compiler" ]; then
+		log "npm ci"
+		(cd "$HERE" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
+		printf '%s' "$want" >"$stamp"
+	fi
 fi
 
 # 5. Compile and refetch.

@@ -107,8 +107,13 @@ async function main() {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found (apt-get install -y chromium)`);
   mkdirSync(artifacts, { recursive: true });
 
-  let bin = process.env.QUIRE_BIN;
-  if (!bin) {
+  // $QUIRE_BIN (a path from the repository's root, as make passes it):
+  // a binary built once for several checks (CI does).
+  let bin = process.env.QUIRE_BIN ? resolve(repo, process.env.QUIRE_BIN) : '';
+  if (bin) {
+    if (!existsSync(bin)) throw new Error(`QUIRE_BIN ${bin} not found`);
+    log(`using ${bin}`);
+  } else {
     bin = join(tmp, 'quire');
     log('building ./cmd/quire');
     run('go', ['build', '-o', bin, './cmd/quire'], { cwd: repo });
