@@ -158,15 +158,7 @@ func (e *env) adminBootstrap(ctx context.Context, args []string) int {
 	}
 
 	log := e.logger()
-	// Bootstrap sets a database up from nothing (it migrates it), so it
-	// may create the SQLite file as migrate does; scripts bootstrap before
-	// they serve.
-	opts, err := dbf.options(fs, db.Options{SQLite: sqliteCreate(*dbf.url)})
-	if err != nil {
-		log.Error("open database", "error", err.Error())
-		return exitFailure
-	}
-	d, err := e.openDatabase(log, *dbf.url, opts)
+	d, err := e.openExisting(log, fs, dbf)
 	if err != nil {
 		return exitFailure
 	}

@@ -35,7 +35,7 @@ func init() {
 		{name: "migrate", summary: "Apply pending schema migrations (creating a SQLite file, not its directory); --status prints the applied and pending migrations as JSON and changes nothing.",
 			run: (*env).migrate},
 		{name: "admin bootstrap", args: "--org TITLE --email EMAIL",
-			summary: `Migrate the database (creating a SQLite file as migrate does), then create an organization, an admin user (or reuse the user with that email) and an API token; prints {"organization":{"id":...},"user":{"id":...},"token":...,"tokenId":...}.`,
+			summary: `Create an organization, an admin user (or reuse the user with that email) and an API token; prints {"organization":{"id":...},"user":{"id":...},"token":...,"tokenId":...}.`,
 			run:     (*env).adminBootstrap},
 		{name: "admin user create", args: "--email EMAIL",
 			summary: `Create a user, optionally a member of an organization (--org with --role), and an API token; prints {"user":{"id":...},"token":...,"tokenId":...}. --verified marks the email address verified (it lets the user join organizations of its domain).`,
