@@ -98,7 +98,8 @@ DB="sqlite:$TMP/q.db"
 # 2. Seed: an organization with an admin, a second organization where the
 #    same user is admin (transfer target), and a reader and a reviewer in
 #    the first one.
-log "bootstrapping the database"
+log "creating and bootstrapping the database"
+timeout 60 "$QUIRE" migrate --database-url "$DB" 2>>"$TMP/admin.log" >/dev/null
 boot1="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Interop" --email interop@example.com 2>>"$TMP/admin.log")"
 boot2="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Interop Transfer" --email interop@example.com 2>>"$TMP/admin.log")"
 QUIRE_ORG_ID="$(json organization.id <<<"$boot1")"

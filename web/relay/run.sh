@@ -90,7 +90,8 @@ fi
 DB="sqlite:$TMP/q.db"
 
 # 2. Seed an organization with its admin (check.mjs creates the rest).
-log "bootstrapping the database"
+log "creating and bootstrapping the database"
+timeout 60 "$QUIRE" migrate --database-url "$DB" 2>>"$TMP/admin.log" >/dev/null
 boot="$(timeout 60 "$QUIRE" admin bootstrap --database-url "$DB" --org "Relay" --email relay@example.com 2>>"$TMP/admin.log")"
 QUIRE_ORG_ID="$(json organization.id <<<"$boot")"
 QUIRE_USER_ID="$(json user.id <<<"$boot")"

@@ -62,11 +62,15 @@ func ModuleRoot(dir string) (string, error) {
 	}
 }
 
-// bootstrap runs "quire admin bootstrap" against the database (which it
-// migrates) and returns the organization and the admin's API token.
+// bootstrap creates the database ("quire migrate"), runs "quire admin
+// bootstrap" against it and returns the organization and the admin's API
+// token.
 func bootstrap(ctx context.Context, bin, dbURL string) (orgID, token string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
+	if out, err := exec.CommandContext(ctx, bin, "migrate", "--database-url", dbURL).CombinedOutput(); err != nil {
+		return "", "", fmt.Errorf("quire migrate: %v\n%s", err, out)
+	}
 	cmd := exec.CommandContext(ctx, bin, "admin", "bootstrap", "--database-url", dbURL,
 		"--org", "Soak Corp", "--email", "soak@soak.test", "--name", "soak")
 	var stderr strings.Builder

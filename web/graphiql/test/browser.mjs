@@ -139,6 +139,7 @@ async function main() {
     run('go', ['build', '-o', bin, './cmd/quire'], { cwd: repo });
   }
   const dbURL = `sqlite:${join(tmp, 'q.db')}`;
+  run(bin, ['migrate', '--database-url', dbURL]);
   const boot = JSON.parse(run(bin, ['admin', 'bootstrap', '--database-url', dbURL, '--org', 'Test', '--email', 't@example.com']));
   const token = boot.token;
   if (!token) throw new Error('bootstrap printed no token');

@@ -121,6 +121,7 @@ async function main() {
   // The build has its own bound; the five minutes start here.
   armTimer();
   const dbURL = `sqlite:${join(tmp, 'q.db')}`;
+  run(bin, ['migrate', '--database-url', dbURL]);
   const boot = JSON.parse(run(bin, ['admin', 'bootstrap', '--database-url', dbURL, '--org', 'Acme', '--email', 'editor@example.com']));
   if (!boot.token) throw new Error('bootstrap printed no token');
 
