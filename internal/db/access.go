@@ -98,30 +98,69 @@ func changesAccess(m entgo.Mutation) bool {
 	return false
 }
 
-// accessHook announces every mutation that changes what a caller may do,
-// once it succeeded, through the client that ran it (in its transaction,
-// if any).
-func accessHook(next ent.Mutator) ent.Mutator {
+// announceHook announces every mutation that changes what a caller may do,
+// or what readers of published sites are shown, once it succeeded, through
+// the client that ran it (in its transaction, if any).
+func announceHook(next ent.Mutator) ent.Mutator {
 	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 		v, err := next.Mutate(ctx, m)
-		if err != nil || !changesAccess(m) {
+		if err != nil {
 			return v, err
+		}
+		access, content := changesAccess(m), changesContent(m)
+		if !access && !content {
+			return v, nil
 		}
 		// Every generated mutation has its client.
 		c, ok := m.(interface{ Client() *ent.Client })
 		if !ok {
 			return v, nil
 		}
-		if err := AccessChanged(ctx, c.Client()); err != nil {
-			return v, err
+		if access {
+			if err := Announce(ctx, c.Client(), Access); err != nil {
+				return v, err
+			}
+		}
+		if content {
+			if err := Announce(ctx, c.Client(), Content); err != nil {
+				return v, err
+			}
 		}
 		return v, nil
 	})
 }
 
-// announceKey marks, in the context of ExecContext, the announcement of an
-// access change, which the driver of a database opened by Open handles
-// itself (see AccessChanged).
+// Topic is what an announced change is about.
+type Topic uint8
+
+// The topics of announcements.
+const (
+	// Access: what a caller may do (see AccessChanged).
+	Access Topic = iota
+	// Content: what readers of published sites are shown (see
+	// ContentChanged).
+	Content
+	topics
+)
+
+// Channel is the PostgreSQL notification channel of a topic.
+func (t Topic) Channel() string {
+	if t == Content {
+		return ContentChannel
+	}
+	return AccessChannel
+}
+
+func (t Topic) String() string {
+	if t == Content {
+		return "content"
+	}
+	return "access"
+}
+
+// announceKey marks, in the context of ExecContext, the announcement of a
+// change of a topic (its value: the topic plus one), which the driver of a
+// database opened by Open handles itself (see Announce).
 type announceKey struct{}
 
 // AccessChanged announces a change of what a caller may do made through
@@ -131,18 +170,29 @@ type announceKey struct{}
 // In a transaction the announcement goes with its commit and its error
 // fails the transaction; outside one it is sent at once, at best.
 func AccessChanged(ctx context.Context, client *ent.Client) error {
+	return Announce(ctx, client, Access)
+}
+
+// Announce announces a change of topic made through client (see
+// AccessChanged).
+func Announce(ctx context.Context, client *ent.Client, topic Topic) error {
 	// The driver recognizes the mark; a driver that does not (a client
 	// not opened by Open, on PostgreSQL) sends a notification whose
 	// payload names no process, which every process hears.
-	if _, err := client.ExecContext(context.WithValue(ctx, announceKey{}, true), notifyQuery, AccessChannel, ""); err != nil {
-		return fmt.Errorf("announce a change of access: %w", err)
+	if _, err := client.ExecContext(context.WithValue(ctx, announceKey{}, topic+1), notifyQuery, topic.Channel(), ""); err != nil {
+		return fmt.Errorf("announce a change of %s: %w", topic, err)
 	}
 	return nil
 }
 
-func announcing(ctx context.Context) bool {
-	b, _ := ctx.Value(announceKey{}).(bool)
-	return b
+// announcing tells the topic a statement announces, if it is an
+// announcement.
+func announcing(ctx context.Context) (Topic, bool) {
+	t, _ := ctx.Value(announceKey{}).(Topic)
+	if t == 0 {
+		return 0, false
+	}
+	return t - 1, true
 }
 
 // notifyQuery announces a change on a channel (PostgreSQL); the payload is
@@ -150,15 +200,15 @@ func announcing(ctx context.Context) bool {
 // process was told at once, can pass over it.
 const notifyQuery = "SELECT pg_notify($1, $2)"
 
-// Changes tells a process's subscribers of the access changes committed
-// through one database handle.
+// Changes tells a process's subscribers of the changes of one topic
+// committed through one database handle.
 type Changes struct {
 	mu   sync.Mutex
 	subs map[int]func()
 	next int
 }
 
-// Subscribe calls fn after each committed access change made through the
+// Subscribe calls fn after each committed change made through the
 // handle, in the goroutine that committed it. It returns a function that
 // stops the calls.
 func (c *Changes) Subscribe(fn func()) (stop func()) {
@@ -191,30 +241,34 @@ func (c *Changes) changed() {
 }
 
 // AccessChanges are the access changes committed through this handle.
-func (d *DB) AccessChanges() *Changes { return &d.counter.access }
+func (d *DB) AccessChanges() *Changes { return d.Changes(Access) }
 
-// announce handles AccessChanged outside a transaction: the write is
+// Changes are the changes of topic committed through this handle.
+func (d *DB) Changes(topic Topic) *Changes { return &d.counter.changes[topic] }
+
+// announce handles an announcement outside a transaction: the write is
 // done, so it is announced to the other processes (at best: if this is
 // lost, they forget what they keep when it expires) and to this one.
-func (d *countingDriver) announce(ctx context.Context) {
+func (d *countingDriver) announce(ctx context.Context, topic Topic) {
 	if d.stmts != nil { // PostgreSQL
-		_ = d.Driver.Exec(context.WithoutCancel(ctx), notifyQuery, []any{AccessChannel, d.instance}, nil)
+		_ = d.Driver.Exec(context.WithoutCancel(ctx), notifyQuery, []any{topic.Channel(), d.instance}, nil)
 	}
-	d.access.changed()
+	d.changes[topic].changed()
 }
 
-// announce handles AccessChanged in a transaction: the first one sends the
-// notification in it (PostgreSQL), and Commit tells this process.
-func (t *countingTx) announce(ctx context.Context) error {
-	if t.announced.Swap(true) {
+// announce handles an announcement in a transaction: the first one of
+// each topic sends the notification in it (PostgreSQL), and Commit tells
+// this process.
+func (t *countingTx) announce(ctx context.Context, topic Topic) error {
+	if t.announced[topic].Swap(true) {
 		return nil
 	}
 	if t.d.stmts == nil { // SQLite: no other process hears
 		return nil
 	}
 	defer t.d.count()()
-	if err := t.Tx.Exec(ctx, notifyQuery, []any{AccessChannel, t.d.instance}, nil); err != nil {
-		t.announced.Store(false)
+	if err := t.Tx.Exec(ctx, notifyQuery, []any{topic.Channel(), t.d.instance}, nil); err != nil {
+		t.announced[topic].Store(false)
 		return classify(ctx, t.d.pool, false, err)
 	}
 	return nil

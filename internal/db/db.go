@@ -234,9 +234,10 @@ func Open(url string, opts Options) (*DB, error) {
 		cd.stmts = newStmtCache(sdb, 256)
 	}
 	client := ent.NewClient(ent.Driver(cd))
-	// Every process announces its access changes, whether or not it keeps
-	// callers itself (an administration command revoking a token, say).
-	client.Use(accessHook)
+	// Every process announces its access and content changes, whether or
+	// not it keeps callers or pages itself (an administration command
+	// revoking a token, say).
+	client.Use(announceHook)
 	return &DB{Client: client, SQL: sdb, Dialect: dial, counter: cd, url: url}, nil
 }
 
@@ -284,9 +285,9 @@ type countingDriver struct {
 	// pool is the connection pool, whose figures tell an exhausted pool.
 	pool    *sql.DB
 	prelude func(ctx context.Context, query string) string
-	// access tells this process of the access changes committed through
-	// the handle.
-	access Changes
+	// changes tell this process of the changes of each topic committed
+	// through the handle.
+	changes [topics]Changes
 	// instance names this handle in the announcements it sends.
 	instance string
 	onRetry  func(attempt int, err error)
@@ -325,8 +326,8 @@ func (d *countingDriver) count() (answered func()) {
 func (d *countingDriver) answered() { d.inflight.Add(-1) }
 
 func (d *countingDriver) Exec(ctx context.Context, q string, args, v any) error {
-	if announcing(ctx) {
-		d.announce(ctx)
+	if topic, ok := announcing(ctx); ok {
+		d.announce(ctx, topic)
 		return nil
 	}
 	defer d.count()()
@@ -409,26 +410,28 @@ func (d *countingDriver) BeginTx(ctx context.Context, opts *sql.TxOptions) (dial
 type countingTx struct {
 	dialect.Tx
 	d *countingDriver
-	// announced is set once the transaction announced an access change.
-	announced atomic.Bool
+	// announced is set, by topic, once the transaction announced a change.
+	announced [topics]atomic.Bool
 }
 
-// Commit commits, and tells this process's subscribers of the access
-// change the transaction announced, if any.
+// Commit commits, and tells this process's subscribers of the changes
+// the transaction announced, if any.
 func (t *countingTx) Commit() error {
 	if err := t.Tx.Commit(); err != nil {
 		// A COMMIT cut by the server going away is the outage it is.
 		return classify(context.Background(), t.d.pool, false, err)
 	}
-	if t.announced.Load() {
-		t.d.access.changed()
+	for topic := range topics {
+		if t.announced[topic].Load() {
+			t.d.changes[topic].changed()
+		}
 	}
 	return nil
 }
 
 func (t *countingTx) Exec(ctx context.Context, q string, args, v any) error {
-	if announcing(ctx) {
-		return t.announce(ctx)
+	if topic, ok := announcing(ctx); ok {
+		return t.announce(ctx, topic)
 	}
 	defer t.d.count()()
 	if err := t.d.before(ctx, q, t.Tx.Exec); err != nil {
