@@ -33,7 +33,7 @@ const SessionCookie = auth.SessionCookie
 
 // ServeApp serves a signed-in member's request under AppPrefix.
 func (d *Door) ServeApp(w http.ResponseWriter, r *http.Request) {
-	setSecurityHeaders(w.Header(), d.publicURL)
+	d.setSecurityHeaders(w.Header())
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
@@ -176,7 +176,7 @@ func (d *Door) appError(w http.ResponseWriter, r *http.Request, err error) {
 // after a refused token), the reason of a refusal, and the page to return
 // to.
 func (d *Door) SignIn(w http.ResponseWriter, r *http.Request, status int, reason, next string) {
-	setSecurityHeaders(w.Header(), d.publicURL)
+	d.setSecurityHeaders(w.Header())
 	p := d.memberPage(view.KindSignIn, status, "Sign in")
 	p.SignOutURL = ""
 	p.SignIn = &view.SignIn{Action: SignInPath, Next: SafeNext(next), Error: reason}

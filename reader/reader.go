@@ -37,6 +37,12 @@ type Config struct {
 	// request for a site's custom hostname.
 	PublicURL string
 	Log       *slog.Logger
+	// Cache keeps rendered pages (nil: none).
+	Cache *PageCache
+	// Prepare, when set, readies a request that is to be rendered (not
+	// served from Cache): the server gives it its loaders there, so that
+	// an answer served from the cache costs none.
+	Prepare func(*http.Request) *http.Request
 }
 
 // Door serves published sites.
@@ -47,17 +53,22 @@ type Door struct {
 	log        *slog.Logger
 	assets     http.Handler
 	sidebars   sidebars
+	cache      *PageCache
+	prepare    func(*http.Request) *http.Request
+	// security are the headers every answer carries (securityHeaders).
+	security http.Header
 }
 
 // New returns the door, reading through r.
 func New(r *graph.Resolver, cfg Config) *Door {
-	d := &Door{r: r, publicURL: strings.TrimRight(cfg.PublicURL, "/"), log: cfg.Log, assets: view.Assets()}
+	d := &Door{r: r, publicURL: strings.TrimRight(cfg.PublicURL, "/"), log: cfg.Log, assets: view.Assets(), cache: cfg.Cache, prepare: cfg.Prepare}
 	if u, err := url.Parse(d.publicURL); err == nil {
 		d.publicHost = hostOf(u.Host)
 	}
 	if d.log == nil {
 		d.log = slog.New(slog.DiscardHandler)
 	}
+	d.security = securityHeaders(d.publicURL)
 	return d
 }
 
@@ -77,7 +88,7 @@ func (d *Door) Assets() http.Handler {
 // ServeHTTP serves a reader's request: by path under Prefix on Quire's
 // public host, by custom hostname on any other host.
 func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	setSecurityHeaders(w.Header(), d.publicURL)
+	d.setSecurityHeaders(w.Header())
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "Method not allowed", http.StatusMethodNotAllowed)
@@ -85,11 +96,19 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var req request
 	var ok bool
-	if d.CustomHost(r) {
-		if strings.HasPrefix(r.URL.Path, AssetsPrefix) {
-			d.Assets().ServeHTTP(w, r)
-			return
-		}
+	custom := d.CustomHost(r)
+	if custom && strings.HasPrefix(r.URL.Path, AssetsPrefix) {
+		d.Assets().ServeHTTP(w, r)
+		return
+	}
+	w, done := d.cache.lookup(w, r, hostKey(custom, hostOf(r.Host)))
+	if done {
+		return
+	}
+	if d.prepare != nil {
+		r = d.prepare(r)
+	}
+	if custom {
 		scheme := "https"
 		if r.TLS == nil && r.Header.Get("X-Forwarded-Proto") == "http" {
 			scheme = "http"

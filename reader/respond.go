@@ -14,21 +14,31 @@ import (
 	"quire/reader/view"
 )
 
-// setSecurityHeaders sets what every answer of the door carries: a
+// securityHeaders are what every answer of the door carries: a
 // Content-Security-Policy without inline scripts or styles (images may
 // come from anywhere over HTTPS, and from Quire's public URL, which signs
 // the download links of files), no MIME sniffing, no framing, and a
-// referrer that leaves the site's paths (and share keys) behind.
-func setSecurityHeaders(h http.Header, publicURL string) {
+// referrer that leaves the site's paths (and share keys) behind. They are
+// made once, for the door's public URL.
+func securityHeaders(publicURL string) http.Header {
 	self := "'self'"
 	if u, err := url.Parse(publicURL); err == nil && u.Scheme != "" && u.Host != "" {
 		self += " " + u.Scheme + "://" + u.Host
 	}
-	h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src "+self+" https: data:; "+
-		"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	return http.Header{
+		"Content-Security-Policy": {"default-src 'self'; script-src 'self'; style-src 'self'; img-src " + self + " https: data:; " +
+			"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"},
+		"X-Content-Type-Options": {"nosniff"},
+		"X-Frame-Options":        {"DENY"},
+		"Referrer-Policy":        {"strict-origin-when-cross-origin"},
+	}
+}
+
+// setSecurityHeaders sets the door's security headers on an answer.
+func (d *Door) setSecurityHeaders(h http.Header) {
+	for k, v := range d.security {
+		h[k] = v
+	}
 }
 
 var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -69,12 +79,13 @@ func respond(w http.ResponseWriter, r *http.Request, status int, contentType str
 		sum := sha256.Sum256(body)
 		etag := `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`
 		h.Set("ETag", etag)
+		keepAnswer(w, status, body, public)
 		if matches(r.Header.Get("If-None-Match"), etag) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
 	}
-	if len(body) > 512 && acceptsGzip(r) {
+	if len(body) > gzipFrom && acceptsGzip(r) {
 		h.Set("Content-Encoding", "gzip")
 		w.WriteHeader(status)
 		if r.Method == http.MethodHead {
@@ -92,6 +103,9 @@ func respond(w http.ResponseWriter, r *http.Request, status int, contentType str
 		w.Write(body) //nolint:errcheck // the reader went away: nothing to do
 	}
 }
+
+// gzipFrom is the size from which an answer is worth compressing.
+const gzipFrom = 512
 
 var gzips = sync.Pool{New: func() any {
 	// The fastest level: a page compresses to about a fifth either way,

@@ -50,22 +50,32 @@ func shapedSite(t *testing.T, e *testenv.Env, team *testenv.Team, title string, 
 	return siteURL, siteURL + "/" + lastURL
 }
 
-// statements is the number of SQL statements one GET of url costs, after
-// one GET that warms whatever the server keeps between requests.
-func statements(t *testing.T, e *testenv.Env, url string, want int) int64 {
+// statements are the SQL statements of two GETs of url: the first
+// rendered anew (a write elsewhere in the organization made every kept
+// page stale), the second right after it, after a GET that warms
+// whatever the server keeps between requests.
+func statements(t *testing.T, e *testenv.Env, team *testenv.Team, url string, want int) (rendered, again int64) {
 	t.Helper()
 	get(t, e, url, "")
+	space(t, e, team, "Elsewhere") // a content change: kept pages are stale
 	before := e.Statements()
 	if p := get(t, e, url, ""); p.Status != want {
 		t.Fatalf("GET %s: %d, want %d", url, p.Status, want)
 	}
-	return e.Statements() - before
+	rendered = e.Statements() - before
+	before = e.Statements()
+	if p := get(t, e, url, ""); p.Status != want {
+		t.Fatalf("GET %s again: %d, want %d", url, p.Status, want)
+	}
+	return rendered, e.Statements() - before
 }
 
 // A page view, the search page and an unknown path cost as many SQL
 // statements on a site of 60 pages in 12 site spaces as on one of 3
 // pages in 3 site spaces: what a reader's request reads is planned once,
-// whatever the size of the site.
+// whatever the size of the site. A page viewed again, until something
+// changes, costs none: it is kept; the search page and unknown paths are
+// not.
 func TestStatementsDoNotGrowWithTheSite(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
@@ -78,19 +88,31 @@ func TestStatementsDoNotGrowWithTheSite(t *testing.T) {
 			name       string
 			small, big string
 			status     int
+			kept       bool
 		}{
-			{"first page", small, big, http.StatusOK},
-			{"page of the default site space", small + "/overview", big + "/guides/topic-1/topic-2", http.StatusOK},
-			{"page of another site space", smallLast + "/overview", bigLast + "/guides/topic-3/topic-4", http.StatusOK},
-			{"search", small + "/~search?q=binary", big + "/~search?q=binary", http.StatusOK},
-			{"unknown page", small + "/no/such/page", big + "/no/such/page", http.StatusNotFound},
+			{"first page", small, big, http.StatusOK, true},
+			{"page of the default site space", small + "/overview", big + "/guides/topic-1/topic-2", http.StatusOK, true},
+			{"page of another site space", smallLast + "/overview", bigLast + "/guides/topic-3/topic-4", http.StatusOK, true},
+			{"search", small + "/~search?q=binary", big + "/~search?q=binary", http.StatusOK, false},
+			{"unknown page", small + "/no/such/page", big + "/no/such/page", http.StatusNotFound, false},
 		}
 		for _, c := range cases {
-			s := statements(t, e, c.small, c.status)
-			b := statements(t, e, c.big, c.status)
-			t.Logf("%s: %d statements on the small site, %d on the big one", c.name, s, b)
+			s, sAgain := statements(t, e, team, c.small, c.status)
+			b, bAgain := statements(t, e, team, c.big, c.status)
+			t.Logf("%s: %d statements on the small site (%d again), %d on the big one (%d again)", c.name, s, sAgain, b, bAgain)
 			if s != b {
 				t.Errorf("%s: %d statements on a site of 3 pages in 3 site spaces, %d on one of 60 pages in 12", c.name, s, b)
+			}
+			if s == 0 {
+				t.Errorf("%s: rendered after a change with no statement: was a stale page served?", c.name)
+			}
+			for _, again := range []int64{sAgain, bAgain} {
+				if c.kept && again != 0 {
+					t.Errorf("%s viewed again: %d statements, want 0 (kept)", c.name, again)
+				}
+				if !c.kept && again != s {
+					t.Errorf("%s viewed again: %d statements, want %d as the first time (not kept)", c.name, again, s)
+				}
 			}
 		}
 	})

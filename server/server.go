@@ -11,7 +11,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,6 +80,10 @@ type Config struct {
 	CacheCallers bool
 	// CallerTTL is how long a caller is kept (auth.CallerTTL when zero).
 	CallerTTL time.Duration
+	// PageCacheBytes bounds the reader's cache of rendered pages of
+	// published sites (reader.PageCache): reader.DefaultPageCacheBytes when
+	// zero, none when negative.
+	PageCacheBytes int64
 	// Git configures Git import and export in the engines the server
 	// builds.
 	Git gitsync.Config
@@ -106,6 +109,7 @@ type Server struct {
 	door     *reader.Door
 	limiter  *ratelimit.Limiter // nil: no rate limits
 	callers  *auth.CallerCache  // nil: every request looks its caller up
+	content  *db.Hearing        // nil: no page is kept
 	jobs     *jobs.Runner
 	// own are the engines the server built (Config.Engines was nil): it
 	// closes them.
@@ -192,9 +196,25 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.limitAnonymous(s.anonymous(s.api, loaders.NewSequential)))
 	// Published sites, for their readers: by path on Quire's public host,
 	// and every path not routed above on a site's custom hostname.
-	door := reader.New(r, reader.Config{PublicURL: cfg.PublicURL, Log: cfg.Log})
+	var pages *reader.PageCache
+	if cfg.PageCacheBytes >= 0 {
+		s.content = cfg.DB.Hear(db.Content, cfg.Log)
+		cached, rendered := cfg.Metrics.ReaderPages.WithLabelValues("cached"), cfg.Metrics.ReaderPages.WithLabelValues("rendered")
+		pages = reader.NewPageCache(s.content, cfg.PageCacheBytes, func(hit bool) {
+			if hit {
+				cached.Inc()
+			} else {
+				rendered.Inc()
+			}
+		})
+	}
+	// Readers are anonymous: the door gives the requests it renders their
+	// loaders itself, past its page cache.
+	door := reader.New(r, reader.Config{PublicURL: cfg.PublicURL, Log: cfg.Log, Cache: pages, Prepare: func(r *http.Request) *http.Request {
+		return r.WithContext(loaders.With(r.Context(), loaders.NewSequential(cfg.DB.Client)))
+	}})
 	s.door = door
-	readers := s.limitAnonymous(s.anonymous(door, loaders.NewSequential))
+	readers := s.limitAnonymous(door)
 	mux.Handle(reader.Prefix, readers)
 	mux.Handle(reader.AssetsPrefix, door.Assets())
 	// Organization members' previews, where every urls.app points.
@@ -218,6 +238,7 @@ func (s *Server) Resolver() *graph.Resolver { return s.resolver }
 func (s *Server) Close() {
 	s.CloseWebSockets()
 	s.callers.Close()
+	s.content.Close()
 	if s.own != nil {
 		_ = s.own.Close()
 	}
@@ -229,6 +250,16 @@ func (s *Server) API() *rest.API { return s.api }
 // CallersReady is closed once kept callers are served (see
 // auth.CallerCache.Ready); at once when callers are not kept.
 func (s *Server) CallersReady() <-chan struct{} { return s.callers.Ready() }
+
+// PagesReady is closed once rendered pages of published sites are kept
+// (see reader.PageCache): when the notification connection that tells
+// content changes is first up on PostgreSQL; at once on SQLite, or when
+// no page is kept.
+func (s *Server) PagesReady() <-chan struct{} { return s.content.Ready() }
+
+// ContentChanges is the hearing of content changes the reader's page cache
+// follows; nil when no page is kept.
+func (s *Server) ContentChanges() *db.Hearing { return s.content }
 
 // Callers is the cache of callers; nil when callers are not kept.
 func (s *Server) Callers() *auth.CallerCache { return s.callers }
@@ -332,55 +363,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.serveWithDeadline(sw, r, s.mux)
 }
-
-func (s *Server) logRequest(r *http.Request, sw *statusWriter, route *rest.RouteHolder, caller *callerHolder, start time.Time) {
-	status := sw.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	tmpl := route.Pattern
-	if tmpl == "" {
-		switch p := r.URL.Path; {
-		case p == "/graphql", p == "/healthz", p == "/readyz", p == "/metrics":
-			tmpl = p
-		case strings.HasPrefix(p, "/graphiql/assets/"):
-			tmpl = "/graphiql/assets/"
-		case strings.HasPrefix(p, "/openapi/"):
-			tmpl = "/openapi/"
-		case strings.HasPrefix(p, reader.Prefix):
-			tmpl = reader.Prefix
-		case strings.HasPrefix(p, reader.AssetsPrefix):
-			tmpl = reader.AssetsPrefix
-		case strings.HasPrefix(p, reader.AppPrefix):
-			tmpl = reader.AppPrefix
-		case s.door != nil && s.door.CustomHost(r):
-			tmpl = "custom hostname"
-		case strings.HasPrefix(p, "/v1/"):
-			tmpl = "/v1/unmatched"
-		default:
-			tmpl = "unmatched"
-		}
-	}
-	d := time.Since(start)
-	s.cfg.Metrics.Requests.WithLabelValues(tmpl, r.Method, strconv.Itoa(status)).Observe(d.Seconds())
-	// A line per request costs more than the request's own work on a
-	// nested read: at the default (info) level only failures of the server
-	// and slow requests are written; every request at debug level.
-	level := slog.LevelDebug
-	if status >= 500 || d >= SlowRequest {
-		level = slog.LevelWarn
-	}
-	ctx := r.Context()
-	if !s.cfg.Log.Enabled(ctx, level) {
-		return
-	}
-	s.cfg.Log.LogAttrs(ctx, level, "request", slog.String("request_id", requestid.From(ctx)), slog.String("method", r.Method),
-		slog.String("route", tmpl), slog.String("path", r.URL.Path), slog.Int("status", status),
-		slog.Float64("duration_ms", float64(d.Microseconds())/1000), slog.String("caller", caller.id))
-}
-
-// SlowRequest is the duration from which a request is logged at warn level.
-const SlowRequest = time.Second
 
 type callerKey struct{}
 

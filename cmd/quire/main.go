@@ -39,6 +39,7 @@ const (
 	envRequestTimeout = "QUIRE_REQUEST_TIMEOUT"
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
+	envPageCacheMB    = "QUIRE_PAGE_CACHE_MB"
 	envGitFileRoots   = "QUIRE_GIT_FILE_ROOTS"
 	// The LibreTranslate server translation runs use, and its API key.
 	envTranslateURL = "QUIRE_TRANSLATE_URL"

@@ -23,6 +23,7 @@ import (
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/translate"
+	"quire/reader"
 	"quire/server"
 	"quire/server/app"
 )
@@ -100,6 +101,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"`DURATION` of a GraphQL multipart request (a file upload) before it is answered 504 (env "+envUploadTimeout+")")
 	jobWorkers := fs.String("job-workers", e.envOr(envJobWorkers, "4"),
 		"background jobs this process works at a time, `N` from 0 to 1000; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
+	pageCacheMB := fs.String("page-cache-mb", e.envOr(envPageCacheMB, strconv.Itoa(reader.DefaultPageCacheBytes>>20)),
+		"`MB` of rendered pages of published sites kept until their content changes, 0 to 100000; 0 keeps none (env "+envPageCacheMB+")")
 	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
 		"directories (`DIRS`, comma-separated absolute paths) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
 	gitPrivateEnv, gitEnvErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envGitFetchPrivate, "false")))
@@ -129,6 +132,14 @@ func (e *env) serve(ctx context.Context, args []string) int {
 			return e.usageError(fs, "--translate-url %q must start with http:// or https://", u)
 		}
 		translator = translate.NewLibreTranslate(u, e.getenv(envTranslateKey))
+	}
+	cacheMB, err := strconv.Atoi(strings.TrimSpace(*pageCacheMB))
+	if err != nil || cacheMB < 0 || cacheMB > 100_000 {
+		return e.usageError(fs, "--page-cache-mb %q: must be a whole number from 0 to 100000", *pageCacheMB)
+	}
+	pageCacheBytes := int64(cacheMB) << 20
+	if cacheMB == 0 {
+		pageCacheBytes = -1
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -234,6 +245,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		RequestTimeout:   reqLimit,
 		UploadTimeout:    uploadLimit,
 		CacheCallers:     true,
+		PageCacheBytes:   pageCacheBytes,
 	})
 	defer qs.Close()
 

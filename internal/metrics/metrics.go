@@ -27,6 +27,10 @@ type Metrics struct {
 	JobsPending *prometheus.GaugeVec
 	// JobRuns counts background job runs by job and result (ran, skipped, failed).
 	JobRuns *prometheus.CounterVec
+	// ReaderPages counts the pages of published sites that could be kept
+	// by the reader's page cache, by whether they were served from it
+	// (cached) or rendered.
+	ReaderPages *prometheus.CounterVec
 
 	listWorkers sync.Once
 }
@@ -63,7 +67,11 @@ func New() *Metrics {
 		Name: "quire_job_runs_total",
 		Help: "Background job runs by job and result: ran (this process held the lease), skipped (another did), failed.",
 	}, []string{"job", "result"})
-	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns,
+	m.ReaderPages = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "quire_reader_pages_total",
+		Help: "Answers of published sites that the page cache may keep, by source: cached (served from it) or rendered.",
+	}, []string{"source"})
+	reg.MustRegister(m.Statements, m.Requests, m.GraphQL, m.GraphQLErrors, m.JobsPending, m.JobRuns, m.ReaderPages,
 		collectors.NewGoCollector(collectors.WithGoCollectorRuntimeMetrics(liveHeap)), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -183,10 +183,13 @@ func (e *Env) start(o Options) {
 	// Until its notification connection is up, the server looks every
 	// caller up: wait for it, so that statement counts do not depend on
 	// when it connects.
-	select {
-	case <-e.Server.CallersReady():
-	case <-time.After(30 * time.Second):
-		e.T.Fatal("the caller cache's notification connection did not come up in 30s")
+	// The same holds for the reader's kept pages.
+	for what, ready := range map[string]<-chan struct{}{"caller cache": e.Server.CallersReady(), "page cache": e.Server.PagesReady()} {
+		select {
+		case <-ready:
+		case <-time.After(30 * time.Second):
+			e.T.Fatalf("the %s's notification connection did not come up in 30s", what)
+		}
 	}
 }
 
