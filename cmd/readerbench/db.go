@@ -36,9 +36,13 @@ type runKey struct {
 // stmtCount is the statements of the page views of one site size.
 type stmtCount struct {
 	pages, views int
-	mean         float64
-	least, most  int64
-	viaMetrics   float64 // mean from /metrics' quire_db_statements_total
+	// mean, least and most are the statements of a view rendered anew
+	// (after a content change), kept those of the view right after it.
+	mean        float64
+	least, most int64
+	kept        float64
+	keptMost    int64
+	viaMetrics  float64 // mean of both views from /metrics' quire_db_statements_total
 }
 
 func benchDB(ctx context.Context, o options, which, tmp string) (measured, error) {
@@ -80,7 +84,9 @@ func benchDB(ctx context.Context, o options, which, tmp string) (measured, error
 		return out, err
 	}
 	base := "http://" + ln.Addr().String()
-	inproc := &http.Server{Handler: server.New(server.Config{DB: d, PublicURL: base, Metrics: m, CacheCallers: true}), ReadHeaderTimeout: 10 * time.Second}
+	srv := server.NewServer(server.Config{DB: d, PublicURL: base, Metrics: m, CacheCallers: true})
+	defer srv.Close()
+	inproc := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
 	go inproc.Serve(ln)
 	defer inproc.Close()
 	api := &testclient.Client{Base: base, Token: token, HTTP: &http.Client{Timeout: 5 * time.Minute}}
@@ -100,7 +106,7 @@ func benchDB(ctx context.Context, o options, which, tmp string) (measured, error
 		if err != nil {
 			return out, err
 		}
-		c, err := countStatements(ctx, base, d, sitePath, n)
+		c, err := countStatements(ctx, base, d, srv.ContentChanges(), sitePath, n)
 		if err != nil {
 			return out, err
 		}
@@ -193,9 +199,10 @@ func benchDB(ctx context.Context, o options, which, tmp string) (measured, error
 }
 
 // countStatements reads a sample of a site's pages (at most 50, spread
-// over its sitemap) once to warm the server, then again, counting the
-// statements of each page view.
-func countStatements(ctx context.Context, base string, d *db.DB, sitePath string, pages int) (stmtCount, error) {
+// over its sitemap) once to warm the server, then, for each, counts the
+// statements of a view rendered anew (every kept page made stale, as a
+// content change does) and of the view right after it (kept).
+func countStatements(ctx context.Context, base string, d *db.DB, changes *db.Hearing, sitePath string, pages int) (stmtCount, error) {
 	c := stmtCount{pages: pages}
 	paths, err := benchkit.SitemapPaths(ctx, base, sitePath)
 	if err != nil {
@@ -205,12 +212,13 @@ func countStatements(ctx context.Context, base string, d *db.DB, sitePath string
 	for i := range min(50, len(paths)) {
 		sample = append(sample, paths[i*len(paths)/min(50, len(paths))])
 	}
-	get := func(p string) error {
+	get := func(p string) (int64, error) {
+		n0 := d.Statements()
 		_, err := benchkit.Send(ctx, benchkit.Target{Method: "GET", URL: base + p}, 0)
-		return err
+		return d.Statements() - n0, err
 	}
 	for _, p := range sample {
-		if err := get(p); err != nil {
+		if _, err := get(p); err != nil {
 			return c, err
 		}
 	}
@@ -218,18 +226,24 @@ func countStatements(ctx context.Context, base string, d *db.DB, sitePath string
 	if err != nil {
 		return c, err
 	}
-	var sum int64
+	var sum, keptSum int64
 	for i, p := range sample {
-		n0 := d.Statements()
-		if err := get(p); err != nil {
+		changes.Forget()
+		n, err := get(p)
+		if err != nil {
 			return c, err
 		}
-		n := d.Statements() - n0
+		k, err := get(p)
+		if err != nil {
+			return c, err
+		}
 		sum += n
+		keptSum += k
 		if i == 0 || n < c.least {
 			c.least = n
 		}
 		c.most = max(c.most, n)
+		c.keptMost = max(c.keptMost, k)
 	}
 	after, err := benchkit.Metric(ctx, base, "quire_db_statements_total")
 	if err != nil {
@@ -237,6 +251,7 @@ func countStatements(ctx context.Context, base string, d *db.DB, sitePath string
 	}
 	c.views = len(sample)
 	c.mean = float64(sum) / float64(len(sample))
+	c.kept = float64(keptSum) / float64(len(sample))
 	c.viaMetrics = (after - before) / float64(len(sample))
 	return c, nil
 }
