@@ -2,12 +2,14 @@ package reader_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"quire/internal/content"
+	"quire/internal/ratelimit"
 	"quire/internal/testing/testenv"
 )
 
@@ -168,4 +170,43 @@ func TestKeptPagesAcrossReplicas(t *testing.T) {
 			t.Errorf("the replica served its kept page after the other process's edit")
 		}
 	})
+}
+
+// Readers spend the anonymous budget of their address with the pages
+// Quire renders for them; a page served from the page cache reads nothing
+// and spends nothing.
+func TestKeptPagesSpendNoBudget(t *testing.T) {
+	for _, backend := range testenv.Backends {
+		t.Run(backend, func(t *testing.T) {
+			e := testenv.NewWith(t, backend, testenv.Options{RateLimits: ratelimit.Config{AnonymousLimit: 3}})
+			team := e.NewTeam()
+			sp := space(t, e, team, "Handbook")
+			guide(t, e, team, sp)
+			_, url := site(t, e, team, "Acme docs", "public", sp)
+			// Rendered, then kept: the first view spends 1.
+			first := get(t, e, url+"/welcome", "")
+			if first.Status != http.StatusOK || first.Header.Get("X-RateLimit-Used") != "1" {
+				t.Fatalf("first view: %d, X-RateLimit-Used %q", first.Status, first.Header.Get("X-RateLimit-Used"))
+			}
+			for range 5 {
+				if p := get(t, e, url+"/welcome", ""); p.Status != http.StatusOK || p.Header.Get("X-RateLimit-Used") != "" {
+					t.Fatalf("kept view: %d, X-RateLimit-Used %q", p.Status, p.Header.Get("X-RateLimit-Used"))
+				}
+			}
+			// Rendered views spend the rest; past it, rendering is refused
+			// and kept pages are still served.
+			for i, path := range []string{"/guides/installation", "/no/such/page"} {
+				p := get(t, e, url+path, "")
+				if used := p.Header.Get("X-RateLimit-Used"); used != fmt.Sprint(i+2) {
+					t.Errorf("%s: X-RateLimit-Used %q, want %d", path, used, i+2)
+				}
+			}
+			if p := get(t, e, url+"/guides/installation/on-linux", ""); p.Status != http.StatusTooManyRequests || p.Header.Get("Retry-After") == "" {
+				t.Errorf("a page to render over the budget: %d, want 429 with Retry-After", p.Status)
+			}
+			if p := get(t, e, url+"/welcome", ""); p.Status != http.StatusOK {
+				t.Errorf("a kept page over the budget: %d, want 200", p.Status)
+			}
+		})
+	}
 }

@@ -40,9 +40,11 @@ type Config struct {
 	// Cache keeps rendered pages (nil: none).
 	Cache *PageCache
 	// Prepare, when set, readies a request that is to be rendered (not
-	// served from Cache): the server gives it its loaders there, so that
-	// an answer served from the cache costs none.
-	Prepare func(*http.Request) *http.Request
+	// served from Cache), or answers it itself and returns false: the
+	// server charges it to the anonymous rate limit and gives it its
+	// loaders there, so that an answer served from the cache, which reads
+	// nothing, costs neither.
+	Prepare func(http.ResponseWriter, *http.Request) (*http.Request, bool)
 }
 
 // Door serves published sites.
@@ -54,7 +56,7 @@ type Door struct {
 	assets     http.Handler
 	sidebars   sidebars
 	cache      *PageCache
-	prepare    func(*http.Request) *http.Request
+	prepare    func(http.ResponseWriter, *http.Request) (*http.Request, bool)
 	// security are the headers every answer carries (securityHeaders).
 	security http.Header
 }
@@ -106,7 +108,9 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.prepare != nil {
-		r = d.prepare(r)
+		if r, ok = d.prepare(w, r); !ok {
+			return
+		}
 	}
 	if custom {
 		scheme := "https"

@@ -208,13 +208,19 @@ func NewServer(cfg Config) *Server {
 			}
 		})
 	}
-	// Readers are anonymous: the door gives the requests it renders their
-	// loaders itself, past its page cache.
-	door := reader.New(r, reader.Config{PublicURL: cfg.PublicURL, Log: cfg.Log, Cache: pages, Prepare: func(r *http.Request) *http.Request {
-		return r.WithContext(loaders.With(r.Context(), loaders.NewSequential(cfg.DB.Client)))
-	}})
+	// Readers are anonymous. Past its page cache, the door charges the
+	// requests it renders to the anonymous budget of their address and
+	// gives them their loaders: an answer served from the cache reads
+	// nothing, so it spends nothing of a budget that protects the database.
+	door := reader.New(r, reader.Config{PublicURL: cfg.PublicURL, Log: cfg.Log, Cache: pages,
+		Prepare: func(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+			if s.limiter != nil && s.limiter.Config().AnonymousLimit > 0 && !s.chargeAnonymous(w, r) {
+				return r, false
+			}
+			return r.WithContext(loaders.With(r.Context(), loaders.NewSequential(cfg.DB.Client))), true
+		}})
 	s.door = door
-	readers := s.limitAnonymous(door)
+	readers := http.Handler(door)
 	mux.Handle(reader.Prefix, readers)
 	mux.Handle(reader.AssetsPrefix, door.Assets())
 	// Organization members' previews, where every urls.app points.
