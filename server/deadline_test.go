@@ -102,6 +102,11 @@ func (s *slowdown) serve(h http.Handler) http.Handler {
 	})
 }
 
+// shortDeadline is the request deadline of the tests that pass it: long
+// enough for a whole write on a loaded 2-core machine (the requests that
+// must succeed), short enough to wait for the ones that must not.
+const shortDeadline = time.Second
+
 func newSlowEnv(t *testing.T, backend string, timeout time.Duration) (*testenv.Env, *slowdown) {
 	s := newSlowdown(backend)
 	e := testenv.NewWith(t, backend, testenv.Options{Prelude: s.prelude, RequestTimeout: timeout})
@@ -226,7 +231,7 @@ func waitForSleeper(t *testing.T, e *testenv.Env) {
 // started is rolled back.
 func TestDeadlineAnswers504(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e0 *testenv.Env) {
-		e, slow := newSlowEnv(t, e0.Dialect, 100*time.Millisecond)
+		e, slow := newSlowEnv(t, e0.Dialect, shortDeadline)
 		team := e.NewTeam()
 		ctx := context.Background()
 
@@ -317,7 +322,7 @@ func TestClientDisconnectCancelsTheRequest(t *testing.T) {
 // being free, is answered 503.
 func TestExhaustedPoolAnswers503(t *testing.T) {
 	testenv.ForEachDB(t, func(t *testing.T, e0 *testenv.Env) {
-		e, _ := newSlowEnv(t, e0.Dialect, 100*time.Millisecond)
+		e, _ := newSlowEnv(t, e0.Dialect, shortDeadline)
 		team := e.NewTeam()
 		ctx := context.Background()
 		e.DB.SQL.SetMaxOpenConns(1)
