@@ -234,6 +234,10 @@ func sqMinTrips(most int64, measure func() int64) int64 {
 	return least
 }
 
+// unkept starts servers that keep no site read, so that statement counts
+// measure the reads themselves.
+var unkept = testenv.Options{KeptSites: -1}
+
 // sqMinCounts measures the statements of two requests, retrying up to 5
 // times until their minimums agree, and returns the minimums. Loaders batch
 // the loads that reach them within a 1 ms window: a scheduler stall (the
@@ -249,7 +253,7 @@ func sqMinCounts(a, b func() int64) (int64, int64) {
 }
 
 func TestSitesQueriesStatementsDoNotGrowWithStructure(t *testing.T) {
-	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+	testenv.ForEachDBWith(t, unkept, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		for _, vis := range []string{"public", "share-link"} {
 			t.Run(vis, func(t *testing.T) {
@@ -318,7 +322,7 @@ func sqMetric(t *testing.T, e *testenv.Env) float64 {
 }
 
 func TestSitesQueriesMetricsCountStatements(t *testing.T) {
-	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+	testenv.ForEachDBWith(t, unkept, func(t *testing.T, e *testenv.Env) {
 		team := e.NewTeam()
 		s := sqBuild(t, e, team, "Metered", 3, 2, "public")
 		reqs := []struct {
@@ -375,7 +379,7 @@ func sqNewOrg(t *testing.T, e *testenv.Env, name string) sqOrg {
 }
 
 func TestSitesQueriesListStatementsDoNotGrowWithSites(t *testing.T) {
-	testenv.ForEachDB(t, func(t *testing.T, e *testenv.Env) {
+	testenv.ForEachDBWith(t, unkept, func(t *testing.T, e *testenv.Env) {
 		build := func(name string, n int) sqOrg {
 			o := sqNewOrg(t, e, name)
 			col := sqID(sqDo(t, e, o.Admin, "POST", "/v1/orgs/"+o.ID+"/collections", map[string]any{"title": "Docs"}, http.StatusCreated))

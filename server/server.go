@@ -38,6 +38,7 @@ import (
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
 	"quire/internal/requestid"
+	"quire/internal/sites"
 	"quire/internal/translate"
 	"quire/reader"
 	"quire/rest"
@@ -84,6 +85,10 @@ type Config struct {
 	// published sites (reader.PageCache): reader.DefaultPageCacheBytes when
 	// zero, none when negative.
 	PageCacheBytes int64
+	// KeptSites bounds how many sites' aggregates the sites engine keeps
+	// between requests until anything changes (sites.Kept):
+	// sites.DefaultKeptSites when zero, none when negative.
+	KeptSites int
 	// Git configures Git import and export in the engines the server
 	// builds.
 	Git gitsync.Config
@@ -196,9 +201,19 @@ func NewServer(cfg Config) *Server {
 	mux.Handle("GET /v1/orgs/{organizationId}/sso", s.limitAnonymous(s.anonymous(s.api, loaders.NewSequential)))
 	// Published sites, for their readers: by path on Quire's public host,
 	// and every path not routed above on a site's custom hostname.
+	// Rendered pages and read sites are kept until their content changes,
+	// which one hearing follows.
+	if cfg.PageCacheBytes >= 0 || cfg.KeptSites >= 0 {
+		s.content = cfg.DB.Hear(db.Content, cfg.Log)
+	}
+	if cfg.KeptSites >= 0 {
+		if cfg.KeptSites == 0 {
+			cfg.KeptSites = sites.DefaultKeptSites
+		}
+		eng.Sites.Keep(sites.NewKept(s.content, cfg.KeptSites))
+	}
 	var pages *reader.PageCache
 	if cfg.PageCacheBytes >= 0 {
-		s.content = cfg.DB.Hear(db.Content, cfg.Log)
 		cached, rendered := cfg.Metrics.ReaderPages.WithLabelValues("cached"), cfg.Metrics.ReaderPages.WithLabelValues("rendered")
 		pages = reader.NewPageCache(s.content, cfg.PageCacheBytes, func(hit bool) {
 			if hit {

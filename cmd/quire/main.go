@@ -40,6 +40,7 @@ const (
 	envUploadTimeout  = "QUIRE_UPLOAD_TIMEOUT"
 	envJobWorkers     = "QUIRE_JOB_WORKERS"
 	envPageCacheMB    = "QUIRE_PAGE_CACHE_MB"
+	envKeptSites      = "QUIRE_KEPT_SITES"
 	envGitFileRoots   = "QUIRE_GIT_FILE_ROOTS"
 	// The LibreTranslate server translation runs use, and its API key.
 	envTranslateURL = "QUIRE_TRANSLATE_URL"

@@ -22,6 +22,7 @@ import (
 	"quire/internal/metrics"
 	"quire/internal/openapispec"
 	"quire/internal/ratelimit"
+	"quire/internal/sites"
 	"quire/internal/translate"
 	"quire/reader"
 	"quire/server"
@@ -103,6 +104,8 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		"background jobs this process works at a time, `N` from 0 to 1000; 0: it works none, leaving them to other processes (env "+envJobWorkers+")")
 	pageCacheMB := fs.String("page-cache-mb", e.envOr(envPageCacheMB, strconv.Itoa(reader.DefaultPageCacheBytes>>20)),
 		"`MB` of rendered pages of published sites kept until their content changes, 0 to 100000; 0 keeps none (env "+envPageCacheMB+")")
+	keptSites := fs.String("kept-sites", e.envOr(envKeptSites, strconv.Itoa(sites.DefaultKeptSites)),
+		"`N` sites whose read structure, spaces and collections are kept until anything changes, 0 to 100000; 0 keeps none (env "+envKeptSites+")")
 	gitRoots := fs.String("git-file-roots", e.getenv(envGitFileRoots),
 		"directories (`DIRS`, comma-separated absolute paths) whose Git repositories imports and exports may name with file:// URLs; none by default (env "+envGitFileRoots+")")
 	gitPrivateEnv, gitEnvErr := strconv.ParseBool(strings.TrimSpace(e.envOr(envGitFetchPrivate, "false")))
@@ -140,6 +143,13 @@ func (e *env) serve(ctx context.Context, args []string) int {
 	pageCacheBytes := int64(cacheMB) << 20
 	if cacheMB == 0 {
 		pageCacheBytes = -1
+	}
+	kept, err := strconv.Atoi(strings.TrimSpace(*keptSites))
+	if err != nil || kept < 0 || kept > 100_000 {
+		return e.usageError(fs, "--kept-sites %q: must be a whole number from 0 to 100000", *keptSites)
+	}
+	if kept == 0 {
+		kept = -1
 	}
 	workers, err := strconv.Atoi(strings.TrimSpace(*jobWorkers))
 	if err != nil || workers < 0 || workers > 1000 {
@@ -246,6 +256,7 @@ func (e *env) serve(ctx context.Context, args []string) int {
 		UploadTimeout:    uploadLimit,
 		CacheCallers:     true,
 		PageCacheBytes:   pageCacheBytes,
+		KeptSites:        kept,
 	})
 	defer qs.Close()
 

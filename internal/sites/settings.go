@@ -125,7 +125,11 @@ func (s *Service) OverrideSiteSpaceCustomization(ctx context.Context, orgID, sit
 	}); err != nil {
 		return customization.Settings{}, fmt.Errorf("store customization: %w", err)
 	}
-	ss.Customization = &stored
+	// A copy: the site space read may be shared with other requests (see
+	// Kept).
+	changed := *ss
+	changed.Customization = &stored
+	ss = &changed
 	s.forget(ctx, st.ID)
 	return effective(st, ss)
 }

@@ -29,6 +29,9 @@ type Service struct {
 	Now    func() time.Time
 	// PublicURL is the base of published URLs.
 	PublicURL string
+
+	// kept keeps the aggregates of the sites read (nil: none).
+	kept *Kept
 }
 
 // Spaces is what the sites engine asks of the catalog, which owns who may

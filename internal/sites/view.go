@@ -43,11 +43,13 @@ const (
 // of its aggregate into the request's loaders, so that the fields
 // presented next read the request's caches: one round trip to the
 // database whatever the size of the site (the organizations of the spaces,
-// when wanted and not read with the caller, take one more). What was read
+// when wanted and not read with the caller, take one more), and none when
+// the engine kept the aggregate since the last change (see Kept). What was read
 // stays in this request's loaders and is reached only through the site,
 // once the caller may see it.
 func (s *Service) View(ctx context.Context, siteID string, want Want) (*ent.Site, error) {
 	l := loaders.For(ctx)
+	gen, keep := s.primeKept(ctx, siteID, want)
 	err := together(
 		func() error { _, err := l.ViewerMemberships(ctx); return err },
 		// Its error shows in SiteByID below.
@@ -60,6 +62,9 @@ func (s *Service) View(ctx context.Context, siteID string, want Want) (*ent.Site
 	}
 	if err != nil {
 		return nil, err
+	}
+	if keep {
+		s.keepRead(ctx, siteID, want, gen)
 	}
 	if want.Spaces {
 		s.viewSites(ctx, []string{siteID})

@@ -55,6 +55,16 @@ func ForEachDB(t *testing.T, fn func(t *testing.T, e *Env)) {
 	}
 }
 
+// ForEachDBWith is ForEachDB with the servers started with options.
+func ForEachDBWith(t *testing.T, o Options, fn func(t *testing.T, e *Env)) {
+	t.Helper()
+	for _, b := range Backends {
+		t.Run(b, func(t *testing.T) {
+			fn(t, NewWith(t, b, o))
+		})
+	}
+}
+
 // Options change the server an Env starts.
 type Options struct {
 	// RateLimits are the server's rate limits. Suites run without them
@@ -80,6 +90,10 @@ type Options struct {
 	// from private addresses is allowed, since test servers listen on
 	// loopback.
 	OpenAPI *openapispec.Config
+	// KeptSites is the server's server.Config.KeptSites: zero keeps read
+	// sites as in production, negative keeps none (for a test counting
+	// the statements of the reads themselves).
+	KeptSites int
 }
 
 // JobPoll is how often a test server's job runner looks for new jobs.
@@ -174,7 +188,7 @@ func (e *Env) start(o Options) {
 		// Callers are kept as in production, but not forgotten with time
 		// (only when their tables change), so that a test counting
 		// statements counts the same whatever its speed.
-		CacheCallers: true, CallerTTL: time.Hour})
+		CacheCallers: true, CallerTTL: time.Hour, KeptSites: o.KeptSites})
 	e.HTTP.Config.Handler = e.Server
 	e.T.Cleanup(e.HTTP.Close)
 	// Runs first: WebSockets end (and the event bus closes) before the
