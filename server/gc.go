@@ -11,9 +11,11 @@ import (
 // short-lived objects (a GraphQL answer is built field by field) over a
 // live heap of a few tens of megabytes: at Go's default of 100 the
 // collector runs every few requests and takes a large share of the CPU.
-// At 400 it runs a quarter as often, for a heap that may grow to five times
-// the live data. GOMEMLIMIT, when set, still bounds the heap.
-const DefaultGCPercent = 400
+// At 200 it runs a third as often, for a heap that may grow to three times
+// the live data. (400 served a read of a kept site about 5 % faster for
+// 40 % more memory: see docs/benchmarks.md.) GOMEMLIMIT, when set, still
+// bounds the heap.
+const DefaultGCPercent = 200
 
 // TuneGC applies DefaultGCPercent unless GOGC is set (getenv is
 // os.Getenv or a test's stand-in), and returns the percentage in effect

@@ -81,7 +81,7 @@ var envOnly = []struct{ name, text string }{
 	{envTranslateKey, "API key of the --translate-url server (serve)"},
 	{envLogLevel, "lowest level logged: debug, info (default), warn or error (every command)"},
 	{envPprofAddr, "loopback address of net/http/pprof, in binaries built with -tags pprof only"},
-	{"GOGC", "Go's garbage collection target; serve sets 400 when it is unset (see the log line \"migrated\")"},
+	{"GOGC", "Go's garbage collection target; serve sets 200 when it is unset (see the log line \"migrated\")"},
 }
 
 // envPprofAddr is read by pprof.go, in builds with the pprof tag.

@@ -59,6 +59,8 @@ type options struct {
 	quireBin   string
 	timeout    time.Duration
 	cpuprofile string
+	// keptSites, when set, is quire serve's --kept-sites.
+	keptSites string
 	// --peer only
 	cacheDir    string
 	nodeVersion string
@@ -112,6 +114,7 @@ func run(args []string, stdout io.Writer) int {
 	fs.BoolVar(&o.quick, "quick", false, "with --peer: allow runs under 10s and fewer than 3 rounds (a smoke run; the report says it is no measurement)")
 	fs.BoolVar(&o.peerREST, "peer-rest", false, "with --peer: also run REST's published profile beside the others (a larger answer, not the same query)")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of quire under graphql-site at 10 connections to this file and print its top (builds quire with -tags pprof; with --peer in a run of its own after the measured ones)")
+	fs.StringVar(&o.keptSites, "kept-sites", "", "quire serve's --kept-sites (default: quire's own; 0 keeps no site read, measuring every read from the database)")
 	fs.DurationVar(&o.timeout, "timeout", 40*time.Minute, "give up after this long")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -225,8 +228,11 @@ func bench(ctx context.Context, o options, stdout io.Writer) error {
 	// the machine, default job workers; rate limits far above what the
 	// runs spend, so that none is reached.
 	const never = "1000000000"
-	e.quire, err = benchkit.StartProc(ctx, "quire serve", filepath.Join(tmp, "quire.log"), env, "", benchkit.QuireListening,
-		o.quireBin, "serve", "--addr", "127.0.0.1:0", "--database-url", e.pgURL, "--rate-limit", never, "--rate-limit-content", never)
+	args := []string{o.quireBin, "serve", "--addr", "127.0.0.1:0", "--database-url", e.pgURL, "--rate-limit", never, "--rate-limit-content", never}
+	if o.keptSites != "" {
+		args = append(args, "--kept-sites", o.keptSites)
+	}
+	e.quire, err = benchkit.StartProc(ctx, "quire serve", filepath.Join(tmp, "quire.log"), env, "", benchkit.QuireListening, args...)
 	if err != nil {
 		return err
 	}
@@ -295,7 +301,11 @@ func header(ctx context.Context, w io.Writer, e *env, o options) {
 	fmt.Fprintf(w, "date: %s  \n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(w, "machine: %s  \n", benchkit.Machine())
 	fmt.Fprintf(w, "PostgreSQL: %s (throwaway cluster, fsync off)  \n", e.pgVersion)
-	fmt.Fprintf(w, "quire: git %s, `quire serve` as a subprocess (GOGC as it tunes itself, GOMAXPROCS default, rate limits not reached)  \n", benchkit.Revision(ctx))
+	kept := "sites read kept until a change, as by default"
+	if o.keptSites != "" {
+		kept = "--kept-sites " + o.keptSites
+	}
+	fmt.Fprintf(w, "quire: git %s, `quire serve` as a subprocess (GOGC as it tunes itself, GOMAXPROCS default, rate limits not reached, %s)  \n", benchkit.Revision(ctx), kept)
 	if l, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Fprintf(w, "load average before the runs: %s  \n", strings.Join(strings.Fields(string(l))[:3], " "))
 	}

@@ -33,7 +33,7 @@ type Sample struct {
 	// HeapLow and GoroutinesLow are the least live heap and goroutines
 	// (besides the list workers) seen in the interval, the server scraped
 	// every few seconds: the live heap of the quietest collection (with
-	// GOGC=400 the heap in use at any one moment swings up to five times
+	// GOGC=200 the heap in use at any one moment swings up to three times
 	// the live heap, and an interval may see no collection at all) and the
 	// goroutines with the fewest requests under way. The rule compares
 	// these.
