@@ -155,3 +155,34 @@ func TestSitesE2EKeptAcrossReplicas(t *testing.T) {
 		}
 	})
 }
+
+// At most --kept-sites sites are kept: past the bound, what was kept is
+// read again.
+func TestSitesE2EKeptBounded(t *testing.T) {
+	testenv.ForEachDBWith(t, testenv.Options{KeptSites: 1}, func(t *testing.T, e *testenv.Env) {
+		team := e.NewTeam()
+		a := sxBuild(t, e, team, "First", 1, 2, "public")
+		b := sxBuild(t, e, team, "Second", 1, 2, "public")
+		statements := func(s sxSite) int64 {
+			t.Helper()
+			before := e.Statements()
+			kxRead(t, e, team.Reader.Token, s)
+			return e.Statements() - before
+		}
+		caller := int64(0)
+		if e.Dialect != "postgres" {
+			caller = 1 // SQLite keeps no caller
+		}
+		statements(a)
+		if n := statements(a); n > caller {
+			t.Fatalf("the first site was not kept: %d statements", n)
+		}
+		statements(b)
+		if n := statements(a); n <= caller {
+			t.Errorf("with one site kept, the first site was still kept after the second was read (%d statements)", n)
+		}
+		if n := statements(a); n > caller {
+			t.Errorf("the first site was not kept again: %d statements", n)
+		}
+	})
+}
