@@ -54,6 +54,23 @@ func TestOrgAdminStatementsDoNotGrowWithItems(t *testing.T) {
 		const gql = `query($id: ID!) { organization(id: $id) {
 			members(first: 30) { nodes { id spaces teams user { email } spaceAccess(first: 30) { totalCount } teamMemberships(first: 30) { totalCount } } }
 			teams(first: 30) { nodes { id members spaces permissions { admin } memberList(first: 30) { nodes { role member { id } } } } } } }`
+		// GraphQL batches within a 1 ms window, which a busy machine may
+		// split (adding a statement, never removing one): the fewest of a
+		// few runs.
+		graphQL := func(adm, org string) int64 {
+			t.Helper()
+			var least int64 = -1
+			for i := 0; i < 6; i++ {
+				before := e.Statements()
+				if g := e.GraphQL(adm, gql, map[string]any{"id": org}); len(g.Errors) > 0 {
+					t.Fatalf("GraphQL: %s", g.Raw)
+				}
+				if n := e.Statements() - before; least < 0 || n < least {
+					least = n
+				}
+			}
+			return least
+		}
 		measure := func(org, adm, guest, space, team, user string) []int64 {
 			p := "/v1/orgs/" + org
 			out := []int64{
@@ -67,23 +84,19 @@ func TestOrgAdminStatementsDoNotGrowWithItems(t *testing.T) {
 				count(adm, "GET", p+"/members/"+user+"/teams?limit=1000", nil),
 				count(guest, "GET", p+"/spaces?limit=1000", nil),
 			}
-			// GraphQL batches within a 1 ms window, which a busy machine
-			// may split (adding a statement, never removing one): the
-			// fewest of a few runs.
-			var least int64 = -1
-			for i := 0; i < 6; i++ {
-				before := e.Statements()
-				if g := e.GraphQL(adm, gql, map[string]any{"id": org}); len(g.Errors) > 0 {
-					t.Fatalf("GraphQL: %s", g.Raw)
-				}
-				if n := e.Statements() - before; least < 0 || n < least {
-					least = n
-				}
-			}
-			return append(out, least)
+			return append(out, graphQL(adm, org))
 		}
-		small := measure(build("small", 2))
-		big := measure(build("big", 15))
+		smallOrg, smallAdm, smallGuest, smallSpace, smallTeam, smallUser := build("small", 2)
+		bigOrg, bigAdm, bigGuest, bigSpace, bigTeam, bigUser := build("big", 15)
+		small := measure(smallOrg, smallAdm, smallGuest, smallSpace, smallTeam, smallUser)
+		big := measure(bigOrg, bigAdm, bigGuest, bigSpace, bigTeam, bigUser)
+		// A busy machine may have split every batch of the runs of one
+		// size: measure both again, up to 5 times, keeping the fewest.
+		last := len(small) - 1
+		for i := 0; i < 5 && small[last] != big[last]; i++ {
+			small[last] = min(small[last], graphQL(smallAdm, smallOrg))
+			big[last] = min(big[last], graphQL(bigAdm, bigOrg))
+		}
 		names := []string{"members", "teams", "team members", "space users", "space teams", "aggregate", "member spaces", "member teams", "guest's spaces", "GraphQL"}
 		for i := range small {
 			if small[i] != big[i] {
